@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import type { AppContext } from './context.ts';
+import { AppError } from './lib/errors.ts';
+import { registerSecurity } from './lib/security.ts';
+import { apiRoutes } from './modules/index.ts';
+
+export interface BuildOptions {
+  ctx: AppContext;
+  logger?: boolean | object;
+}
+
+/** Builds the Fastify instance (no listen): API under /api, docs at /api/docs, the web app at every other path. */
+export async function buildApp({ ctx, logger = false }: BuildOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger,
+    trustProxy: ctx.config.TRUST_PROXY,
+    bodyLimit: 1024 * 1024,
+    disableRequestLogging: ctx.config.NODE_ENV === 'test',
+  });
+  app.decorate('ctx', ctx);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(cookie);
+  await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 5 } });
+  await app.register(rateLimit, { global: false });
+  await app.register(swagger, {
+    openapi: { info: { title: 'Trading platform API', version: '1.0.0' } },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  registerSecurity(app);
+  app.setErrorHandler(errorHandler);
+
+  await app.register(apiRoutes, { prefix: '/api' });
+  await serveWebApp(app, ctx.config.webDist);
+  return app;
+}
+
+function errorHandler(this: FastifyInstance, err: FastifyError, req: Parameters<FastifyInstance['errorHandler']>[1], reply: Parameters<FastifyInstance['errorHandler']>[2]) {
+  if (hasZodFastifySchemaValidationErrors(err)) {
+    const errors: Record<string, string> = {};
+    for (const v of err.validation) {
+      const field = v.instancePath.replace(/^\//, '').replace(/\//g, '.') || String(v.params?.issue && (v.params.issue as { path?: unknown[] }).path?.join('.')) || '_';
+      errors[field] ??= v.message ?? 'Invalid value';
+    }
+    const first = Object.values(errors)[0];
+    return reply.status(400).send({ message: first ?? 'Invalid request', errors });
+  }
+  if (err instanceof AppError) {
+    return reply.status(err.status).send({ message: err.message, ...(err.errors ? { errors: err.errors } : {}) });
+  }
+  if (err.statusCode === 429) return reply.status(429).send({ message: 'Too many requests. Please wait a moment and try again.' });
+  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+    return reply.status(err.statusCode).send({ message: err.message });
+  }
+  req.log.error(err);
+  return reply.status(500).send({ message: 'Something went wrong' });
+}
+
+/** Serves the built single-page app; unknown non-API paths get index.html so client routes work on reload. */
+async function serveWebApp(app: FastifyInstance, webDist: string): Promise<void> {
+  const index = path.join(webDist, 'index.html');
+  const hasWeb = fs.existsSync(index);
+  if (hasWeb) await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+  app.setNotFoundHandler((req, reply) => {
+    if (req.url.startsWith('/api/') || req.url === '/api' || req.method !== 'GET' || !hasWeb) {
+      return reply.status(404).send({ message: 'Not found.' });
+    }
+    return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+  });
+}

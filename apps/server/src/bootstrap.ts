@@ -1,0 +1,36 @@
+import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
+import { openDatabase, type Database } from './db/client.ts';
+import { isEmpty, seedBase, seedDemo } from './db/seed/index.ts';
+import { createMailer } from './integrations/mail.ts';
+import { createCaptchaVerifier } from './integrations/captcha.ts';
+import { createRealtime } from './realtime/realtime.ts';
+import { AttemptLimiter } from './lib/attempt-limiter.ts';
+
+export interface Booted {
+  ctx: AppContext;
+  database: Database;
+  seededDemo: boolean;
+}
+
+/**
+ * config -> database (+migrations) -> base data -> demo data when the database is empty and demo seeding applies.
+ * Demo accounts go only into an empty embedded database unless SEED_DEMO=true; never silently into PostgreSQL.
+ */
+export async function boot(config: Config, opts: { memory?: boolean } = {}): Promise<Booted> {
+  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: opts.memory ? null : config.dataDir });
+  await seedBase(database.db);
+  const wantDemo = config.SEED_DEMO === 'true' || (config.SEED_DEMO === 'auto' && database.kind === 'pglite');
+  const seededDemo = wantDemo && (await isEmpty(database.db));
+  if (seededDemo) await seedDemo(database.db);
+  const ctx: AppContext = {
+    config,
+    db: database.db,
+    dbKind: database.kind,
+    mailer: createMailer(database.db, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }),
+    captcha: createCaptchaVerifier(config.RECAPTCHA_VERIFY_URL),
+    realtime: createRealtime(),
+    loginLimiter: new AttemptLimiter(5, 15 * 60 * 1000),
+  };
+  return { ctx, database, seededDemo };
+}

@@ -1,0 +1,41 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z.enum(['true', 'false', '1', '0', '']).optional().transform((v) => v === 'true' || v === '1');
+
+const Env = z.object({
+  NODE_ENV: z.string().default('production'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  /** Real PostgreSQL; without it the embedded PGlite database under DATA_DIR is used. */
+  DATABASE_URL: z.string().optional(),
+  DATA_DIR: z.string().default('./data'),
+  /** Seed demo accounts into an empty database. Default: only for the embedded database. */
+  SEED_DEMO: z.enum(['auto', 'true', 'false']).default('auto'),
+  REDIS_URL: z.string().optional(),
+  /** smtp(s)://user:pass@host:port; without it mail stays in the outbox staff can read. */
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Platform <no-reply@localhost>'),
+  /** Public address of the site, used in mailed links; defaults to http://localhost:PORT. */
+  APP_URL: z.string().optional(),
+  RECAPTCHA_VERIFY_URL: z.string().default('https://www.google.com/recaptcha/api/siteverify'),
+  /** Set behind a reverse proxy so the client IP comes from X-Forwarded-For. */
+  TRUST_PROXY: bool,
+  /** Cookies marked Secure (HTTPS deployments). */
+  COOKIE_SECURE: bool,
+  LOG_LEVEL: z.string().default('info'),
+  WEB_DIST: z.string().optional(),
+});
+
+export type Config = z.infer<typeof Env> & { appUrl: string; dataDir: string; webDist: string };
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = Env.parse(env);
+  const root = path.resolve(import.meta.dirname, '../../..');
+  return {
+    ...parsed,
+    appUrl: parsed.APP_URL ?? `http://localhost:${parsed.PORT}`,
+    dataDir: path.resolve(parsed.DATA_DIR),
+    webDist: parsed.WEB_DIST ? path.resolve(parsed.WEB_DIST) : path.join(root, 'apps/web/dist'),
+  };
+}

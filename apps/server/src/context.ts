@@ -1,0 +1,17 @@
+import type { Config } from './config.ts';
+import type { Db } from './db/client.ts';
+import type { Mailer } from './integrations/mail.ts';
+import type { CaptchaVerifier } from './integrations/captcha.ts';
+import type { Realtime } from './realtime/realtime.ts';
+import type { AttemptLimiter } from './lib/attempt-limiter.ts';
+
+/** Everything a route needs, built once at boot and passed in (no globals). */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  dbKind: 'pglite' | 'postgres';
+  mailer: Mailer;
+  captcha: CaptchaVerifier;
+  realtime: Realtime;
+  loginLimiter: AttemptLimiter;
+}

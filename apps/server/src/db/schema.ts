@@ -1,0 +1,240 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial, boolean, check, index, integer, jsonb, numeric, pgTable, serial, text, timestamp, uniqueIndex, varchar,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+const money = (name: string) => numeric(name, { precision: 20, scale: 8 });
+
+export const pricingPlans = pgTable('pricing_plans', {
+  id: serial('id').primaryKey(),
+  name: varchar('name', { length: 120 }).notNull(),
+  description: text('description'),
+  price: money('price').notNull().default('0'),
+  forexLeverage: integer('forex_leverage'),
+  commodityLeverage: integer('commodity_leverage'),
+  indexLeverage: integer('index_leverage'),
+  stockLeverage: integer('stock_leverage'),
+  cryptoLeverage: integer('crypto_leverage'),
+  forexStopout: integer('forex_stopout'),
+  commodityStopout: integer('commodity_stopout'),
+  indexStopout: integer('index_stopout'),
+  stockStopout: integer('stock_stopout'),
+  cryptoStopout: integer('crypto_stopout'),
+  createdAt: createdAt(),
+});
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    fullName: varchar('full_name', { length: 120 }).notNull(),
+    email: varchar('email', { length: 255 }).notNull(),
+    passwordHash: text('password_hash').notNull(),
+    roleId: integer('role_id').notNull(),
+    isEmailVerified: boolean('is_email_verified').notNull().default(false),
+    isActive: boolean('is_active').notNull().default(true),
+    pricingTableId: integer('pricing_table_id').references(() => pricingPlans.id, { onDelete: 'set null' }),
+    activeBalanceId: integer('active_balance_id'),
+    promoCode: varchar('promo_code', { length: 64 }),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }),
+    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('users_email_unique').on(sql`lower(${t.email})`),
+    check('users_role_check', sql`${t.roleId} between 1 and 6`),
+    index('users_role_idx').on(t.roleId),
+  ],
+);
+
+export const userProfiles = pgTable('user_profiles', {
+  userId: integer('user_id').primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+  phone: varchar('phone', { length: 32 }),
+  birthDate: varchar('birth_date', { length: 10 }),
+  country: varchar('country', { length: 100 }),
+  city: varchar('city', { length: 100 }),
+  address: varchar('address', { length: 255 }),
+  postalCode: varchar('postal_code', { length: 20 }),
+  managerId: integer('manager_id').references(() => users.id, { onDelete: 'set null' }),
+});
+
+export const ipWhitelists = pgTable(
+  'ip_whitelists',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    ipAddress: varchar('ip_address', { length: 64 }).notNull(),
+  },
+  (t) => [index('ip_whitelists_user_idx').on(t.userId)],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: varchar('token_hash', { length: 64 }).notNull(),
+    /** Staff member acting as this user ("Login as"); back-to-admin returns to their session. */
+    impersonatorId: integer('impersonator_id').references(() => users.id, { onDelete: 'cascade' }),
+    remember: boolean('remember').notNull().default(false),
+    ip: varchar('ip', { length: 64 }),
+    userAgent: varchar('user_agent', { length: 255 }),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('sessions_token_unique').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
+);
+
+/** Single-use tokens sent by mail (email verification, password reset), stored hashed. */
+export const authTokens = pgTable(
+  'auth_tokens',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    kind: varchar('kind', { length: 20 }).notNull(),
+    tokenHash: varchar('token_hash', { length: 64 }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('auth_tokens_hash_unique').on(t.tokenHash)],
+);
+
+export const balances = pgTable(
+  'balances',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    mode: varchar('mode', { length: 4 }).notNull(),
+    currency: varchar('currency', { length: 10 }).notNull(),
+    balance: money('balance').notNull().default('0'),
+    margin: money('margin').notNull().default('0'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('balances_user_idx').on(t.userId),
+    check('balances_mode_check', sql`${t.mode} in ('demo', 'real')`),
+    check('balances_non_negative', sql`${t.balance} >= 0 and ${t.margin} >= 0`),
+  ],
+);
+
+/** Every balance change: kind, signed amount, balance after, its cause and who did it. */
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    balanceId: integer('balance_id').notNull().references(() => balances.id, { onDelete: 'cascade' }),
+    kind: varchar('kind', { length: 30 }).notNull(),
+    amount: money('amount').notNull(),
+    balanceAfter: money('balance_after').notNull(),
+    refType: varchar('ref_type', { length: 30 }),
+    refId: integer('ref_id'),
+    actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    note: text('note'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('ledger_balance_idx').on(t.balanceId)],
+);
+
+export const settings = pgTable('settings', {
+  key: varchar('key', { length: 60 }).primaryKey(),
+  value1: text('value1'),
+  value2: text('value2'),
+  value3: text('value3'),
+  value4: text('value4'),
+  value5: text('value5'),
+  file: text('file'),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+export const languages = pgTable('languages', {
+  id: serial('id').primaryKey(),
+  name: varchar('name', { length: 60 }).notNull(),
+  code: varchar('code', { length: 10 }).notNull().unique(),
+  position: integer('position').notNull().default(0),
+});
+
+export const translations = pgTable(
+  'translations',
+  {
+    id: serial('id').primaryKey(),
+    code: varchar('code', { length: 10 }).notNull(),
+    key: text('key').notNull(),
+    value: text('value').notNull(),
+  },
+  (t) => [uniqueIndex('translations_code_key_unique').on(t.code, t.key)],
+);
+
+/** Keys the web app asked for and did not find, so translators can fill them. */
+export const missingTranslations = pgTable(
+  'missing_translations',
+  {
+    id: serial('id').primaryKey(),
+    code: varchar('code', { length: 10 }).notNull(),
+    key: text('key').notNull(),
+    hits: integer('hits').notNull().default(1),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('missing_translations_code_key_unique').on(t.code, t.key)],
+);
+
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    title: varchar('title', { length: 200 }).notNull(),
+    description: text('description'),
+    url: text('url'),
+    readAt: timestamp('read_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('notifications_user_idx').on(t.userId)],
+);
+
+/** Every mail the platform sends; without SMTP this is the outbox admins read. */
+export const mailOutbox = pgTable('mail_outbox', {
+  id: serial('id').primaryKey(),
+  to: varchar('to', { length: 255 }).notNull(),
+  subject: varchar('subject', { length: 255 }).notNull(),
+  text: text('text').notNull(),
+  html: text('html'),
+  sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+  error: text('error'),
+  createdAt: createdAt(),
+});
+
+export const kycDocuments = pgTable(
+  'kyc_documents',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    type: varchar('type', { length: 20 }).notNull(),
+    status: varchar('status', { length: 20 }).notNull().default('pending'),
+    front: text('front'),
+    back: text('back'),
+    address: text('address'),
+    declineReason: text('decline_reason'),
+    reviewedBy: integer('reviewed_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('kyc_user_idx').on(t.userId)],
+);
+
+/** Staff actions: who, on whom, what, before and after. Written in the same transaction as the change. */
+export const auditLogs = pgTable(
+  'audit_logs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    targetUserId: integer('target_user_id').references(() => users.id, { onDelete: 'set null' }),
+    action: varchar('action', { length: 60 }).notNull(),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    ip: varchar('ip', { length: 64 }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_target_idx').on(t.targetUserId)],
+);

@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { count, eq } from 'drizzle-orm';
+import type { Db } from '../client.ts';
+import { balances, kycDocuments, languages, ledgerEntries, pricingPlans, settings, translations, userProfiles, users } from '../schema.ts';
+import { hashPassword } from '../../lib/crypto.ts';
+
+export const DEMO_PASSWORD = 'Demo12345!';
+export const DEMO_USERS = [
+  { email: 'admin@demo.test', fullName: 'Ada Admin', roleId: 1 },
+  { email: 'manager@demo.test', fullName: 'Max Manager', roleId: 2 },
+  { email: 'client@demo.test', fullName: 'Chris Client', roleId: 3 },
+  { email: 'affiliate@demo.test', fullName: 'Alex Affiliate', roleId: 4 },
+  { email: 'agent@demo.test', fullName: 'Sam Sales', roleId: 5 },
+  { email: 'retention@demo.test', fullName: 'Rita Retention', roleId: 6 },
+] as const;
+
+/** Settings records of the back-office spec with a careful broker's defaults. */
+const DEFAULT_SETTINGS: Array<typeof settings.$inferInsert> = [
+  { key: 'branding', value1: 'Trading Platform', value2: 'USD,EUR,GBP', value3: 'http://localhost:3000', value4: 'USD', value5: '10000', file: '/logo.svg' },
+  { key: 'favicon', file: '/favicon.svg' },
+  { key: 'authBackground', file: '/auth-background.svg' },
+  { key: 'whatsapp', value1: '' },
+  { key: 'kyc', value1: 'on', value2: 'on', value3: 'on' },
+  { key: 'recaptcha', value1: '', value2: '', value3: 'off' },
+  { key: 'pricingPlan', value1: 'on' },
+  { key: 'emailVerify', value1: 'on' },
+  { key: 'showUserInfoAgent', value1: 'off' },
+  { key: 'webhookApiKeyLeads', value1: '' },
+  { key: 'spread_forex', value1: '1' },
+  { key: 'spread_commodity', value1: '1' },
+  { key: 'spread_index', value1: '1' },
+  { key: 'spread_crypto', value1: '1' },
+  { key: 'spread_stock', value1: '1' },
+  { key: 'withdraw', value1: '0', value2: '0' },
+];
+
+const LANGUAGES = [
+  { name: 'English', code: 'en' },
+  { name: 'Español', code: 'es' },
+  { name: 'Français', code: 'fr' },
+];
+
+const localesDir = path.join(import.meta.dirname, 'locales');
+
+/**
+ * The translations the product ships: locales/{area}.{code}.json files map each English text (the key)
+ * to its translation; all files of one language are merged.
+ */
+export function shippedTranslations(code: string): Record<string, string> {
+  if (!fs.existsSync(localesDir)) return {};
+  const merged: Record<string, string> = {};
+  for (const file of fs.readdirSync(localesDir).filter((f) => f.endsWith(`.${code}.json`)).sort())
+    Object.assign(merged, JSON.parse(fs.readFileSync(path.join(localesDir, file), 'utf8')) as Record<string, string>);
+  return merged;
+}
+
+/** Base data every installation needs: settings records, languages and shipped translations. Re-runnable. */
+export async function seedBase(db: Db): Promise<void> {
+  for (const s of DEFAULT_SETTINGS) await db.insert(settings).values(s).onConflictDoNothing();
+  for (const [i, l] of LANGUAGES.entries()) await db.insert(languages).values({ ...l, position: i }).onConflictDoNothing();
+  for (const l of LANGUAGES) {
+    const entries = Object.entries(shippedTranslations(l.code));
+    for (let i = 0; i < entries.length; i += 500) {
+      const chunk = entries.slice(i, i + 500).map(([key, value]) => ({ code: l.code, key, value }));
+      await db.insert(translations).values(chunk).onConflictDoNothing();
+    }
+  }
+}
+
+export async function isEmpty(db: Db): Promise<boolean> {
+  const [row] = await db.select({ n: count() }).from(users);
+  return row.n === 0;
+}
+
+/** Demo accounts (one per role), pricing plans and the demo client's funded wallets. Only into an empty database. */
+export async function seedDemo(db: Db): Promise<void> {
+  const plans = await db
+    .insert(pricingPlans)
+    .values([
+      { name: 'Basic', description: 'Start trading with standard leverage.', price: '0', forexLeverage: 100, commodityLeverage: 50, indexLeverage: 50, stockLeverage: 10, cryptoLeverage: 5, forexStopout: 50, commodityStopout: 50, indexStopout: 50, stockStopout: 50, cryptoStopout: 50 },
+      { name: 'Silver', description: 'Higher leverage and priority support.', price: '250', forexLeverage: 200, commodityLeverage: 100, indexLeverage: 100, stockLeverage: 20, cryptoLeverage: 10, forexStopout: 40, commodityStopout: 40, indexStopout: 40, stockStopout: 40, cryptoStopout: 40 },
+      { name: 'Gold', description: 'Our best conditions for active traders.', price: '1000', forexLeverage: 500, commodityLeverage: 200, indexLeverage: 200, stockLeverage: 50, cryptoLeverage: 20, forexStopout: 30, commodityStopout: 30, indexStopout: 30, stockStopout: 30, cryptoStopout: 30 },
+    ])
+    .returning({ id: pricingPlans.id });
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  for (const u of DEMO_USERS) {
+    await db.transaction(async (tx) => {
+      const [user] = await tx
+        .insert(users)
+        .values({ ...u, passwordHash, isEmailVerified: true, pricingTableId: u.roleId === 3 ? plans[0].id : null })
+        .returning({ id: users.id });
+      await tx.insert(userProfiles).values({
+        userId: user.id, phone: '+44 20 7946 0' + String(100 + u.roleId), birthDate: '1990-04-12', country: 'United Kingdom',
+        city: 'London', address: `${u.roleId} Demo Street`, postalCode: 'EC1A 1BB',
+      });
+      if (u.roleId !== 3) return;
+      const wallets = await tx
+        .insert(balances)
+        .values([
+          { userId: user.id, mode: 'demo', currency: 'USD', balance: '10000' },
+          { userId: user.id, mode: 'real', currency: 'USD', balance: '5000' },
+        ])
+        .returning({ id: balances.id, balance: balances.balance });
+      for (const w of wallets)
+        await tx.insert(ledgerEntries).values({ balanceId: w.id, kind: 'seed', amount: w.balance, balanceAfter: w.balance, note: 'Demo funding' });
+      await tx.update(users).set({ activeBalanceId: wallets[0].id }).where(eq(users.id, user.id));
+      await tx.insert(kycDocuments).values({ userId: user.id, type: 'passport', status: 'approved' });
+    });
+  }
+}

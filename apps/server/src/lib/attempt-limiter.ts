@@ -1,0 +1,38 @@
+/**
+ * Counts failures per key (an IP, an account) in a sliding window; blocked once the limit is reached.
+ * Kept in memory of the instance that runs the login; with several instances each counts its own share,
+ * which still bounds guessing per instance (the IP limit of @fastify/rate-limit stands beside it).
+ */
+export class AttemptLimiter {
+  private readonly hits = new Map<string, number[]>();
+  constructor(
+    private readonly limit: number,
+    private readonly windowMs: number,
+  ) {}
+
+  isBlocked(key: string, now = Date.now()): boolean {
+    return this.recent(key, now).length >= this.limit;
+  }
+
+  fail(key: string, now = Date.now()): void {
+    const list = this.recent(key, now);
+    list.push(now);
+    this.hits.set(key, list);
+    if (this.hits.size > 100_000) this.sweep(now);
+  }
+
+  reset(key: string): void {
+    this.hits.delete(key);
+  }
+
+  private recent(key: string, now: number): number[] {
+    const list = (this.hits.get(key) ?? []).filter((t) => now - t < this.windowMs);
+    if (list.length === 0) this.hits.delete(key);
+    else this.hits.set(key, list);
+    return list;
+  }
+
+  private sweep(now: number): void {
+    for (const key of this.hits.keys()) this.recent(key, now);
+  }
+}

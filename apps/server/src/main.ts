@@ -1,0 +1,34 @@
+import { loadConfig } from './config.ts';
+import { boot } from './bootstrap.ts';
+import { buildApp } from './app.ts';
+import { DEMO_PASSWORD, DEMO_USERS } from './db/seed/index.ts';
+
+const config = loadConfig();
+const { ctx, database, seededDemo } = await boot(config);
+const app = await buildApp({
+  ctx,
+  logger: { level: config.LOG_LEVEL, ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty' } } : {}) },
+});
+ctx.realtime.attach(app.server, ctx.db);
+await app.listen({ port: config.PORT, host: config.HOST });
+
+const where = database.kind === 'pglite' ? `embedded PostgreSQL in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)';
+console.log(`\nTrading platform running at ${config.appUrl} on ${where}`);
+if (seededDemo || (config.SEED_DEMO !== 'false' && database.kind === 'pglite')) {
+  console.log(`Demo sign-ins (password ${DEMO_PASSWORD}):`);
+  for (const u of DEMO_USERS) console.log(`  role ${u.roleId}  ${u.email}`);
+}
+if (!ctx.mailer.smtpEnabled) console.log('Mail: no SMTP_URL set, mails are kept in the outbox (Admin > Mail Outbox).');
+
+let closing = false;
+async function shutdown(signal: string) {
+  if (closing) return;
+  closing = true;
+  app.log.info(`${signal} received, shutting down`);
+  await ctx.realtime.close();
+  await app.close();
+  await database.close();
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));

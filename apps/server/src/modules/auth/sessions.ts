@@ -1,0 +1,103 @@
+import { and, eq, gt, lt, ne } from 'drizzle-orm';
+import { normaliseIP, type RoleId } from '@platform/domain';
+import type { DbOrTx } from '../../db/client.ts';
+import { ipWhitelists, sessions, users } from '../../db/schema.ts';
+import { randomToken, sha256 } from '../../lib/crypto.ts';
+
+export const SESSION_COOKIE = 'sid';
+/** "Remember Me" sessions last 30 days; others end with the browser, and server-side after 12 hours idle. */
+export const REMEMBER_MS = 30 * 24 * 3600 * 1000;
+export const SESSION_MS = 12 * 3600 * 1000;
+
+export interface SessionUser {
+  id: number;
+  roleId: RoleId;
+  email: string;
+  fullName: string;
+}
+export interface AuthState {
+  user: SessionUser;
+  sessionId: number;
+  impersonatorId: number | null;
+  remember: boolean;
+}
+
+export async function createSession(
+  db: DbOrTx,
+  input: { userId: number; remember: boolean; ip?: string; userAgent?: string; impersonatorId?: number | null },
+): Promise<{ token: string; expiresAt: Date }> {
+  const token = randomToken();
+  const expiresAt = new Date(Date.now() + (input.remember ? REMEMBER_MS : SESSION_MS));
+  await db.insert(sessions).values({
+    userId: input.userId,
+    tokenHash: sha256(token),
+    remember: input.remember,
+    impersonatorId: input.impersonatorId ?? null,
+    ip: input.ip?.slice(0, 64),
+    userAgent: input.userAgent?.slice(0, 255),
+    expiresAt,
+  });
+  return { token, expiresAt };
+}
+
+/** Resolves a cookie token to its live session and user, or null (expired, inactive, deleted, IP not allowed). */
+export async function resolveSession(db: DbOrTx, token: string, ip: string): Promise<AuthState | null> {
+  const [row] = await db
+    .select({
+      sessionId: sessions.id,
+      expiresAt: sessions.expiresAt,
+      lastUsedAt: sessions.lastUsedAt,
+      remember: sessions.remember,
+      impersonatorId: sessions.impersonatorId,
+      userId: users.id,
+      roleId: users.roleId,
+      email: users.email,
+      fullName: users.fullName,
+      isActive: users.isActive,
+      deletedAt: users.deletedAt,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.tokenHash, sha256(token)), gt(sessions.expiresAt, new Date())))
+    .limit(1);
+  if (!row || !row.isActive || row.deletedAt) return null;
+  // The whitelist binds the person at the keyboard: during "Login as" it is the staff member's.
+  const staffId = row.impersonatorId ?? (row.roleId !== 3 ? row.userId : null);
+  if (staffId !== null && !(await ipAllowed(db, staffId, ip))) return null;
+  const now = Date.now();
+  if (now - row.lastUsedAt.getTime() > 60_000) {
+    // Sliding expiry for browser sessions; remembered sessions keep their 30 days.
+    const expiresAt = row.remember ? row.expiresAt : new Date(now + SESSION_MS);
+    await db.update(sessions).set({ lastUsedAt: new Date(now), expiresAt }).where(eq(sessions.id, row.sessionId));
+    await db.update(users).set({ lastSeenAt: new Date(now) }).where(eq(users.id, row.userId));
+  }
+  return {
+    user: { id: row.userId, roleId: row.roleId as RoleId, email: row.email, fullName: row.fullName },
+    sessionId: row.sessionId,
+    impersonatorId: row.impersonatorId,
+    remember: row.remember,
+  };
+}
+
+/** A blank whitelist allows any address. */
+export async function ipAllowed(db: DbOrTx, userId: number, ip: string): Promise<boolean> {
+  const list = await db.select({ ip: ipWhitelists.ipAddress }).from(ipWhitelists).where(eq(ipWhitelists.userId, userId));
+  if (list.length === 0) return true;
+  const mine = normaliseIP(ip);
+  return list.some((w) => normaliseIP(w.ip) === mine);
+}
+
+export async function destroySession(db: DbOrTx, sessionId: number): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.id, sessionId));
+}
+
+/** Ends every session of a user (deactivation, password change, deletion). */
+export async function destroyUserSessions(db: DbOrTx, userId: number, exceptSessionId?: number): Promise<void> {
+  await db
+    .delete(sessions)
+    .where(and(eq(sessions.userId, userId), exceptSessionId ? ne(sessions.id, exceptSessionId) : undefined));
+}
+
+export async function purgeExpiredSessions(db: DbOrTx): Promise<void> {
+  await db.delete(sessions).where(lt(sessions.expiresAt, new Date()));
+}

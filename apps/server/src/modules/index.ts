@@ -1,0 +1,9 @@
+import type { RoutesPlugin } from '../lib/http.ts';
+import { authRoutes } from './auth/routes.ts';
+import { settingsRoutes } from './settings/routes.ts';
+
+/** Every business area's routes, mounted under /api. */
+export const apiRoutes: RoutesPlugin = async (app) => {
+  await app.register(authRoutes);
+  await app.register(settingsRoutes);
+};

@@ -1,0 +1,56 @@
+import { eq, inArray } from 'drizzle-orm';
+import type { BrandingResponse } from '@platform/domain';
+import type { DbOrTx } from '../../db/client.ts';
+import { languages, settings } from '../../db/schema.ts';
+
+export type SettingRow = typeof settings.$inferSelect;
+
+export async function getSetting(db: DbOrTx, key: string): Promise<SettingRow | null> {
+  const [row] = await db.select().from(settings).where(eq(settings.key, key)).limit(1);
+  return row ?? null;
+}
+
+export async function getSettings(db: DbOrTx, keys: string[]): Promise<Record<string, SettingRow | undefined>> {
+  const rows = await db.select().from(settings).where(inArray(settings.key, keys));
+  return Object.fromEntries(rows.map((r) => [r.key, r]));
+}
+
+/** Inserts or replaces the given values of one settings record. */
+export async function putSetting(db: DbOrTx, key: string, values: Partial<Omit<SettingRow, 'key' | 'updatedAt'>>): Promise<void> {
+  await db
+    .insert(settings)
+    .values({ key, ...values })
+    .onConflictDoUpdate({ target: settings.key, set: { ...values, updatedAt: new Date() } });
+}
+
+export const isOn = (row: SettingRow | undefined | null, field: 'value1' | 'value2' | 'value3' = 'value1'): boolean =>
+  row?.[field] === 'on';
+
+const onOff = (v: boolean): 'on' | 'off' => (v ? 'on' : 'off');
+
+/** The public branding and switches the web app needs before sign-in (no secrets). */
+export async function getBranding(db: DbOrTx): Promise<BrandingResponse> {
+  const s = await getSettings(db, [
+    'branding', 'favicon', 'authBackground', 'whatsapp', 'pricingPlan', 'showUserInfoAgent', 'emailVerify', 'recaptcha',
+  ]);
+  const langs = await db.select({ name: languages.name, code: languages.code }).from(languages).orderBy(languages.position, languages.id);
+  const b = s.branding;
+  const currency = b?.value4 || 'USD';
+  const currencies = (b?.value2 || currency).split(',').map((c) => c.trim().toUpperCase()).filter(Boolean);
+  return {
+    appName: b?.value1 || 'Trading Platform',
+    appLogo: b?.file ?? null,
+    favicon: s.favicon?.file ?? null,
+    authBackground: s.authBackground?.file ?? null,
+    appUrl: b?.value3 ?? null,
+    appCurrency: currency,
+    appCurrencies: currencies.includes(currency) ? currencies : [currency, ...currencies],
+    appLangs: langs,
+    whatsapp: s.whatsapp?.value1 || null,
+    pricingPlan: onOff(isOn(s.pricingPlan)),
+    showUserInfoAgent: onOff(isOn(s.showUserInfoAgent)),
+    emailVerify: onOff(isOn(s.emailVerify)),
+    recaptcha: { status: onOff(isOn(s.recaptcha, 'value3')), siteKey: s.recaptcha?.value1 || null },
+    demoBalance: b?.value5 || '0',
+  };
+}

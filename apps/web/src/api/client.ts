@@ -1,0 +1,55 @@
+import { GENERIC_ERROR } from '@platform/domain';
+
+/** An API failure: HTTP status, the server's message and per-field errors. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly errors?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+type Body = Record<string, unknown> | unknown[] | FormData | undefined;
+
+/** The one fetch wrapper: JSON in and out, cookies included, errors as ApiError with the server's message. */
+export async function api<T>(method: string, path: string, body?: Body, query?: Record<string, unknown>): Promise<T> {
+  const qs = query
+    ? '?' +
+      new URLSearchParams(
+        Object.entries(query)
+          .filter(([, v]) => v !== undefined && v !== null && v !== '')
+          .map(([k, v]) => [k, String(v)]),
+      ).toString()
+    : '';
+  const isForm = body instanceof FormData;
+  const res = await fetch(`/api${path}${qs === '?' ? '' : qs}`, {
+    method,
+    credentials: 'include',
+    headers: body && !isForm ? { 'content-type': 'application/json' } : undefined,
+    body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let data: unknown = undefined;
+  try {
+    data = text ? JSON.parse(text) : undefined;
+  } catch {
+    data = undefined;
+  }
+  if (!res.ok) {
+    const d = (data ?? {}) as { message?: string; errors?: Record<string, string> };
+    throw new ApiError(res.status, d.message ?? GENERIC_ERROR, d.errors);
+  }
+  return data as T;
+}
+
+export const apiGet = <T>(path: string, query?: Record<string, unknown>) => api<T>('GET', path, undefined, query);
+export const apiPost = <T>(path: string, body?: Body) => api<T>('POST', path, body ?? {});
+export const apiPut = <T>(path: string, body?: Body) => api<T>('PUT', path, body ?? {});
+export const apiDelete = <T>(path: string) => api<T>('DELETE', path);
+
+/** The server's message of a failure, else the given fallback (client-area spec §8). */
+export function errorMessage(err: unknown, fallback = GENERIC_ERROR): string {
+  return err instanceof ApiError && err.message ? err.message : fallback;
+}

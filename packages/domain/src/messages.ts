@@ -1,0 +1,33 @@
+/**
+ * One registry of the server's error codes and their messages. The server throws AppError(code);
+ * the web app shows `message` from the response, falling back to the spec's generic texts.
+ */
+export const ERRORS = {
+  UNAUTHENTICATED: { status: 401, message: 'Please sign in to continue.' },
+  FORBIDDEN: { status: 403, message: 'You are not allowed to do this.' },
+  NOT_FOUND: { status: 404, message: 'Not found.' },
+  VALIDATION: { status: 400, message: 'Please check the highlighted fields.' },
+  INVALID_CREDENTIALS: { status: 401, message: 'Invalid Credentials' },
+  EMAIL_NOT_VERIFIED: { status: 403, message: 'Please verify your email address first. We sent you a link when you signed up.' },
+  ACCOUNT_INACTIVE: { status: 403, message: 'Your account is inactive. Please contact support.' },
+  IP_NOT_ALLOWED: { status: 403, message: 'Access from your IP address is not allowed for this account.' },
+  TOO_MANY_ATTEMPTS: { status: 429, message: 'Too many attempts. Please wait a few minutes and try again.' },
+  CAPTCHA_FAILED: { status: 422, message: 'Human verification failed. Please try again.' },
+  CAPTCHA_UNAVAILABLE: { status: 503, message: 'Human verification is unavailable right now. Please try again later.' },
+  EMAIL_TAKEN: { status: 409, message: 'An account with this email already exists.' },
+  TOKEN_INVALID: { status: 422, message: 'This link is invalid or has expired. Please request a new one.' },
+  WRONG_PASSWORD: { status: 422, message: 'Current password is incorrect.' },
+  CSRF: { status: 403, message: 'Request blocked: it did not come from this site.' },
+  WALLET_NOT_FOUND: { status: 404, message: 'Wallet not found.' },
+  NOT_IMPERSONATING: { status: 409, message: 'There is no admin session to return to.' },
+  CANNOT_DELETE_SELF: { status: 409, message: 'You cannot delete your own account.' },
+  INVALID_ROLE: { status: 422, message: 'This role cannot be managed here.' },
+  CONFLICT: { status: 409, message: 'This change conflicts with the current state.' },
+  INTERNAL: { status: 500, message: 'Something went wrong' },
+} as const;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+/** Fallback texts the UI shows when a response has no message (client-area spec §8). */
+export const GENERIC_ERROR = 'Something went wrong';
+export const LOGIN_FALLBACK_ERROR = 'Invalid Credentials';

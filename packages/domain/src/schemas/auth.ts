@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { isCountry } from '../countries.ts';
+import { DateString, emailField, isAdult, passwordField, requiredString } from './common.ts';
+
+export const LoginRequest = z.object({
+  email: emailField,
+  password: z.string({ error: 'Password is required' }).min(1, { error: 'Password is required' }).max(128),
+  remember: z.boolean().optional().default(false),
+  humanKey: z.string().max(4000).optional().nullable(),
+});
+export type LoginRequest = z.input<typeof LoginRequest>;
+
+const phoneField = requiredString('Phone is required', 32).regex(/^\+?[0-9 ()-]{5,}$/, { error: 'Invalid phone number' });
+const countryField = requiredString('Country is required', 100).refine(isCountry, { error: 'Unknown country' });
+const birthDateField = DateString.refine((d) => isAdult(d), { error: 'You must be at least 18 years old' });
+
+/** Profile fields shared by sign-up and the profile form. */
+export const ProfileFields = z.object({
+  fullName: requiredString('Full name is required', 120),
+  phone: phoneField,
+  birthDate: birthDateField,
+  country: countryField,
+  city: requiredString('City is required', 100),
+  address: requiredString('Address is required', 255),
+  postalCode: requiredString('Postal code is required', 20),
+});
+
+export const SignupRequest = ProfileFields.extend({
+  email: emailField,
+  password: passwordField,
+  passwordConfirmation: z.string({ error: 'Password confirmation is required' }).min(1, { error: 'Password confirmation is required' }),
+  promoCode: z.string().trim().max(64).optional().nullable(),
+  currency: requiredString('Currency is required', 10),
+  humanKey: z.string().max(4000).optional().nullable(),
+}).refine((v) => v.password === v.passwordConfirmation, { path: ['passwordConfirmation'], error: 'Passwords must match' });
+export type SignupRequest = z.input<typeof SignupRequest>;
+
+export const ForgotPasswordRequest = z.object({
+  email: emailField,
+  humanKey: z.string().max(4000).optional().nullable(),
+});
+export const ResetPasswordRequest = z.object({
+  password: passwordField,
+  token: requiredString('Token is required', 200),
+});
+export const VerifyEmailRequest = z.object({ token: requiredString('Token is required', 200) });
+
+export const ChangePasswordRequest = z.object({
+  currentPassword: z.string({ error: 'Current password is required' }).min(1, { error: 'Current password is required' }).max(128),
+  newPassword: z
+    .string({ error: 'New password is required' })
+    .min(1, { error: 'New password is required' })
+    .min(8, { error: 'New password must be at least 8 characters' })
+    .max(128),
+});
+
+/** PUT /profile/me. The phone may be left out (retail-agent mode does not send it). */
+export const ProfileUpdateRequest = ProfileFields.extend({ phone: phoneField.optional() });
+export type ProfileUpdateRequest = z.input<typeof ProfileUpdateRequest>;
+
+export const SignupResponse = z.object({ message: z.string(), emailVerification: z.boolean() });
+
+export const BalanceDto = z.object({
+  id: z.number(),
+  mode: z.enum(['demo', 'real']),
+  currency: z.string(),
+  balance: z.string(),
+  margin: z.string(),
+});
+export type BalanceDto = z.infer<typeof BalanceDto>;
+
+export const PricingTableDto = z.object({
+  id: z.number(),
+  name: z.string(),
+  description: z.string().nullable(),
+  price: z.string(),
+  forex_leverage: z.number().nullable(),
+  commodity_leverage: z.number().nullable(),
+  index_leverage: z.number().nullable(),
+  stock_leverage: z.number().nullable(),
+  crypto_leverage: z.number().nullable(),
+  forex_stopout: z.number().nullable(),
+  commodity_stopout: z.number().nullable(),
+  index_stopout: z.number().nullable(),
+  stock_stopout: z.number().nullable(),
+  crypto_stopout: z.number().nullable(),
+});
+export type PricingTableDto = z.infer<typeof PricingTableDto>;
+
+export const ProfileDto = z.object({
+  phone: z.string().nullable(),
+  birth_date: z.string().nullable(),
+  country: z.string().nullable(),
+  city: z.string().nullable(),
+  address: z.string().nullable(),
+  postal_code: z.string().nullable(),
+});
+
+export const CurrentUserResponse = z.object({
+  user: z.object({
+    id: z.number(),
+    full_name: z.string(),
+    email: z.string(),
+    role_id: z.number(),
+    pricing_table_id: z.number().nullable(),
+    is_email_verified: z.boolean(),
+    balances: z.array(BalanceDto),
+    profile: ProfileDto,
+    pricingTable: PricingTableDto.nullable(),
+  }),
+  activeBalance: BalanceDto.nullable(),
+  isKyc: z.boolean(),
+  /** True while a staff member acts as this user ("Login as"). */
+  impersonating: z.boolean(),
+});
+export type CurrentUserResponse = z.infer<typeof CurrentUserResponse>;
+
+export const SwitchWalletRequest = z.object({ balanceId: z.coerce.number().int().positive({ error: 'Wallet is required' }) });

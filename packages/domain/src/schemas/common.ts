@@ -1,0 +1,63 @@
+import { z } from 'zod';
+
+/** A required trimmed string with the spec's "X is required" message for missing or empty input. */
+export const requiredString = (message: string, max = 255) =>
+  z
+    .string({ error: message })
+    .trim()
+    .min(1, { error: message })
+    .max(max, { error: `Must be at most ${max} characters` });
+
+export const optionalString = (max = 255) =>
+  z.string().trim().max(max, { error: `Must be at most ${max} characters` }).optional().nullable();
+
+export const emailField = z
+  .string({ error: 'Email is required' })
+  .trim()
+  .min(1, { error: 'Email is required' })
+  .max(255)
+  .pipe(z.email({ error: 'Invalid email' }))
+  .transform((e) => e.toLowerCase());
+
+export const passwordField = z
+  .string({ error: 'Password is required' })
+  .min(1, { error: 'Password is required' })
+  .min(8, { error: 'Password must be at least 8 characters' })
+  .max(128, { error: 'Password must be at most 128 characters' });
+
+/** Query of every paged list: ?page&limit&search (limit 15 by default, at most 100). */
+export const PagedQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(15),
+  search: z.string().trim().max(100).optional(),
+});
+export type PagedQuery = z.infer<typeof PagedQuery>;
+
+export const PageMeta = z.object({ total: z.number().int(), per_page: z.number().int(), page: z.number().int() });
+export type PageMeta = z.infer<typeof PageMeta>;
+
+export const paged = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), meta: PageMeta });
+
+export const MessageResponse = z.object({ message: z.string() });
+export type MessageResponse = z.infer<typeof MessageResponse>;
+
+export const ErrorResponse = z.object({ message: z.string(), errors: z.record(z.string(), z.string()).optional() });
+export type ErrorResponse = z.infer<typeof ErrorResponse>;
+
+export const IdParam = z.object({ id: z.coerce.number().int().positive({ error: 'Invalid id' }) });
+
+/** Money on the wire: a decimal string. */
+export const MoneyString = z.string().regex(/^-?\d+(\.\d+)?$/);
+
+/** YYYY-MM-DD date. */
+export const DateString = z
+  .string({ error: 'Birth date is required' })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'Invalid date' })
+  .refine((s) => !Number.isNaN(Date.parse(s)), { error: 'Invalid date' });
+
+/** True when a YYYY-MM-DD birth date is at least `years` before today. */
+export function isAdult(birthDate: string, years = 18, today = new Date()): boolean {
+  const [y, m, d] = birthDate.split('-').map(Number);
+  const limit = new Date(Date.UTC(today.getUTCFullYear() - years, today.getUTCMonth(), today.getUTCDate()));
+  return Date.UTC(y, m - 1, d) <= limit.getTime();
+}
