@@ -29,7 +29,6 @@ export async function buildApp({ ctx, logger = false }: BuildOptions): Promise<F
     logger,
     trustProxy: ctx.config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
-    disableRequestLogging: ctx.config.NODE_ENV === 'test',
   });
   app.decorate('ctx', ctx);
   app.setValidatorCompiler(validatorCompiler);

@@ -1,0 +1,35 @@
+import { ChangePasswordRequest, MessageResponse, ProfileUpdateRequest, SwitchWalletRequest } from '@platform/domain';
+import { authOf, type RoutesPlugin } from '../../lib/http.ts';
+import { changePassword, switchWallet, updateProfile } from './service.ts';
+
+export const accountRoutes: RoutesPlugin = async (app) => {
+  const { db } = app.ctx;
+
+  app.put(
+    '/profile/me',
+    { config: { access: 'user' }, schema: { tags: ['account'], body: ProfileUpdateRequest, response: { 200: MessageResponse } } },
+    async (req) => {
+      await updateProfile(db, authOf(req).user.id, req.body);
+      return { message: 'Profile updated successfully' };
+    },
+  );
+
+  app.put(
+    '/security/password',
+    { config: { access: 'user' }, schema: { tags: ['account'], body: ChangePasswordRequest, response: { 200: MessageResponse } } },
+    async (req) => {
+      const auth = authOf(req);
+      await changePassword(db, auth.user.id, auth.sessionId, req.body);
+      return { message: 'Password changed successfully' };
+    },
+  );
+
+  app.post(
+    '/dashboard/switch-wallet',
+    { config: { access: 'user' }, schema: { tags: ['account'], body: SwitchWalletRequest, response: { 200: MessageResponse } } },
+    async (req) => {
+      await switchWallet(db, authOf(req).user.id, req.body.balanceId);
+      return { message: 'Wallet switched' };
+    },
+  );
+};

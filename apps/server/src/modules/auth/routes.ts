@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import {
+  CurrentUserResponse, ForgotPasswordRequest, LoginRequest, MessageResponse, ResetPasswordRequest, SignupRequest,
+  SignupResponse, VerifyEmailRequest,
+} from '@platform/domain';
+import { authOf, type RoutesPlugin } from '../../lib/http.ts';
+import { AppError } from '../../lib/errors.ts';
+import { clearSessionCookie, setSessionCookie } from './cookie.ts';
+import { getCurrentUser } from './current-user.ts';
+import { login, requestPasswordReset, resetPassword, signup, verifyEmail } from './service.ts';
+import { createSession, destroySession, ipAllowed } from './sessions.ts';
+import { users } from '../../db/schema.ts';
+import { eq } from 'drizzle-orm';
+
+const LoginResponse = z.object({ message: z.string(), user: z.object({ id: z.number(), role_id: z.number() }) });
+/** Per-IP request limits on the unauthenticated endpoints, beside the per-account failure limit. */
+const authRateLimit = { rateLimit: { max: 30, timeWindow: '1 minute' } };
+
+export const authRoutes: RoutesPlugin = async (app) => {
+  const { ctx } = app;
+
+  app.post(
+    '/auth/signup',
+    { config: { access: 'public', ...authRateLimit }, schema: { tags: ['auth'], body: SignupRequest, response: { 201: SignupResponse } } },
+    async (req, reply) => reply.status(201).send(await signup(ctx, req.body, req.ip)),
+  );
+
+  app.post(
+    '/auth/login',
+    { config: { access: 'public', ...authRateLimit }, schema: { tags: ['auth'], body: LoginRequest, response: { 200: LoginResponse } } },
+    async (req, reply) => {
+      const result = await login(ctx, req.body, { ip: req.ip, userAgent: req.headers['user-agent'] });
+      // Session rotation: a sign-in always replaces whatever session the browser carried.
+      if (req.auth) await destroySession(ctx.db, req.auth.sessionId);
+      setSessionCookie(reply, ctx.config, result.token, req.body.remember, result.expiresAt);
+      return { message: 'Signed in successfully', user: result.user };
+    },
+  );
+
+  app.post(
+    '/auth/logout',
+    { config: { access: 'public' }, schema: { tags: ['auth'], response: { 200: MessageResponse } } },
+    async (req, reply) => {
+      if (req.auth) await destroySession(ctx.db, req.auth.sessionId);
+      clearSessionCookie(reply, ctx.config);
+      return { message: 'Signed out' };
+    },
+  );
+
+  app.get(
+    '/auth/user',
+    { config: { access: 'user' }, schema: { tags: ['auth'], response: { 200: CurrentUserResponse } } },
+    async (req) => {
+      const auth = authOf(req);
+      return getCurrentUser(ctx.db, auth.user.id, auth.impersonatorId !== null);
+    },
+  );
+
+  app.post(
+    '/auth/verify-email',
+    { config: { access: 'public', ...authRateLimit }, schema: { tags: ['auth'], body: VerifyEmailRequest, response: { 200: MessageResponse } } },
+    async (req) => {
+      await verifyEmail(ctx.db, req.body.token);
+      return { message: 'Your email address is verified. You can sign in now.' };
+    },
+  );
+
+  app.post(
+    '/forgot-password',
+    { config: { access: 'public', ...authRateLimit }, schema: { tags: ['auth'], body: ForgotPasswordRequest, response: { 200: MessageResponse } } },
+    async (req) => ({ message: await requestPasswordReset(ctx, req.body, req.ip) }),
+  );
+
+  app.put(
+    '/forgot-password',
+    { config: { access: 'public', ...authRateLimit }, schema: { tags: ['auth'], body: ResetPasswordRequest, response: { 200: MessageResponse } } },
+    async (req) => {
+      await resetPassword(ctx, req.body);
+      return { message: 'Your new password has been set successfully.' };
+    },
+  );
+
+  app.post(
+    '/authManager/back-to-admin',
+    { config: { access: 'user' }, schema: { tags: ['auth'], response: { 200: MessageResponse } } },
+    async (req, reply) => {
+      const auth = authOf(req);
+      if (auth.impersonatorId === null) throw new AppError('NOT_IMPERSONATING');
+      const [staff] = await ctx.db.select().from(users).where(eq(users.id, auth.impersonatorId)).limit(1);
+      await destroySession(ctx.db, auth.sessionId);
+      if (!staff || !staff.isActive || staff.deletedAt || !(await ipAllowed(ctx.db, staff.id, req.ip))) {
+        clearSessionCookie(reply, ctx.config);
+        throw new AppError('UNAUTHENTICATED');
+      }
+      const session = await createSession(ctx.db, { userId: staff.id, remember: false, ip: req.ip, userAgent: req.headers['user-agent'] });
+      setSessionCookie(reply, ctx.config, session.token, false, session.expiresAt);
+      return { message: 'Back to your admin session' };
+    },
+  );
+};

@@ -1,0 +1,164 @@
+import { eq, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { ForgotPasswordRequest, LoginRequest, ResetPasswordRequest, SignupRequest } from '@platform/domain';
+import type { AppContext } from '../../context.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { balances, ledgerEntries, userProfiles, users } from '../../db/schema.ts';
+import { hashPassword, verifyPassword } from '../../lib/crypto.ts';
+import { AppError, fieldError } from '../../lib/errors.ts';
+import { getBranding, getSetting, isOn } from '../settings/service.ts';
+import { createSession, destroyUserSessions, ipAllowed } from './sessions.ts';
+import { consumeToken, issueToken } from './tokens.ts';
+
+// Verifying against a real hash when the account does not exist keeps response times alike (no user enumeration).
+const DUMMY_HASH = hashPassword('not-a-real-password-for-timing');
+
+/** When the recaptcha switch is on, the human check must pass with the provider's verification call. */
+export async function assertHuman(ctx: AppContext, humanKey: string | null | undefined, ip: string): Promise<void> {
+  const rc = await getSetting(ctx.db, 'recaptcha');
+  if (!isOn(rc, 'value3')) return;
+  if (!humanKey) throw new AppError('CAPTCHA_FAILED', 'Please complete the human verification.', { humanKey: 'Please complete the human verification.' });
+  const result = await ctx.captcha.verify({ secret: rc?.value2 ?? '', response: humanKey, remoteIp: ip });
+  if (result === 'unavailable') throw new AppError('CAPTCHA_UNAVAILABLE');
+  if (result === 'failed') throw new AppError('CAPTCHA_FAILED');
+}
+
+export async function findUserByEmail(db: DbOrTx, email: string) {
+  const [u] = await db.select().from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`).limit(1);
+  return u ?? null;
+}
+
+async function sendVerificationMail(ctx: AppContext, user: { id: number; email: string; fullName: string }, appName: string) {
+  const token = await issueToken(ctx.db, user.id, 'verify_email');
+  const link = `${ctx.config.appUrl}/verify-email?token=${token}`;
+  await ctx.mailer.send({
+    to: user.email,
+    subject: `Verify your email for ${appName}`,
+    text: `Hello ${user.fullName},\n\nPlease confirm your email address by opening this link:\n${link}\n\nThe link works once and expires in 48 hours.\n\n${appName}`,
+  });
+}
+
+type Signup = z.output<typeof SignupRequest>;
+
+/** Creates a client (role 3) with a real wallet and a demo wallet funded with the demo initial balance. */
+export async function signup(ctx: AppContext, input: Signup, ip: string): Promise<{ message: string; emailVerification: boolean }> {
+  await assertHuman(ctx, input.humanKey, ip);
+  const branding = await getBranding(ctx.db);
+  const currency = input.currency.toUpperCase();
+  if (!branding.appCurrencies.includes(currency)) throw fieldError('currency', 'Unsupported currency');
+  if (await findUserByEmail(ctx.db, input.email)) throw new AppError('EMAIL_TAKEN', undefined, { email: 'An account with this email already exists.' });
+  const emailVerification = branding.emailVerify === 'on';
+  const passwordHash = await hashPassword(input.password);
+
+  let userId: number;
+  try {
+    userId = await ctx.db.transaction(async (tx) => {
+      const [user] = await tx
+        .insert(users)
+        .values({
+          fullName: input.fullName,
+          email: input.email,
+          passwordHash,
+          roleId: 3,
+          isEmailVerified: !emailVerification,
+          promoCode: input.promoCode || null,
+        })
+        .returning({ id: users.id });
+      await tx.insert(userProfiles).values({
+        userId: user.id,
+        phone: input.phone,
+        birthDate: input.birthDate,
+        country: input.country,
+        city: input.city,
+        address: input.address,
+        postalCode: input.postalCode,
+      });
+      const demoAmount = branding.demoBalance;
+      const [, demo] = await tx
+        .insert(balances)
+        .values([
+          { userId: user.id, mode: 'real', currency, balance: '0' },
+          { userId: user.id, mode: 'demo', currency, balance: demoAmount },
+        ])
+        .returning({ id: balances.id });
+      if (Number(demoAmount) > 0)
+        await tx.insert(ledgerEntries).values({ balanceId: demo.id, kind: 'demo_funding', amount: demoAmount, balanceAfter: demoAmount, note: 'Demo wallet initial balance' });
+      await tx.update(users).set({ activeBalanceId: demo.id }).where(eq(users.id, user.id));
+      return user.id;
+    });
+  } catch (err) {
+    // Two sign-ups with one email at the same time: the unique index decides.
+    if ((err as { code?: string }).code === '23505' || String((err as Error).message).includes('users_email_unique'))
+      throw new AppError('EMAIL_TAKEN', undefined, { email: 'An account with this email already exists.' });
+    throw err;
+  }
+  if (emailVerification) {
+    await sendVerificationMail(ctx, { id: userId, email: input.email, fullName: input.fullName }, branding.appName);
+    return {
+      emailVerification,
+      message: `We have sent a verification email to ${input.email}. Please click the link in it to verify your account before signing in.`,
+    };
+  }
+  return { emailVerification, message: 'Your account has been created successfully.' };
+}
+
+type Login = z.output<typeof LoginRequest>;
+
+/** Checks credentials, account state, IP whitelist and attempt limits; returns a fresh session token. */
+export async function login(ctx: AppContext, input: Login, meta: { ip: string; userAgent?: string }) {
+  const { loginLimiter } = ctx;
+  const ipKey = `ip:${meta.ip}`;
+  const accountKey = `acct:${input.email}`;
+  if (loginLimiter.isBlocked(accountKey) || loginLimiter.isBlocked(ipKey)) throw new AppError('TOO_MANY_ATTEMPTS');
+  await assertHuman(ctx, input.humanKey, meta.ip);
+
+  const user = await findUserByEmail(ctx.db, input.email);
+  const ok = user && !user.deletedAt ? await verifyPassword(user.passwordHash, input.password) : (await verifyPassword(await DUMMY_HASH, input.password), false);
+  if (!user || !ok) {
+    loginLimiter.fail(accountKey);
+    loginLimiter.fail(ipKey);
+    // The per-IP limit counts more failures than the per-account one so one office is not locked out by one typo-prone user.
+    throw new AppError('INVALID_CREDENTIALS');
+  }
+  if (!user.isActive) throw new AppError('ACCOUNT_INACTIVE');
+  if (!user.isEmailVerified) throw new AppError('EMAIL_NOT_VERIFIED');
+  if (user.roleId !== 3 && !(await ipAllowed(ctx.db, user.id, meta.ip))) throw new AppError('IP_NOT_ALLOWED');
+  loginLimiter.reset(accountKey);
+  const session = await createSession(ctx.db, { userId: user.id, remember: input.remember, ip: meta.ip, userAgent: meta.userAgent });
+  return { ...session, user: { id: user.id, role_id: user.roleId } };
+}
+
+export async function verifyEmail(db: DbOrTx, token: string): Promise<void> {
+  const userId = await consumeToken(db, token, 'verify_email');
+  if (!userId) throw new AppError('TOKEN_INVALID');
+  await db.update(users).set({ isEmailVerified: true }).where(eq(users.id, userId));
+}
+
+/** Sends a reset link when the account exists; answers the same either way so addresses cannot be probed. */
+export async function requestPasswordReset(ctx: AppContext, input: z.output<typeof ForgotPasswordRequest>, ip: string): Promise<string> {
+  await assertHuman(ctx, input.humanKey, ip);
+  const user = await findUserByEmail(ctx.db, input.email);
+  if (user && user.isActive && !user.deletedAt) {
+    const { appName } = await getBranding(ctx.db);
+    const token = await issueToken(ctx.db, user.id, 'reset_password');
+    const link = `${ctx.config.appUrl}/reset-password?token=${token}`;
+    await ctx.mailer.send({
+      to: user.email,
+      subject: `Reset your ${appName} password`,
+      text: `Hello ${user.fullName},\n\nTo set a new password, open this link:\n${link}\n\nThe link works once and expires in 1 hour. If you did not ask for this, ignore this email.\n\n${appName}`,
+    });
+  }
+  return `We have sent a verification email to ${input.email}. Please click the link in it to reset your password.`;
+}
+
+/** Sets the new password from a reset token and signs the account out everywhere. */
+export async function resetPassword(ctx: AppContext, input: z.output<typeof ResetPasswordRequest>): Promise<void> {
+  const passwordHash = await hashPassword(input.password);
+  await ctx.db.transaction(async (tx) => {
+    const userId = await consumeToken(tx, input.token, 'reset_password');
+    if (!userId) throw new AppError('TOKEN_INVALID');
+    // Following the mailed link proves the address too.
+    await tx.update(users).set({ passwordHash, isEmailVerified: true }).where(eq(users.id, userId));
+    await destroyUserSessions(tx, userId);
+  });
+}

@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { loadConfig, type Config } from '../src/config.ts';
+import { boot } from '../src/bootstrap.ts';
+import { buildApp } from '../src/app.ts';
+import type { AppContext } from '../src/context.ts';
+import { DEMO_PASSWORD } from '../src/db/seed/index.ts';
+
+export { DEMO_PASSWORD };
+
+export interface TestApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh app on a fresh database with the demo data: in-memory PGlite by default, or a new database on the
+ * PostgreSQL server named by TEST_DATABASE_URL (the suite runs once on each in `npm test`).
+ */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const base = process.env.TEST_DATABASE_URL;
+  let dbName: string | null = null;
+  let url: string | undefined;
+  if (base) {
+    dbName = `t_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    await admin.query(`create database ${dbName}`);
+    await admin.end();
+    const u = new URL(base);
+    u.pathname = `/${dbName}`;
+    url = u.toString();
+  }
+  const config: Config = loadConfig({ NODE_ENV: 'test', PORT: '0', SEED_DEMO: 'true', LOG_LEVEL: 'silent', ...(url ? { DATABASE_URL: url } : {}), ...env });
+  const { ctx, database } = await boot(config, { memory: !url });
+  const app = await buildApp({ ctx });
+  await app.ready();
+  return {
+    app,
+    ctx,
+    async close() {
+      await app.close();
+      await database.close();
+      if (base && dbName) {
+        const admin = new pg.Client({ connectionString: base });
+        await admin.connect();
+        await admin.query(`drop database if exists ${dbName} with (force)`);
+        await admin.end();
+      }
+    },
+  };
+}
+
+/** The session cookie header ("sid=…") of a response, for the next calls. */
+export function cookieOf(res: LightMyRequestResponse): string {
+  const set = res.headers['set-cookie'];
+  const first = (Array.isArray(set) ? set : [set ?? '']).find((c) => c.startsWith('sid='));
+  if (!first) throw new Error(`no session cookie in response ${res.statusCode}: ${res.body}`);
+  return first.split(';')[0];
+}
+
+/** Signs in and returns the cookie header to send. */
+export async function signIn(app: FastifyInstance, email: string, password = DEMO_PASSWORD, remoteAddress?: string): Promise<string> {
+  const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password }, remoteAddress });
+  if (res.statusCode !== 200) throw new Error(`sign-in of ${email} failed: ${res.statusCode} ${res.body}`);
+  return cookieOf(res);
+}
+
+export const DEMO = {
+  admin: 'admin@demo.test',
+  manager: 'manager@demo.test',
+  client: 'client@demo.test',
+  affiliate: 'affiliate@demo.test',
+  agent: 'agent@demo.test',
+  retention: 'retention@demo.test',
+} as const;
+
+export const ROLE_EMAIL: Record<number, string> = {
+  1: DEMO.admin, 2: DEMO.manager, 3: DEMO.client, 4: DEMO.affiliate, 5: DEMO.agent, 6: DEMO.retention,
+};

@@ -1,0 +1,53 @@
+import { ADMIN_MENU, STAFF_ROLES, rolesForScreen, type MenuItem } from '@platform/domain';
+
+/** Paths compare without a trailing slash so '/admin/users/' is the same screen as '/admin/users'. */
+export function normalizePath(pathname: string): string {
+  return pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+}
+
+/** The customer edit screen is reached from lists and from every staff member's Profile item. */
+const CUSTOMER_EDIT = /^\/admin\/customers\/edit\/[^/]+$/;
+
+/** True when the menu item is the one to highlight for this path (its route, a tab of it, or a sub-page). */
+export function isItemActive(item: MenuItem, pathname: string): boolean {
+  const path = normalizePath(pathname);
+  if (item.to === path || item.also?.includes(path)) return true;
+  // '/admin' and '/affiliate' prefix every other screen; only an exact match selects them.
+  if (item.to === '/admin' || item.to === '/affiliate') return false;
+  return path.startsWith(item.to + '/') && !CUSTOMER_EDIT.test(path);
+}
+
+export type ScreenAccess = 'allowed' | 'denied' | 'unknown';
+
+/** Whether a role may open a back-office path, from the shared permission map (domain menu). */
+export function screenAccess(roleId: number, pathname: string): ScreenAccess {
+  const path = normalizePath(pathname);
+  if (CUSTOMER_EDIT.test(path)) return (STAFF_ROLES as readonly number[]).includes(roleId) ? 'allowed' : 'denied';
+  const roles = rolesForScreen(path) as readonly number[];
+  if (roles.length === 0) return 'unknown';
+  return roles.includes(roleId) ? 'allowed' : 'denied';
+}
+
+const capitalize = (s: string) => (s ? s[0].toUpperCase() + s.slice(1) : s);
+
+/**
+ * The English title of a screen (translated where shown). Screens that take a type in their path
+ * are titled from it as the spec says: "{type} Trades", "{type} Customers", the instrument category,
+ * the language code of the translations editor.
+ */
+export function screenTitle(pathname: string): string {
+  const path = normalizePath(pathname);
+  const parts = path.split('/');
+  if (CUSTOMER_EDIT.test(path)) return 'Edit Customer';
+  if (parts[1] === 'admin' && parts.length === 4) {
+    const type = parts[3];
+    if (parts[2] === 'trades') return `${capitalize(type)} Trades`;
+    if (parts[2] === 'customers') return `${capitalize(type)} Customers`;
+    if (parts[2] === 'instruments') return capitalize(type);
+    if (parts[2] === 'languages') return type;
+  }
+  for (const section of ADMIN_MENU)
+    for (const item of section.items) if (item.to === path || item.also?.includes(path)) return item.label;
+  for (const section of ADMIN_MENU) for (const item of section.items) if (isItemActive(item, path)) return item.label;
+  return '';
+}

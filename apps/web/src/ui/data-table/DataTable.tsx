@@ -1,0 +1,204 @@
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Checkbox, Group, LoadingOverlay, Pagination, Paper, Select, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { useDebouncedCallback } from '@mantine/hooks';
+import { IconChevronDown, IconChevronUp, IconSearch, IconSelector } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { pageCount } from '@platform/domain';
+import { errorMessage } from '../../api/client.ts';
+import { cellContent, defaultRowKey, sortRows, type DataTableColumn, type RowKey, type SortState } from './cells.ts';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES, usePagedList, type ListFilters } from './usePagedList.ts';
+
+/** Search waits for the user to stop typing before asking the server (spec §9). */
+export const SEARCH_DEBOUNCE_MS = 1500;
+
+export interface DataTableSelection {
+  selected: readonly RowKey[];
+  onChange: (keys: RowKey[]) => void;
+}
+
+export interface DataTableProps<T> {
+  /** Server list url under /api; GET {url}?page&limit&search&...filters. */
+  url: string;
+  columns: readonly DataTableColumn<T>[];
+  /** Extra query parameters; changing them goes back to page 1. */
+  filters?: ListFilters;
+  /** Some screens (history tabs, trades) have no search box. */
+  searchable?: boolean;
+  /** Checkboxes per row for bulk actions; the screen owns the selected keys. */
+  selection?: DataTableSelection;
+  rowKey?: (row: T) => RowKey;
+  /** Controls shown beside the search box (add-new, bulk buttons, filters). */
+  toolbar?: ReactNode;
+  searchPlaceholder?: string;
+}
+
+/** The list table every back-office screen uses (back-office spec §2 "Generic data table"). */
+export function DataTable<T>({
+  url,
+  columns,
+  filters,
+  searchable = true,
+  selection,
+  rowKey = defaultRowKey,
+  toolbar,
+  searchPlaceholder,
+}: DataTableProps<T>) {
+  const { t } = useTranslation();
+  const [searchInput, setSearchInput] = useState('');
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const [limit, setLimit] = useState<number>(DEFAULT_PAGE_SIZE);
+  const [sort, setSort] = useState<SortState>(null);
+
+  // New filters mean a new list: start again from its first page.
+  const filtersKey = JSON.stringify(filters ?? {});
+  const [seenFilters, setSeenFilters] = useState(filtersKey);
+  if (seenFilters !== filtersKey) {
+    setSeenFilters(filtersKey);
+    setPage(1);
+  }
+
+  const applySearch = useDebouncedCallback((value: string) => {
+    setSearch(value.trim());
+    setPage(1);
+  }, SEARCH_DEBOUNCE_MS);
+
+  const list = usePagedList<T>({ url, page, limit, search: search || undefined, filters });
+  const pages = pageCount(list.total, list.perPage);
+
+  // A delete can empty the last page; step back to the last page that still exists.
+  useEffect(() => {
+    if (!list.isFetching && page > pages) setPage(pages);
+  }, [list.isFetching, page, pages]);
+
+  const rows = useMemo(() => sortRows(list.rows, columns, sort), [list.rows, columns, sort]);
+  const keys = rows.map(rowKey);
+  const selected = new Set(selection?.selected ?? []);
+  const allSelected = keys.length > 0 && keys.every((k) => selected.has(k));
+  const someSelected = keys.some((k) => selected.has(k));
+
+  const toggleSort = (key: string) =>
+    setSort((s) => (s?.key === key ? { key, direction: s.direction === 'asc' ? 'desc' : 'asc' } : { key, direction: 'asc' }));
+
+  const toggleAll = () => {
+    if (!selection) return;
+    const others = selection.selected.filter((k) => !keys.includes(k));
+    selection.onChange(allSelected ? others : [...others, ...keys]);
+  };
+  const toggleRow = (key: RowKey) => {
+    if (!selection) return;
+    selection.onChange(selected.has(key) ? selection.selected.filter((k) => k !== key) : [...selection.selected, key]);
+  };
+
+  const colSpan = columns.length + (selection ? 1 : 0);
+  const message = (text: string, color?: string) => (
+    <Table.Tr>
+      <Table.Td colSpan={colSpan}>
+        <Text ta="center" c={color ?? 'dimmed'} py="lg">
+          {text}
+        </Text>
+      </Table.Td>
+    </Table.Tr>
+  );
+
+  let body: ReactNode;
+  if (list.isLoading) body = message(t('Loading...'));
+  else if (list.isError) body = message(errorMessage(list.error, t('Something went wrong')), 'red');
+  else if (rows.length === 0) body = message(t('No data found'));
+  else
+    body = rows.map((row, i) => (
+      <Table.Tr key={String(keys[i])} bg={selected.has(keys[i]) ? 'var(--mantine-color-blue-light)' : undefined}>
+        {selection && (
+          <Table.Td w={40}>
+            <Checkbox aria-label={t('Select row')} checked={selected.has(keys[i])} onChange={() => toggleRow(keys[i])} />
+          </Table.Td>
+        )}
+        {columns.map((c) => (
+          <Table.Td key={c.key}>{cellContent(row, c)}</Table.Td>
+        ))}
+      </Table.Tr>
+    ));
+
+  return (
+    <Paper withBorder p="md" radius="md" pos="relative">
+      {(searchable || toolbar) && (
+        <Group justify="space-between" mb="md" gap="sm">
+          {searchable ? (
+            <TextInput
+              aria-label={t('Search')}
+              placeholder={searchPlaceholder ?? t('Search...')}
+              leftSection={<IconSearch size={16} />}
+              value={searchInput}
+              onChange={(e) => {
+                setSearchInput(e.currentTarget.value);
+                applySearch(e.currentTarget.value);
+              }}
+              w={{ base: '100%', sm: 280 }}
+            />
+          ) : (
+            <span />
+          )}
+          {toolbar && <Group gap="xs">{toolbar}</Group>}
+        </Group>
+      )}
+      <LoadingOverlay visible={list.isFetching && !list.isLoading} overlayProps={{ blur: 1 }} loaderProps={{ size: 'sm' }} />
+      <Table.ScrollContainer minWidth={Math.max(600, columns.length * 110)}>
+        <Table striped highlightOnHover verticalSpacing="sm">
+          <Table.Thead>
+            <Table.Tr>
+              {selection && (
+                <Table.Th w={40}>
+                  <Checkbox
+                    aria-label={t('Select all')}
+                    checked={allSelected}
+                    indeterminate={someSelected && !allSelected}
+                    onChange={toggleAll}
+                  />
+                </Table.Th>
+              )}
+              {columns.map((c) => (
+                <Table.Th key={c.key} w={c.width}>
+                  {c.sortable ? <SortButton label={c.label} state={sort?.key === c.key ? sort.direction : null} onClick={() => toggleSort(c.key)} /> : c.label}
+                </Table.Th>
+              ))}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>{body}</Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <Group justify="space-between" mt="md" gap="sm">
+        <Group gap="sm">
+          <Text size="sm" c="dimmed" data-testid="table-total">
+            {t('Total')}: {list.total}
+          </Text>
+          <Select
+            aria-label={t('Rows per page')}
+            data={PAGE_SIZES.map(String)}
+            value={String(limit)}
+            allowDeselect={false}
+            onChange={(v) => {
+              setLimit(Number(v ?? DEFAULT_PAGE_SIZE));
+              setPage(1);
+            }}
+            w={80}
+            size="xs"
+          />
+          <Text size="sm" c="dimmed">
+            {t('Rows per page')}
+          </Text>
+        </Group>
+        <Pagination total={pages} value={Math.min(page, pages)} onChange={setPage} size="sm" aria-label={t('Pages')} />
+      </Group>
+    </Paper>
+  );
+}
+
+function SortButton({ label, state, onClick }: { label: string; state: 'asc' | 'desc' | null; onClick: () => void }) {
+  const Icon = state === 'asc' ? IconChevronUp : state === 'desc' ? IconChevronDown : IconSelector;
+  return (
+    <UnstyledButton onClick={onClick} fw={700} fz="sm" style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
+      {label}
+      <Icon size={14} />
+    </UnstyledButton>
+  );
+}

@@ -1,0 +1,81 @@
+import type { ReactNode } from 'react';
+import { formatDateTime } from '@platform/domain';
+
+export type RowKey = string | number;
+
+/** One column of a DataTable. `label` is shown as given (translate it at the call site). */
+export interface DataTableColumn<T> {
+  /** Field of the row (dot paths such as 'user.email' reach nested objects). */
+  key: string;
+  label: string;
+  /** Custom cell; returning null, undefined or '' shows '-'. */
+  render?: (row: T) => ReactNode;
+  /** Sorts the loaded page only (spec §2), on `sortValue` or else the raw field. */
+  sortable?: boolean;
+  sortValue?: (row: T) => string | number | boolean | null | undefined;
+  /** 'date' formats the raw field as DD/MM/YYYY h:mm A. */
+  type?: 'date';
+  width?: number | string;
+}
+
+export type SortState = { key: string; direction: 'asc' | 'desc' } | null;
+
+export const EMPTY_CELL = '-';
+
+export function readPath(row: unknown, path: string): unknown {
+  let value: unknown = row;
+  for (const part of path.split('.')) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
+}
+
+function isBlank(value: unknown): boolean {
+  return value === null || value === undefined || value === '';
+}
+
+/** The content of one cell, with '-' for anything empty so no cell is left blank (spec §2). */
+export function cellContent<T>(row: T, column: DataTableColumn<T>): ReactNode {
+  if (column.render) {
+    const rendered = column.render(row);
+    return rendered === null || rendered === undefined || rendered === '' ? EMPTY_CELL : rendered;
+  }
+  const raw = readPath(row, column.key);
+  if (column.type === 'date') return formatDateTime(isBlank(raw) ? null : (raw as string));
+  if (isBlank(raw)) return EMPTY_CELL;
+  if (typeof raw === 'object') return EMPTY_CELL;
+  return String(raw);
+}
+
+function comparable(value: unknown): string | number | null {
+  if (value === null || value === undefined || value === '') return null;
+  if (typeof value === 'number') return value;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  const text = String(value);
+  // Numeric strings (money comes as decimal strings) sort as numbers.
+  return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text.toLowerCase();
+}
+
+/** Sorts a copy of the loaded rows; blanks go last in either direction. */
+export function sortRows<T>(rows: readonly T[], columns: readonly DataTableColumn<T>[], sort: SortState): T[] {
+  if (!sort) return [...rows];
+  const column = columns.find((c) => c.key === sort.key);
+  if (!column) return [...rows];
+  const valueOf = (row: T) => comparable(column.sortValue ? column.sortValue(row) : readPath(row, column.key));
+  const factor = sort.direction === 'asc' ? 1 : -1;
+  return [...rows].sort((a, b) => {
+    const x = valueOf(a);
+    const y = valueOf(b);
+    if (x === null) return y === null ? 0 : 1;
+    if (y === null) return -1;
+    if (typeof x === 'number' && typeof y === 'number') return (x - y) * factor;
+    return String(x).localeCompare(String(y)) * factor;
+  });
+}
+
+/** The identity of a row for selection; rows are expected to carry an `id` unless told otherwise. */
+export function defaultRowKey(row: unknown): RowKey {
+  const id = readPath(row, 'id');
+  return typeof id === 'number' || typeof id === 'string' ? id : JSON.stringify(row);
+}

@@ -1,0 +1,34 @@
+import { Button, Menu } from '@mantine/core';
+import { IconCheck, IconLanguage } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { useBranding } from '../../api/hooks.ts';
+import { DEFAULT_LANG, setLanguage } from '../../i18n/index.ts';
+
+/** Language dropdown; the languages come from branding.appLangs, the choice is kept in localStorage `lang`. */
+export function LanguageMenu() {
+  const { i18n, t } = useTranslation();
+  const { data } = useBranding();
+  const langs = data?.appLangs?.length ? data.appLangs : [{ name: 'English', code: DEFAULT_LANG }];
+  const current = langs.find((l) => l.code === i18n.language) ?? langs.find((l) => l.code === DEFAULT_LANG) ?? langs[0];
+  return (
+    <Menu position="bottom-end" withinPortal shadow="md">
+      <Menu.Target>
+        <Button variant="subtle" color="gray" size="compact-sm" leftSection={<IconLanguage size={18} />} aria-label={t('Language')}>
+          {current.code.toUpperCase()}
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>{t('Language')}</Menu.Label>
+        {langs.map((l) => (
+          <Menu.Item
+            key={l.code}
+            onClick={() => void setLanguage(l.code)}
+            rightSection={l.code === current.code ? <IconCheck size={14} /> : null}
+          >
+            {l.name}
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
