@@ -35,8 +35,9 @@ export function currencySymbol(currency: string | null | undefined): string {
 
 /** "$1,234.50": two decimals with the currency symbol (client-area spec §9). */
 export function formatMoney(amount: MoneyInput, currency?: string | null, decimals = 2): string {
-  const d = new Decimal(amount);
-  const [int, frac] = d.abs().toFixed(decimals, Decimal.ROUND_HALF_UP).split('.');
+  // Round first so a value that shows as zero never carries a minus sign.
+  const d = new Decimal(new Decimal(amount).toFixed(decimals, Decimal.ROUND_HALF_UP));
+  const [int, frac] = d.abs().toFixed(decimals).split('.');
   const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return `${d.isNegative() && !d.isZero() ? '-' : ''}${currencySymbol(currency)}${grouped}${frac ? '.' + frac : ''}`;
 }

@@ -35,7 +35,14 @@ const capitalize = (s: string) => (s ? s[0].toUpperCase() + s.slice(1) : s);
  * are titled from it as the spec says: "{type} Trades", "{type} Customers", the instrument category,
  * the language code of the translations editor.
  */
-export function screenTitle(pathname: string): string {
+export function screenTitle(pathname: string): { title: string; translate: boolean } {
+  const path = normalizePath(pathname);
+  // A language code is shown as it is, not looked up as a text.
+  if (/^\/admin\/languages\/[^/]+$/.test(path)) return { title: path.split('/')[3], translate: false };
+  return { title: englishTitle(path), translate: true };
+}
+
+function englishTitle(pathname: string): string {
   const path = normalizePath(pathname);
   const parts = path.split('/');
   if (CUSTOMER_EDIT.test(path)) return 'Edit Customer';
@@ -44,7 +51,6 @@ export function screenTitle(pathname: string): string {
     if (parts[2] === 'trades') return `${capitalize(type)} Trades`;
     if (parts[2] === 'customers') return `${capitalize(type)} Customers`;
     if (parts[2] === 'instruments') return capitalize(type);
-    if (parts[2] === 'languages') return type;
   }
   for (const section of ADMIN_MENU)
     for (const item of section.items) if (item.to === path || item.also?.includes(path)) return item.label;

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Group } from '@mantine/core';
+import { Button, Group, Stack } from '@mantine/core';
 import { IconArrowBackUp, IconShieldLock } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -47,19 +47,26 @@ export function RoleShortcuts({ roleId, vertical = false }: RoleShortcutsProps) 
   }
 
   if (!shortcut && !backToAdmin) return null;
-  const Wrapper = vertical ? 'div' : Group;
-  return (
-    <Wrapper {...(vertical ? { style: { display: 'grid', gap: 8 } } : { gap: 'xs', wrap: 'nowrap' as const })}>
+  const buttons = (
+    <>
       {shortcut && (
         <Button component={Link} to={shortcut.to} size="compact-sm" variant="light" leftSection={<IconShieldLock size={16} />}>
           {t(shortcut.label)}
         </Button>
       )}
       {backToAdmin && (
-        <Button size="compact-sm" color="orange" variant="light" loading={leaving} onClick={() => void goBackToAdmin()} leftSection={<IconArrowBackUp size={16} />}>
+        <Button
+          size="compact-sm"
+          color="orange"
+          variant="light"
+          loading={leaving}
+          onClick={() => void goBackToAdmin()}
+          leftSection={<IconArrowBackUp size={16} />}
+        >
           {t('Back To Admin')}
         </Button>
       )}
-    </Wrapper>
+    </>
   );
+  return vertical ? <Stack gap="xs">{buttons}</Stack> : <Group gap="xs" wrap="nowrap">{buttons}</Group>;
 }

@@ -1,0 +1,23 @@
+import { AppShell } from '@mantine/core';
+import { Outlet } from 'react-router';
+import { useCurrentUser } from '../../api/hooks.ts';
+import { LoadingScreen } from '../../ui/shell/LoadingScreen.tsx';
+import { useBrandingHead } from '../useBrandingHead.ts';
+import { TopBar } from './topbar/TopBar.tsx';
+
+/** Signed-in pages: the top bar over the page. Rendered inside RequireUser, so the user is known. */
+export function ClientLayout() {
+  useBrandingHead();
+  const { data } = useCurrentUser();
+  if (!data) return <LoadingScreen />;
+  return (
+    <AppShell header={{ height: 64 }} padding="md">
+      <AppShell.Header>
+        <TopBar current={data} />
+      </AppShell.Header>
+      <AppShell.Main>
+        <Outlet />
+      </AppShell.Main>
+    </AppShell>
+  );
+}

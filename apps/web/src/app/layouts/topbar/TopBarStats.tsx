@@ -1,0 +1,48 @@
+import { Group, SimpleGrid, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { formatMoney } from '@platform/domain';
+import { accountFigures, formatMarginLevel } from './accountFigures.ts';
+
+export interface TopBarStatsProps {
+  balance: string;
+  margin: string;
+  currency: string;
+  /** Live open P/L; 0 until trading is part of the product. */
+  profitLoss?: string;
+  /** 'row' in the header, 'grid' in the mobile drawer. */
+  layout?: 'row' | 'grid';
+}
+
+function Stat({ label, value, color }: { label: string; value: string; color?: string }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed" lh={1.2} style={{ whiteSpace: 'nowrap' }}>
+        {label}
+      </Text>
+      <Text size="sm" fw={600} c={color} lh={1.4} style={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
+        {value}
+      </Text>
+    </div>
+  );
+}
+
+/** Balance, P/L (3 decimals), equity (3 decimals), used and free margin, margin level of the active wallet. */
+export function TopBarStats({ balance, margin, currency, profitLoss = '0', layout = 'row' }: TopBarStatsProps) {
+  const { t } = useTranslation();
+  const f = accountFigures(balance, margin, profitLoss);
+  const plColor = Number(f.profitLoss) > 0 ? 'teal' : Number(f.profitLoss) < 0 ? 'red' : undefined;
+  const stats = [
+    <Stat key="balance" label={t('Balance')} value={formatMoney(f.balance, currency)} />,
+    <Stat key="pl" label={t('Profit/Loss')} value={formatMoney(f.profitLoss, currency, 3)} color={plColor} />,
+    <Stat key="equity" label={t('Equity')} value={formatMoney(f.equity, currency, 3)} />,
+    <Stat key="used" label={t('Used Margin')} value={formatMoney(f.usedMargin, currency)} />,
+    <Stat key="free" label={t('Free Margin')} value={formatMoney(f.freeMargin, currency)} />,
+    <Stat key="level" label={t('Margin Level')} value={formatMarginLevel(f.marginLevel)} />,
+  ];
+  if (layout === 'grid') return <SimpleGrid cols={2} spacing="sm">{stats}</SimpleGrid>;
+  return (
+    <Group gap="lg" wrap="nowrap" data-testid="top-bar-stats">
+      {stats}
+    </Group>
+  );
+}

@@ -1,0 +1,60 @@
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { AdminRoutes } from '../features/admin/routes.tsx';
+import { LoginPage } from '../features/auth/LoginPage.tsx';
+import { SignupPage } from '../features/auth/SignupPage.tsx';
+import { ForgotPasswordPage } from '../features/auth/ForgotPasswordPage.tsx';
+import { ResetPasswordPage } from '../features/auth/ResetPasswordPage.tsx';
+import { VerifyEmailPage } from '../features/auth/VerifyEmailPage.tsx';
+import { DashboardPage } from '../features/dashboard/DashboardPage.tsx';
+import { ProfilePage } from '../features/account/ProfilePage.tsx';
+import { SecurityPage } from '../features/account/SecurityPage.tsx';
+import { PlaceholderPage } from '../features/placeholder/PlaceholderPage.tsx';
+import { NotFoundPage } from '../features/placeholder/NotFoundPage.tsx';
+import { AuthLayout } from './layouts/AuthLayout.tsx';
+import { RequireUser } from './layouts/RequireUser.tsx';
+import { ClientLayout } from './layouts/ClientLayout.tsx';
+import { AccountLayout } from './layouts/AccountLayout.tsx';
+
+/** Screens of the client-area spec (§2); the back office mounts its own routes and shell. */
+export const routes: RouteObject[] = [
+  {
+    element: <AuthLayout />,
+    children: [
+      { path: '/', element: <LoginPage /> },
+      { path: '/signup', element: <SignupPage /> },
+      { path: '/forgot-password', element: <ForgotPasswordPage /> },
+      { path: '/reset-password', element: <ResetPasswordPage /> },
+      { path: '/verify-email', element: <VerifyEmailPage /> },
+    ],
+  },
+  {
+    element: <RequireUser />,
+    children: [
+      {
+        element: <ClientLayout />,
+        children: [
+          { path: '/dashboard', element: <DashboardPage /> },
+          {
+            element: <AccountLayout />,
+            children: [
+              { path: '/profile', element: <ProfilePage /> },
+              { path: '/security', element: <SecurityPage /> },
+              { path: '/deposits', element: <PlaceholderPage title="Deposits" /> },
+              { path: '/withdraws', element: <PlaceholderPage title="Withdraws" /> },
+              { path: '/kyc', element: <PlaceholderPage title="KYC" /> },
+              { path: '/pricing', element: <PlaceholderPage title="My Plan" /> },
+              { path: '/statements', element: <PlaceholderPage title="Statements" /> },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+  { path: '/admin/*', element: <AdminRoutes /> },
+  { path: '/affiliate/*', element: <AdminRoutes /> },
+  { path: '*', element: <NotFoundPage /> },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}

@@ -1,0 +1,60 @@
+import type { ReactElement } from 'react';
+import { render } from '@testing-library/react';
+import { QueryClient } from '@tanstack/react-query';
+import { MemoryRouter } from 'react-router';
+import { vi } from 'vitest';
+import { AppProviders } from '../../app/providers.tsx';
+import { i18n, initI18n } from '../../i18n/index.ts';
+
+/** One recorded API call of a component test. */
+export interface FetchCall {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  body: unknown;
+}
+
+type Reply = unknown | { status: number; body: unknown };
+const isStatusReply = (r: unknown): r is { status: number; body: unknown } =>
+  typeof r === 'object' && r !== null && 'status' in r && 'body' in r && typeof (r as { status: unknown }).status === 'number';
+
+/**
+ * Replaces globalThis.fetch with a handler that answers by method and path (without /api) and records
+ * every call. Return a plain value for 200 JSON, or { status, body } for another status.
+ */
+export function mockFetch(handler: (call: FetchCall) => Reply) {
+  const calls: FetchCall[] = [];
+  const fn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input), 'http://localhost');
+    const call: FetchCall = {
+      method: (init?.method ?? 'GET').toUpperCase(),
+      path: url.pathname.replace(/^\/api/, ''),
+      query: url.searchParams,
+      body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
+    };
+    calls.push(call);
+    const reply = handler(call);
+    const { status, body } = isStatusReply(reply) ? reply : { status: 200, body: reply };
+    return new Response(body === undefined ? '' : JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  });
+  globalThis.fetch = fn as typeof fetch;
+  return { fn, calls };
+}
+
+let i18nStarted = false;
+
+/** Renders inside the app's providers and a memory router, texts in English, no retries. */
+export function renderWithProviders(ui: ReactElement, { route = '/' }: { route?: string } = {}) {
+  if (!i18nStarted) {
+    void initI18n({ remote: false });
+    i18nStarted = true;
+  }
+  void i18n.changeLanguage('en');
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, gcTime: 0 }, mutations: { retry: false } } });
+  const result = render(
+    <AppProviders queryClient={queryClient}>
+      <MemoryRouter initialEntries={[route]}>{ui}</MemoryRouter>
+    </AppProviders>,
+  );
+  return { ...result, queryClient };
+}
