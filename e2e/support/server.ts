@@ -24,9 +24,9 @@ async function freePort(): Promise<number> {
 }
 
 /** Starts the real server (as `npm start` does) on a free port with a fresh embedded database and demo data. */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(env: Record<string, string> = {}, opts: { dataDir?: string; keepData?: boolean } = {}): Promise<RunningServer> {
   const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-data-'));
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-data-'));
   const url = `http://localhost:${port}`;
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
     cwd: root,
@@ -60,7 +60,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
         await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
         if (child.exitCode === null) child.kill('SIGKILL');
       }
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!opts.keepData) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,0 +1,33 @@
+/** Minimal API client for journeys that prepare data or check results over HTTP, with a cookie jar. */
+export class ApiSession {
+  private cookie = '';
+  constructor(private readonly baseUrl: string) {}
+
+  async call<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<{ status: number; json: T }> {
+    const res = await fetch(`${this.baseUrl}/api${path}`, {
+      method,
+      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(this.cookie ? { cookie: this.cookie } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const set = res.headers.getSetCookie().find((c) => c.startsWith('sid='));
+    if (set) this.cookie = set.split(';')[0];
+    const text = await res.text();
+    return { status: res.status, json: (text ? JSON.parse(text) : {}) as T };
+  }
+
+  async signIn(email: string, password = 'Demo12345!'): Promise<void> {
+    const r = await this.call('POST', '/auth/login', { email, password });
+    if (r.status !== 200) throw new Error(`sign-in of ${email}: ${r.status} ${JSON.stringify(r.json)}`);
+  }
+}
+
+/** The newest mail to an address, read from the outbox as an admin (how people without SMTP read mail). */
+export async function lastMailLink(baseUrl: string, to: string, route: string): Promise<string> {
+  const admin = new ApiSession(baseUrl);
+  await admin.signIn('admin@demo.test');
+  const list = await admin.call<{ data: { id: number; to: string; text: string }[] }>('GET', `/admin/mail/api?search=${encodeURIComponent(to)}`);
+  const mail = list.json.data.find((m) => m.to === to);
+  const m = mail?.text.match(new RegExp(`https?://[^\\s]+${route}\\?token=[\\w-]+`));
+  if (!m) throw new Error(`no ${route} link mailed to ${to}`);
+  return m[0];
+}
