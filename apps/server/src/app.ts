@@ -16,7 +16,22 @@ import {
 import type { AppContext } from './context.ts';
 import { AppError } from './lib/errors.ts';
 import { registerSecurity } from './lib/security.ts';
+import type { RouteAccess } from './lib/http.ts';
 import { apiRoutes } from './modules/index.ts';
+
+/** One registered route as declared: what the route-matrix test checks against its table. */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  access: RouteAccess | undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route in registration order, including the HEAD twins Fastify adds to GET routes. */
+    registeredRoutes: readonly RegisteredRoute[];
+  }
+}
 
 export interface BuildOptions {
   ctx: AppContext;
@@ -31,6 +46,12 @@ export async function buildApp({ ctx, logger = false }: BuildOptions): Promise<F
     bodyLimit: 1024 * 1024,
   });
   app.decorate('ctx', ctx);
+  // Collected before any plugin registers routes, so nothing escapes the access audit of the route matrix.
+  const registeredRoutes: RegisteredRoute[] = [];
+  app.decorate('registeredRoutes', registeredRoutes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) registeredRoutes.push({ method, url: route.url, access: route.config?.access });
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

@@ -10,3 +10,6 @@ export * from './schemas/common.ts';
 export * from './schemas/auth.ts';
 export * from './schemas/users.ts';
 export * from './schemas/misc.ts';
+export * from './schemas/back-office.ts';
+export * from './schemas/notifications.ts';
+export * from './schemas/i18n.ts';

@@ -23,6 +23,12 @@ export const ERRORS = {
   CANNOT_DELETE_SELF: { status: 409, message: 'You cannot delete your own account.' },
   INVALID_ROLE: { status: 422, message: 'This role cannot be managed here.' },
   CONFLICT: { status: 409, message: 'This change conflicts with the current state.' },
+  USER_NOT_FOUND: { status: 404, message: 'User not found.' },
+  LAST_ADMIN: { status: 409, message: 'At least one active admin must remain.' },
+  SELF_LOCKOUT: { status: 409, message: 'You cannot deactivate your own account or change your own role.' },
+  CUSTOMER_INACTIVE: { status: 422, message: 'This customer account is inactive.' },
+  LANGUAGE_NOT_FOUND: { status: 404, message: 'Language not found.' },
+  MAIL_NOT_FOUND: { status: 404, message: 'Mail not found.' },
   INTERNAL: { status: 500, message: 'Something went wrong' },
 } as const;
 

@@ -17,3 +17,15 @@ export class AppError extends Error {
 export function fieldError(field: string, message: string): AppError {
   return new AppError('VALIDATION', message, { [field]: message });
 }
+
+/**
+ * True for a PostgreSQL unique violation (23505), optionally on one named constraint. Drizzle wraps driver
+ * errors in DrizzleQueryError, so the driver's error (with `code` and `constraint`) may sit in `cause`.
+ */
+export function isUniqueViolation(err: unknown, constraint?: string): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, constraint: name } = e as { code?: unknown; constraint?: unknown };
+    if (code === '23505') return !constraint || name === undefined || name === constraint;
+  }
+  return false;
+}

@@ -2,10 +2,20 @@ import type { RoutesPlugin } from '../lib/http.ts';
 import { authRoutes } from './auth/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { accountRoutes } from './account/routes.ts';
+import { usersRoutes } from './users/routes.ts';
+import { mailRoutes } from './mail/routes.ts';
+import { notificationsRoutes } from './notifications/routes.ts';
+import { i18nRoutes } from './i18n/routes.ts';
+import { impersonationRoutes } from './impersonation/routes.ts';
 
 /** Every business area's routes, mounted under /api. */
 export const apiRoutes: RoutesPlugin = async (app) => {
   await app.register(authRoutes);
   await app.register(settingsRoutes);
   await app.register(accountRoutes);
+  await app.register(usersRoutes);
+  await app.register(mailRoutes);
+  await app.register(notificationsRoutes);
+  await app.register(i18nRoutes);
+  await app.register(impersonationRoutes);
 };

@@ -1,4 +1,6 @@
-import { notifications, type NotificationPosition } from '@mantine/notifications';
+import { notifications, type NotificationData } from '@mantine/notifications';
+
+type NotificationPosition = NotificationData['position'];
 
 /**
  * Toasts of the spec (§8): bottom-right unless a position is given. Callers pass finished text:

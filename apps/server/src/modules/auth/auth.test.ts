@@ -78,6 +78,16 @@ describe('sign-up, verification and sign-in', () => {
     expect(res.json().errors.email).toMatch(/already exists/);
   });
 
+  it('lets only one of two simultaneous sign-ups with one email through', async () => {
+    const [a, b] = await Promise.all([
+      t.app.inject({ method: 'POST', url: '/api/auth/signup', payload: signupBody('twin@example.com') }),
+      t.app.inject({ method: 'POST', url: '/api/auth/signup', payload: signupBody('Twin@example.com') }),
+    ]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([201, 409]);
+    const rows = await t.ctx.db.select().from(users).where(eq(users.email, 'twin@example.com'));
+    expect(rows.length + (await t.ctx.db.select().from(users).where(eq(users.email, 'Twin@example.com'))).length).toBe(1);
+  });
+
   it('answers a wrong password with "Invalid Credentials" and rotates the session on sign-in', async () => {
     const bad = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: DEMO.manager, password: 'nope-nope' } });
     expect(bad.statusCode).toBe(401);

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { balances, ledgerEntries, userProfiles, users } from '../../db/schema.ts';
 import { hashPassword, verifyPassword } from '../../lib/crypto.ts';
-import { AppError, fieldError } from '../../lib/errors.ts';
+import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
 import { getBranding, getSetting, isOn } from '../settings/service.ts';
 import { createSession, destroyUserSessions, ipAllowed } from './sessions.ts';
 import { consumeToken, issueToken } from './tokens.ts';
@@ -88,7 +88,7 @@ export async function signup(ctx: AppContext, input: Signup, ip: string): Promis
     });
   } catch (err) {
     // Two sign-ups with one email at the same time: the unique index decides.
-    if ((err as { code?: string }).code === '23505' || String((err as Error).message).includes('users_email_unique'))
+    if (isUniqueViolation(err))
       throw new AppError('EMAIL_TAKEN', undefined, { email: 'An account with this email already exists.' });
     throw err;
   }

@@ -37,6 +37,8 @@ export async function createSession(
     userAgent: input.userAgent?.slice(0, 255),
     expiresAt,
   });
+  // resolveSession refreshes this at most once a minute; stamping it here shows a fresh sign-in as online at once.
+  await db.update(users).set({ lastSeenAt: new Date() }).where(eq(users.id, input.userId));
   return { token, expiresAt };
 }
 

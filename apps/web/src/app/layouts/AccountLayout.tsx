@@ -43,7 +43,7 @@ export function AccountLayout() {
   const user = current?.user;
 
   return (
-    <Grid gutter="md" maw={1280} mx="auto">
+    <Grid gap="md" maw={1280} mx="auto">
       <Grid.Col span={{ base: 12, md: 3 }}>
         <Button
           hiddenFrom="md"

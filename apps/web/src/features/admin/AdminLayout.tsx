@@ -55,7 +55,12 @@ export function AdminLayout() {
           <Group gap="sm" wrap="nowrap">
             <Burger opened={navOpened} onClick={nav.toggle} hiddenFrom="sm" size="sm" aria-label={t('Toggle navigation')} />
             <UnstyledButton component={Link} to="/" aria-label={t('Home')}>
-              <Logo withName />
+              <Box visibleFrom="xs">
+                <Logo withName />
+              </Box>
+              <Box hiddenFrom="xs">
+                <Logo />
+              </Box>
             </UnstyledButton>
           </Group>
           <Group gap="sm" wrap="nowrap">

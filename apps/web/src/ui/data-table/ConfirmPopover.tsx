@@ -27,7 +27,7 @@ export function ConfirmPopover({ message, onConfirm, children }: ConfirmPopoverP
   };
 
   return (
-    <Popover opened={opened} onChange={setOpened} width={260} position="bottom-end" withArrow shadow="md" trapFocus>
+    <Popover opened={opened} onChange={setOpened} width={260} position="bottom-end" withArrow shadow="md">
       <Popover.Target>
         <span onClick={() => setOpened((o) => !o)} style={{ display: 'inline-flex' }}>
           {children}

@@ -92,6 +92,21 @@ describe('DataTable', () => {
     expect(searched?.query.get('page')).toBe('1');
   });
 
+  it('goes back to page 1 with the new size when rows-per-page changes', async () => {
+    const { calls } = mockFetch((c) => {
+      const page = Number(c.query.get('page'));
+      return { data: rows(15, (page - 1) * 15 + 1), meta: { total: 60, per_page: Number(c.query.get('limit')), page } };
+    });
+    renderWithProviders(<DataTable url="/things/api" columns={columns} />);
+    await screen.findByText('User 1');
+    fireEvent.click(screen.getByRole('button', { name: '3' }));
+    await screen.findByText('User 31');
+    fireEvent.click(screen.getByRole('combobox', { name: 'Rows per page' }));
+    fireEvent.click(await screen.findByRole('option', { name: '25', hidden: true }));
+    await waitFor(() => expect(listCalls(calls).at(-1)?.query.get('limit')).toBe('25'));
+    expect(listCalls(calls).at(-1)?.query.get('page')).toBe('1');
+  });
+
   it('sorts only the loaded page when a sortable header is clicked', async () => {
     const { calls } = mockFetch(() => ({
       data: [

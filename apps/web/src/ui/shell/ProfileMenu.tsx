@@ -22,7 +22,7 @@ export interface ProfileMenuProps {
 export function ProfileMenu({ fullName, email, items }: ProfileMenuProps) {
   const { t } = useTranslation();
   return (
-    <Menu position="bottom-end" withinPortal shadow="md" width={240}>
+    <Menu position="bottom-end" withinPortal shadow="md" width={260}>
       <Menu.Target>
         <UnstyledButton aria-label={t('Profile menu')}>
           <Avatar name={fullName} color="initials" radius="xl" size={34} />
@@ -30,7 +30,7 @@ export function ProfileMenu({ fullName, email, items }: ProfileMenuProps) {
       </Menu.Target>
       <Menu.Dropdown>
         <Menu.Label>
-          <Text size="xs" c="dimmed" truncate title={email}>
+          <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
             {t('Signed in as {{email}}', { email })}
           </Text>
         </Menu.Label>

@@ -1,0 +1,84 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { desc, eq } from 'drizzle-orm';
+import { SMTPServer } from 'smtp-server';
+import { createTestApp, DEMO, type TestApp } from '../../test/helpers.ts';
+import { mailOutbox } from '../db/schema.ts';
+
+interface Received {
+  from: string;
+  to: string[];
+  raw: string;
+}
+
+const received: Received[] = [];
+const smtp = new SMTPServer({
+  // A plain local relay: no TLS offer, no login, everything accepted.
+  disabledCommands: ['STARTTLS', 'AUTH'],
+  authOptional: true,
+  logger: false,
+  onData(stream, session, callback) {
+    const chunks: Buffer[] = [];
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    stream.on('end', () => {
+      received.push({
+        from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+        to: session.envelope.rcptTo.map((r) => r.address),
+        raw: Buffer.concat(chunks).toString('utf8'),
+      });
+      callback();
+    });
+  },
+});
+
+let t: TestApp;
+beforeAll(async () => {
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const { port } = smtp.server.address() as AddressInfo;
+  t = await createTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}?ignoreTLS=true`, MAIL_FROM: 'Platform <no-reply@platform.test>' });
+});
+afterAll(async () => {
+  await t.close();
+  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+});
+
+/** The text body of a raw message, undoing quoted-printable soft breaks and escapes. */
+function bodyText(raw: string): string {
+  const [head, ...rest] = raw.split(/\r?\n\r?\n/);
+  const body = rest.join('\n\n');
+  if (/content-transfer-encoding:\s*quoted-printable/i.test(head))
+    return body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
+  if (/content-transfer-encoding:\s*base64/i.test(head)) return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  return body;
+}
+
+const lastOutbox = async (to: string) =>
+  (await t.ctx.db.select().from(mailOutbox).where(eq(mailOutbox.to, to)).orderBy(desc(mailOutbox.id)).limit(1))[0];
+
+describe('SMTP delivery', () => {
+  it('delivers the password-reset mail with its link and marks the outbox row sent', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/forgot-password', payload: { email: DEMO.client } });
+    expect(res.statusCode).toBe(200);
+    expect(received).toHaveLength(1);
+    const mail = received[0];
+    expect(mail.to).toEqual([DEMO.client]);
+    expect(mail.from).toBe('no-reply@platform.test');
+    const link = bodyText(mail.raw).match(/https?:\/\/\S+\/reset-password\?token=[\w-]+/)?.[0];
+    expect(link).toBeDefined();
+
+    const row = await lastOutbox(DEMO.client);
+    expect(row.sentAt).toBeInstanceOf(Date);
+    expect(row.error).toBeNull();
+    expect(row.text).toContain(link);
+  });
+
+  it('records the delivery error and still answers 200 when the SMTP server is down', async () => {
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    const res = await t.app.inject({ method: 'POST', url: '/api/forgot-password', payload: { email: DEMO.manager } });
+    expect(res.statusCode).toBe(200);
+    const row = await lastOutbox(DEMO.manager);
+    expect(row.sentAt).toBeNull();
+    expect(row.error).toMatch(/ECONNREFUSED|connect/i);
+    expect(received).toHaveLength(1);
+  });
+});

@@ -1,0 +1,18 @@
+import { ilike, or, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { PagedQuery, PageMeta } from '@platform/domain';
+
+/** Escapes LIKE wildcards so a search for "50%" or "a_b" matches those characters literally. */
+export const escapeLike = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Case-insensitive "contains" over several columns; undefined (no filter) for a blank search. */
+export function searchAny(search: string | undefined, columns: readonly AnyPgColumn[]): SQL | undefined {
+  const s = search?.trim();
+  if (!s) return undefined;
+  const pattern = `%${escapeLike(s)}%`;
+  return or(...columns.map((c) => ilike(c, pattern)));
+}
+
+export const offsetOf = (q: PagedQuery): number => (q.page - 1) * q.limit;
+
+export const pageMeta = (q: PagedQuery, total: number): PageMeta => ({ total, per_page: q.limit, page: q.page });

@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inArray } from 'drizzle-orm';
+import { ALL_ROLES, type RoleId } from '@platform/domain';
+import { createTestApp, ROLE_EMAIL, type TestApp } from './helpers.ts';
+import type { RouteAccess } from '../src/lib/http.ts';
+import type { RegisteredRoute } from '../src/app.ts';
+import { users } from '../src/db/schema.ts';
+import { createSession, SESSION_COOKIE } from '../src/modules/auth/sessions.ts';
+
+/**
+ * Who may call every API route. A new route fails this test until it is listed here, so each addition is a
+ * deliberate decision about its access, checked below against both its declaration and its behaviour.
+ */
+const EXPECTED: Record<string, RouteAccess> = {
+  // auth
+  'POST /api/auth/signup': 'public',
+  'POST /api/auth/login': 'public',
+  'POST /api/auth/logout': 'public',
+  'GET /api/auth/user': 'user',
+  'POST /api/auth/verify-email': 'public',
+  'POST /api/forgot-password': 'public',
+  'PUT /api/forgot-password': 'public',
+  'POST /api/authManager/back-to-admin': 'user',
+  // settings
+  'GET /api/settings/branding': 'public',
+  'GET /api/countries': 'public',
+  // account
+  'PUT /api/profile/me': 'user',
+  'PUT /api/security/password': 'user',
+  'POST /api/dashboard/switch-wallet': 'user',
+  // admin & staffs
+  'GET /api/admin/users/api': [1],
+  'GET /api/admin/users/:id': [1],
+  'POST /api/admin/users': [1],
+  'PUT /api/admin/users/:id': [1],
+  'DELETE /api/admin/users/:id': [1],
+  // mail outbox
+  'GET /api/admin/mail/api': [1],
+  'GET /api/admin/mail/:id': [1],
+  // notifications
+  'GET /api/notifications': 'user',
+  'POST /api/notifications/read': 'user',
+  // translations
+  'GET /api/translations/:lng': 'public',
+  'POST /api/translations/:lng': 'public',
+  // impersonation
+  'POST /api/admin/customers/login-as/:id': [1, 2, 6],
+};
+
+const keyOf = (r: Pick<RegisteredRoute, 'method' | 'url'>) => `${r.method} ${r.url}`;
+const isApi = (url: string) => url.startsWith('/api/') && !url.startsWith('/api/docs');
+const sameAccess = (a: RouteAccess | undefined, b: RouteAccess): boolean =>
+  typeof a === 'string' || typeof b === 'string' || a === undefined ? a === b : [...a].sort().join() === [...b].sort().join();
+
+let t: TestApp;
+let apiRoutes: RegisteredRoute[];
+const userIds = new Map<RoleId, number>();
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const all = t.app.registeredRoutes;
+  // Fastify adds a HEAD twin to every GET route; it runs the same handler and guard, so the GET entry covers it.
+  const gets = new Set(all.filter((r) => r.method === 'GET').map((r) => r.url));
+  apiRoutes = all.filter((r) => isApi(r.url) && !(r.method === 'HEAD' && gets.has(r.url)));
+  const rows = await t.ctx.db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.email, Object.values(ROLE_EMAIL)));
+  for (const role of ALL_ROLES) userIds.set(role, rows.find((r) => r.email === ROLE_EMAIL[role])!.id);
+});
+afterAll(async () => t.close());
+
+/**
+ * A session cookie of the demo user of a role, as sign-in issues it. A new one per request: some routes end
+ * the caller's session (logout, login-as), which must not leak into the next request of the matrix.
+ */
+async function cookieFor(role: RoleId): Promise<string> {
+  const { token } = await createSession(t.ctx.db, { userId: userIds.get(role)!, remember: false, ip: '127.0.0.1' });
+  return `${SESSION_COOKIE}=${token}`;
+}
+
+describe('route matrix', () => {
+  it('finds the API routes', () => {
+    expect(apiRoutes.length).toBeGreaterThan(10);
+  });
+
+  it('has no API route without an access declaration', () => {
+    expect(apiRoutes.filter((r) => r.access === undefined).map(keyOf)).toEqual([]);
+  });
+
+  it('lists every registered API route in the table, and nothing else', () => {
+    const registered = apiRoutes.map(keyOf);
+    expect(registered.filter((k) => !(k in EXPECTED)), 'routes missing from EXPECTED').toEqual([]);
+    expect(Object.keys(EXPECTED).filter((k) => !registered.includes(k)), 'EXPECTED entries with no route').toEqual([]);
+  });
+
+  it('declares on each route the access the table expects', () => {
+    const mismatched = apiRoutes.filter((r) => !sameAccess(r.access, EXPECTED[keyOf(r)])).map((r) => `${keyOf(r)} declares ${JSON.stringify(r.access)}`);
+    expect(mismatched).toEqual([]);
+  });
+
+  it('answers anonymous callers and every role as the access rule says', async () => {
+    const failures: string[] = [];
+    for (const route of apiRoutes) {
+      const access = route.access ?? EXPECTED[keyOf(route)];
+      if (access === undefined) continue; // reported by the declaration test above
+      const url = route.url.replace(/:\w+/g, '999999');
+      const hasBody = !['GET', 'HEAD', 'DELETE', 'OPTIONS'].includes(route.method);
+      for (const role of [null, ...ALL_ROLES] as const) {
+        const cookie = role === null ? undefined : await cookieFor(role);
+        const res = await t.app.inject({
+          method: route.method as 'GET',
+          url,
+          headers: cookie ? { cookie } : {},
+          ...(hasBody ? { payload: {} } : {}),
+        });
+        const who = role === null ? 'anonymous' : `role ${role}`;
+        const s = res.statusCode;
+        const denied = s === 401 || s === 403;
+        let expected: string | null = null;
+        if (access === 'public') expected = denied ? 'not 401/403' : null;
+        else if (role === null) expected = s === 401 ? null : '401';
+        else if (access === 'user' || access.includes(role)) expected = denied ? 'not 401/403' : null;
+        else expected = s === 403 ? null : '403';
+        // An empty or invalid request must be refused cleanly, never crash the handler.
+        if (expected === null && s >= 500) expected = 'no 5xx';
+        if (expected) failures.push(`${keyOf(route)} as ${who}: got ${s}, expected ${expected} (${res.body.slice(0, 120)})`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('still serves the OpenAPI document built from every route schema', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(res.statusCode).toBe(200);
+    const paths = Object.keys(res.json().paths as Record<string, unknown>);
+    expect(paths).toContain('/api/admin/users/{id}');
+  });
+});

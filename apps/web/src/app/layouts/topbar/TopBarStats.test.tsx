@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import { renderScreen } from '../../../test/render.tsx';
+import { accountFigures, formatMarginLevel, marginLevel } from './accountFigures.ts';
+import { TopBarStats } from './TopBarStats.tsx';
+
+describe('margin level', () => {
+  it('is equity ÷ used margin × 100 with 2 decimals', () => {
+    expect(marginLevel('1000', '250')).toBe('400.00');
+    expect(marginLevel('333.333', '1000')).toBe('33.33');
+    expect(formatMarginLevel(marginLevel('1000', '250'))).toBe('400.00%');
+  });
+
+  it('shows "-" when no margin is used', () => {
+    expect(marginLevel('1000', '0')).toBeNull();
+    expect(formatMarginLevel(null)).toBe('-');
+  });
+
+  it('derives free margin and equity from balance, margin and P/L', () => {
+    const f = accountFigures('5000', '250', '12.5');
+    expect(f.freeMargin).toBe('4762.5');
+    expect(f.equity).toBe('5012.5');
+    expect(f.marginLevel).toBe('2005.00');
+  });
+});
+
+describe('TopBarStats', () => {
+  it('formats every figure of the active wallet', () => {
+    renderScreen(<TopBarStats balance="5000" margin="250" currency="USD" />);
+    const bar = within(screen.getByTestId('top-bar-stats'));
+    expect(bar.getByText('$5,000.00')).toBeTruthy();
+    expect(bar.getByText('$0.000')).toBeTruthy(); // P/L with 3 decimals
+    expect(bar.getByText('$5,000.000')).toBeTruthy(); // equity with 3 decimals
+    expect(bar.getByText('$250.00')).toBeTruthy();
+    expect(bar.getByText('$4,750.00')).toBeTruthy();
+    expect(bar.getByText('2000.00%')).toBeTruthy();
+  });
+
+  it('shows "-" as margin level without used margin', () => {
+    renderScreen(<TopBarStats balance="10000" margin="0" currency="EUR" />);
+    const bar = within(screen.getByTestId('top-bar-stats'));
+    expect(bar.getByText('Margin Level').nextSibling?.textContent).toBe('-');
+    expect(bar.getAllByText('€10,000.00')).toHaveLength(2); // balance and free margin
+  });
+});

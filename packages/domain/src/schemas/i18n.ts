@@ -1,0 +1,8 @@
+import { z } from 'zod';
+
+/** `{lng}` of /translations/{lng}; any short string, unknown codes answer 404 rather than 400. */
+export const LanguageCodeParam = z.object({ lng: z.string().trim().min(1).max(64) });
+
+/** GET /translations/{lng}: a flat key -> text map, the shape i18next loads. */
+export const TranslationsResponse = z.record(z.string(), z.string());
+export type TranslationsResponse = z.infer<typeof TranslationsResponse>;
