@@ -1,5 +1,5 @@
 import { Button, Center, Stack, Text } from '@mantine/core';
-import { Navigate, Outlet, useLocation } from 'react-router';
+import { Navigate, Outlet } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../../api/hooks.ts';
 import { LoadingScreen } from '../../ui/shell/LoadingScreen.tsx';
@@ -7,7 +7,6 @@ import { LoadingScreen } from '../../ui/shell/LoadingScreen.tsx';
 /** Gate of every signed-in page: loading screen while the user loads, sign-in page when there is none. */
 export function RequireUser() {
   const { t } = useTranslation();
-  const location = useLocation();
   const { data, isPending, isError, refetch, isFetching } = useCurrentUser();
   if (isPending) return <LoadingScreen />;
   if (isError)
@@ -21,6 +20,6 @@ export function RequireUser() {
         </Stack>
       </Center>
     );
-  if (!data) return <Navigate to="/" replace state={{ from: location.pathname }} />;
+  if (!data) return <Navigate to="/" replace />;
   return <Outlet />;
 }
