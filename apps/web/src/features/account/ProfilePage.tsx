@@ -1,14 +1,13 @@
-import { Button, Group, Select, SimpleGrid, TextInput } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
+import { Button, Group, SimpleGrid, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { GENERIC_ERROR, maskEmail, maskPhone, ProfileUpdateRequest, type CurrentUserResponse } from '@platform/domain';
 import { apiPut, errorMessage } from '../../api/client.ts';
 import { queryKeys, useCountries, useCurrentUser } from '../../api/hooks.ts';
 import { applyServerErrors, fieldProps, schemaErrors } from '../../ui/form.ts';
 import { PageCard } from '../../ui/PageCard.tsx';
+import { BirthDateInput, CountrySelect } from '../../ui/PersonalInputs.tsx';
 import { RET_AGENT_KEY } from '../../ui/shell/RoleShortcuts.tsx';
 import { toastError, toastSuccess } from '../../ui/toast.ts';
 
@@ -86,26 +85,8 @@ function ProfileForm({ user }: { user: CurrentUserResponse['user'] }) {
           data-testid="profile-phone"
           {...f('phone')}
         />
-        <DateInput
-          label={t('Birth Date')}
-          valueFormat="YYYY-MM-DD"
-          placeholder="YYYY-MM-DD"
-          maxDate={dayjs().subtract(18, 'year').toDate()}
-          required
-          {...f('birthDate')}
-          value={form.values.birthDate || null}
-          onChange={(v) => form.setFieldValue('birthDate', v ?? '')}
-        />
-        <Select
-          label={t('Country')}
-          data={countries.data ?? (form.values.country ? [form.values.country] : [])}
-          searchable
-          nothingFoundMessage={t('No country found')}
-          required
-          {...f('country')}
-          value={form.values.country || null}
-          onChange={(v) => form.setFieldValue('country', v ?? '')}
-        />
+        <BirthDateInput {...f('birthDate')} value={form.values.birthDate} onChange={(v) => form.setFieldValue('birthDate', v)} />
+        <CountrySelect {...f('country')} countries={countries.data} value={form.values.country} onChange={(v) => form.setFieldValue('country', v)} />
         <TextInput label={t('City')} required {...f('city')} />
         <TextInput label={t('Address')} required {...f('address')} />
         <TextInput label={t('Postal Code')} required {...f('postalCode')} />

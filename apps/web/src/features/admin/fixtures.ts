@@ -1,4 +1,5 @@
 import type { CurrentUserResponse, StaffUserDto } from '@platform/domain';
+import { brandingFixture } from '../../test/fixtures.ts';
 
 /** The /auth/user answer for a signed-in user of the given role (component tests). */
 export function currentUser(roleId: number, id = 1): CurrentUserResponse {
@@ -20,22 +21,7 @@ export function currentUser(roleId: number, id = 1): CurrentUserResponse {
   };
 }
 
-export const BRANDING = {
-  appName: 'Acme Markets',
-  appLogo: null,
-  favicon: null,
-  authBackground: null,
-  appUrl: null,
-  appCurrency: 'USD',
-  appCurrencies: ['USD'],
-  appLangs: [{ name: 'English', code: 'en' }],
-  whatsapp: null,
-  pricingPlan: 'on',
-  showUserInfoAgent: 'off',
-  emailVerify: 'on',
-  recaptcha: { status: 'off', siteKey: null },
-  demoBalance: '0',
-};
+export const BRANDING = brandingFixture({ appName: 'Acme Markets', appLogo: null, appCurrencies: ['USD'], demoBalance: '0' });
 
 export function staffUser(overrides: Partial<StaffUserDto> = {}): StaffUserDto {
   return {

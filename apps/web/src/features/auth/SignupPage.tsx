@@ -1,9 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Anchor, Button, PasswordInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
-import dayjs from 'dayjs';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { GENERIC_ERROR, SignupRequest } from '@platform/domain';
@@ -11,6 +9,7 @@ import { apiPost, errorMessage } from '../../api/client.ts';
 import { useBranding, useCountries } from '../../api/hooks.ts';
 import { applyServerErrors, fieldProps, schemaErrors, type FieldErrors } from '../../ui/form.ts';
 import { toastError } from '../../ui/toast.ts';
+import { BirthDateInput, CountrySelect } from '../../ui/PersonalInputs.tsx';
 import { AuthCard } from './AuthCard.tsx';
 import { CaptchaField } from './CaptchaField.tsx';
 import { SignupSuccessModal } from './SignupSuccessModal.tsx';
@@ -77,7 +76,6 @@ export function SignupPage() {
   });
 
   const f = (name: keyof SignupValues & string) => fieldProps(form, name, t);
-  const eighteenYearsAgo = dayjs().subtract(18, 'year').toDate();
   return (
     <AuthCard
       width={760}
@@ -99,27 +97,8 @@ export function SignupPage() {
             <PasswordInput label={t('Password')} autoComplete="new-password" required {...f('password')} />
             <PasswordInput label={t('Confirm Password')} autoComplete="new-password" required {...f('passwordConfirmation')} />
             <TextInput type="tel" label={t('Phone')} autoComplete="tel" placeholder="+44 20 7946 0000" required {...f('phone')} />
-            <DateInput
-              label={t('Birth Date')}
-              valueFormat="YYYY-MM-DD"
-              placeholder="YYYY-MM-DD"
-              maxDate={eighteenYearsAgo}
-              defaultDate={eighteenYearsAgo}
-              required
-              {...f('birthDate')}
-              value={form.values.birthDate || null}
-              onChange={(v) => form.setFieldValue('birthDate', v ?? '')}
-            />
-            <Select
-              label={t('Country')}
-              data={countries.data ?? []}
-              searchable
-              nothingFoundMessage={t('No country found')}
-              required
-              {...f('country')}
-              value={form.values.country || null}
-              onChange={(v) => form.setFieldValue('country', v ?? '')}
-            />
+            <BirthDateInput {...f('birthDate')} value={form.values.birthDate} onChange={(v) => form.setFieldValue('birthDate', v)} />
+            <CountrySelect {...f('country')} countries={countries.data} value={form.values.country} onChange={(v) => form.setFieldValue('country', v)} />
             <TextInput label={t('City')} autoComplete="address-level2" required {...f('city')} />
             <TextInput label={t('Address')} autoComplete="street-address" required {...f('address')} />
             <TextInput label={t('Postal Code')} autoComplete="postal-code" required {...f('postalCode')} />
