@@ -23,5 +23,6 @@ export async function newPage(browser: Browser, baseURL: string, viewport = { wi
 /** Saves a screenshot under e2e/artifacts (not committed) for people to look at. */
 export async function snap(page: Page, name: string): Promise<void> {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+  // Finite CSS transitions (modals, toasts sliding in) are finished first, so the picture shows the settled screen.
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true, animations: 'disabled' });
 }

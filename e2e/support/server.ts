@@ -27,7 +27,7 @@ async function freePort(): Promise<number> {
 export async function startServer(env: Record<string, string> = {}, opts: { dataDir?: string; keepData?: boolean } = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-data-'));
-  const url = `http://localhost:${port}`;
+  const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, APP_URL: url, LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env },
@@ -50,10 +50,16 @@ export async function startServer(env: Record<string, string> = {}, opts: { data
       reject(new Error(`server exited with ${code}:\n${output}`));
     });
   });
+  // A server that dies mid-journey would only show up as refused connections; say why it died.
+  let stopping = false;
+  child.on('exit', (code, signal) => {
+    if (!stopping) process.stderr.write(`\n[e2e] server at ${url} exited unexpectedly (${code ?? signal}):\n${output.slice(-4000)}\n`);
+  });
   return {
     url,
     dataDir,
     async stop() {
+      stopping = true;
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
