@@ -13,3 +13,4 @@ export * from './schemas/misc.ts';
 export * from './schemas/back-office.ts';
 export * from './schemas/notifications.ts';
 export * from './schemas/i18n.ts';
+export * from './trading.ts';

@@ -1,0 +1,98 @@
+import { Decimal } from './money.ts';
+
+/** Trading formulas of the client-area spec §9, in decimal arithmetic. Rates and amounts are decimal strings or Decimals. */
+type Num = Decimal.Value;
+const D = (v: Num) => new Decimal(v);
+
+export const CATEGORIES = ['forex', 'commodity', 'index', 'stock', 'crypto'] as const;
+export type Category = (typeof CATEGORIES)[number];
+export type Side = 'buy' | 'sell';
+
+/** Stop-out percent when the pricing plan sets none (spec §9). */
+export const DEFAULT_STOPOUT_PERCENT = 50;
+
+/** Leverage of a category: the plan's {category}_leverage, else the instrument's own. */
+export function resolveLeverage(planLeverage: number | null | undefined, instrumentLeverage: number): number {
+  return planLeverage && planLeverage > 0 ? planLeverage : instrumentLeverage;
+}
+
+export function resolveStopout(planStopout: number | null | undefined): number {
+  return planStopout && planStopout > 0 ? planStopout : DEFAULT_STOPOUT_PERCENT;
+}
+
+/**
+ * Required margin = price × amount / leverage / conversion rate, where the conversion rate is the number of
+ * quote-currency units per unit of the wallet currency (1 when they are the same).
+ */
+export function requiredMargin(p: { price: Num; amount: Num; leverage: Num; conversionRate: Num }): Decimal {
+  return D(p.price).times(p.amount).div(p.leverage).div(p.conversionRate);
+}
+
+/** 0.01 for JPY-quoted instruments, 0.0001 otherwise. */
+export const pipSize = (quote: string): Decimal => D(quote.toUpperCase() === 'JPY' ? '0.01' : '0.0001');
+
+/** Pip value in the wallet currency = pip size × amount / conversion rate. */
+export function pipValue(p: { quote: string; amount: Num; conversionRate: Num }): Decimal {
+  return pipSize(p.quote).times(p.amount).div(p.conversionRate);
+}
+
+/** Spread cost in the quote currency = (ask − bid at open) × spread setting value1 × amount. */
+export function spreadCost(p: { ask: Num; bid: Num; spreadSetting: Num; amount: Num }): Decimal {
+  return D(p.ask).minus(p.bid).times(p.spreadSetting).times(p.amount);
+}
+
+/** The price a side opens at (buy at ask, sell at bid) and closes at (buy at bid, sell at ask). */
+export const openPrice = (side: Side, q: { bid: Num; ask: Num }): Decimal => D(side === 'buy' ? q.ask : q.bid);
+export const closePrice = (side: Side, q: { bid: Num; ask: Num }): Decimal => D(side === 'buy' ? q.bid : q.ask);
+
+/** Profit or loss in the wallet currency = (amount × rate difference − spread cost) / conversion rate. */
+export function profitLoss(p: { side: Side; openRate: Num; closeRate: Num; amount: Num; spread: Num; conversionRate: Num }): Decimal {
+  const diff = p.side === 'buy' ? D(p.closeRate).minus(p.openRate) : D(p.openRate).minus(p.closeRate);
+  return diff.times(p.amount).minus(p.spread).div(p.conversionRate);
+}
+
+/** Margin level in percent (equity ÷ used margin × 100), or null without used margin. */
+export function marginLevel(equity: Num, usedMargin: Num): Decimal | null {
+  const m = D(usedMargin);
+  return m.isZero() ? null : D(equity).div(m).times(100);
+}
+
+/** Bounds of take-profit and stop-loss for a new order at the current price (spec §5). */
+export function newOrderBounds(side: Side, q: { bid: Num; ask: Num }) {
+  const ask = D(q.ask);
+  const bid = D(q.bid);
+  return side === 'buy'
+    ? { takeProfit: { min: ask, max: null }, stopLoss: { min: D(0), max: ask } }
+    : { takeProfit: { min: D(0), max: bid }, stopLoss: { min: bid, max: null } };
+}
+
+/** Bounds of take-profit and stop-loss on an open order, around its open rate (spec §5). */
+export function openOrderBounds(side: Side, openRate: Num) {
+  const open = D(openRate);
+  return side === 'buy'
+    ? { takeProfit: { min: open, max: null }, stopLoss: { min: D(0), max: open } }
+    : { takeProfit: { min: D(0), max: open }, stopLoss: { min: open, max: null } };
+}
+
+export const withinBounds = (value: Num, b: { min: Decimal; max: Decimal | null }): boolean =>
+  D(value).gte(b.min) && (b.max === null || D(value).lte(b.max));
+
+/**
+ * Which protective level a price reaches: a buy closes at the bid when it falls to its stop-loss or rises to its
+ * take-profit; a sell closes at the ask when it rises to its stop-loss or falls to its take-profit.
+ */
+export function triggeredExit(
+  side: Side,
+  q: { bid: Num; ask: Num },
+  levels: { takeProfit: Num | null; stopLoss: Num | null },
+): 'take_profit' | 'stop_loss' | null {
+  const price = closePrice(side, q);
+  if (side === 'buy') {
+    if (levels.stopLoss !== null && price.lte(levels.stopLoss)) return 'stop_loss';
+    if (levels.takeProfit !== null && price.gte(levels.takeProfit)) return 'take_profit';
+  } else {
+    if (levels.stopLoss !== null && price.gte(levels.stopLoss)) return 'stop_loss';
+    if (levels.takeProfit !== null && price.lte(levels.takeProfit)) return 'take_profit';
+  }
+  return null;
+}
