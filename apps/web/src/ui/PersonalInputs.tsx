@@ -2,6 +2,11 @@ import { Select } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import type { ProfileFields } from '@platform/domain';
+
+/** Form values of the personal fields, derived from the shared schema: every field held as a string. */
+export type PersonalValues = { [K in keyof z.input<typeof ProfileFields>]-?: string };
 
 interface FieldBinding {
   value: string;

@@ -7,19 +7,11 @@ import { apiPut, errorMessage } from '../../api/client.ts';
 import { queryKeys, useCountries, useCurrentUser } from '../../api/hooks.ts';
 import { applyServerErrors, fieldProps, schemaErrors } from '../../ui/form.ts';
 import { PageCard } from '../../ui/PageCard.tsx';
-import { BirthDateInput, CountrySelect } from '../../ui/PersonalInputs.tsx';
+import { BirthDateInput, CountrySelect, type PersonalValues } from '../../ui/PersonalInputs.tsx';
 import { RET_AGENT_KEY } from '../../ui/shell/RoleShortcuts.tsx';
 import { toastError, toastSuccess } from '../../ui/toast.ts';
 
-export interface ProfileValues extends Record<string, unknown> {
-  fullName: string;
-  phone: string;
-  birthDate: string;
-  country: string;
-  city: string;
-  address: string;
-  postalCode: string;
-}
+export type ProfileValues = PersonalValues;
 
 /** Retail-agent mode (a staff member acting for the client) hides the phone number (spec §5, §6). */
 export function isRetailAgentMode(): boolean {

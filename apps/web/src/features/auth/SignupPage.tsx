@@ -9,26 +9,13 @@ import { apiPost, errorMessage } from '../../api/client.ts';
 import { useBranding, useCountries } from '../../api/hooks.ts';
 import { applyServerErrors, fieldProps, schemaErrors, type FieldErrors } from '../../ui/form.ts';
 import { toastError } from '../../ui/toast.ts';
-import { BirthDateInput, CountrySelect } from '../../ui/PersonalInputs.tsx';
+import { BirthDateInput, CountrySelect, type PersonalValues } from '../../ui/PersonalInputs.tsx';
 import { AuthCard } from './AuthCard.tsx';
 import { CaptchaField } from './CaptchaField.tsx';
 import { SignupSuccessModal } from './SignupSuccessModal.tsx';
 import { useCaptcha } from './useCaptcha.ts';
 
-export interface SignupValues extends Record<string, unknown> {
-  fullName: string;
-  email: string;
-  password: string;
-  passwordConfirmation: string;
-  phone: string;
-  birthDate: string;
-  country: string;
-  city: string;
-  address: string;
-  postalCode: string;
-  promoCode: string;
-  currency: string;
-}
+export type SignupValues = PersonalValues & { email: string; password: string; passwordConfirmation: string; promoCode: string; currency: string };
 
 const EMPTY: SignupValues = {
   fullName: '', email: '', password: '', passwordConfirmation: '', phone: '', birthDate: '', country: '',
