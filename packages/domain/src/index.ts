@@ -14,3 +14,4 @@ export * from './schemas/back-office.ts';
 export * from './schemas/notifications.ts';
 export * from './schemas/i18n.ts';
 export * from './trading.ts';
+export * from './schemas/trading.ts';

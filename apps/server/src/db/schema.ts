@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigserial, boolean, check, index, integer, jsonb, numeric, pgTable, serial, text, timestamp, uniqueIndex, varchar,
+  bigserial, boolean, check, index, integer, jsonb, numeric, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, varchar,
 } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
@@ -237,4 +237,96 @@ export const auditLogs = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('audit_target_idx').on(t.targetUserId)],
+);
+
+/** Tradable instruments; bids/asks keep the last known quote so prices survive a restart. */
+export const instruments = pgTable(
+  'instruments',
+  {
+    id: serial('id').primaryKey(),
+    name: varchar('name', { length: 40 }).notNull(),
+    base: varchar('base', { length: 20 }).notNull(),
+    quote: varchar('quote', { length: 20 }).notNull(),
+    alias: varchar('alias', { length: 80 }),
+    category: varchar('category', { length: 12 }).notNull(),
+    tradingview: varchar('tradingview', { length: 40 }).notNull().default(''),
+    leverage: integer('leverage').notNull().default(0),
+    tradable: boolean('tradable').notNull().default(true),
+    swap: numeric('swap', { precision: 10, scale: 4 }).notNull().default('0'),
+    /** Decimal places of the quote (5 for EUR_USD, 3 for USD_JPY, 2 for stocks). */
+    digits: integer('digits').notNull().default(5),
+    bids: numeric('bids', { precision: 20, scale: 8 }),
+    asks: numeric('asks', { precision: 20, scale: 8 }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('instruments_name_unique').on(t.name),
+    index('instruments_category_idx').on(t.category),
+    check('instruments_category_check', sql`${t.category} in ('forex', 'commodity', 'index', 'stock', 'crypto')`),
+  ],
+);
+
+/** Positions. Open while close_time is null; margin_used is held on the wallet until close. */
+export const orders = pgTable(
+  'orders',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    balanceId: integer('balance_id').notNull().references(() => balances.id, { onDelete: 'cascade' }),
+    instrumentId: integer('instrument_id').notNull().references(() => instruments.id, { onDelete: 'restrict' }),
+    instrument: varchar('instrument', { length: 40 }).notNull(),
+    baseSymbol: varchar('base_symbol', { length: 20 }).notNull(),
+    quoteSymbol: varchar('quote_symbol', { length: 20 }).notNull(),
+    kind: varchar('kind', { length: 12 }).notNull(),
+    type: varchar('type', { length: 4 }).notNull(),
+    tradeAmount: money('trade_amount').notNull(),
+    openRate: money('open_rate').notNull(),
+    openBid: money('open_bid').notNull(),
+    openAsk: money('open_ask').notNull(),
+    closeRate: money('close_rate'),
+    closeTime: timestamp('close_time', { withTimezone: true, mode: 'date' }),
+    takeProfit: money('take_profit'),
+    stopLoss: money('stop_loss'),
+    spread: money('spread').notNull(),
+    exchangeRate: money('exchange_rate').notNull(),
+    marginUsed: money('margin_used').notNull(),
+    leverage: integer('leverage').notNull(),
+    proLoss: money('pro_loss'),
+    closeReason: varchar('close_reason', { length: 12 }),
+    closedBy: integer('closed_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('orders_balance_open_idx').on(t.balanceId).where(sql`${t.closeTime} is null`),
+    index('orders_balance_closed_idx').on(t.balanceId, t.closeTime),
+    index('orders_open_idx').on(t.instrumentId).where(sql`${t.closeTime} is null`),
+    check('orders_type_check', sql`${t.type} in ('buy', 'sell')`),
+    check('orders_amount_positive', sql`${t.tradeAmount} > 0`),
+  ],
+);
+
+export const favorites = pgTable(
+  'favorites',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    instrumentId: integer('instrument_id').notNull().references(() => instruments.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('favorites_user_instrument_unique').on(t.userId, t.instrumentId)],
+);
+
+/** OHLC bars per instrument and interval ('1m', '1h', '1d'); time is the bar start. */
+export const candles = pgTable(
+  'candles',
+  {
+    instrumentId: integer('instrument_id').notNull().references(() => instruments.id, { onDelete: 'cascade' }),
+    interval: varchar('interval', { length: 4 }).notNull(),
+    time: timestamp('time', { withTimezone: true, mode: 'date' }).notNull(),
+    open: numeric('open', { precision: 20, scale: 8 }).notNull(),
+    high: numeric('high', { precision: 20, scale: 8 }).notNull(),
+    low: numeric('low', { precision: 20, scale: 8 }).notNull(),
+    close: numeric('close', { precision: 20, scale: 8 }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.instrumentId, t.interval, t.time] })],
 );

@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { count, eq } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { balances, kycDocuments, languages, ledgerEntries, pricingPlans, settings, translations, userProfiles, users } from '../schema.ts';
+import { balances, instruments, kycDocuments, languages, ledgerEntries, pricingPlans, settings, translations, userProfiles, users } from '../schema.ts';
 import { hashPassword } from '../../lib/crypto.ts';
+import { seedInstruments } from './instruments.ts';
 
 export const DEMO_PASSWORD = 'Demo12345!';
 export const DEMO_USERS = [
@@ -33,6 +34,26 @@ const DEFAULT_SETTINGS: Array<typeof settings.$inferInsert> = [
   { key: 'spread_crypto', value1: '1' },
   { key: 'spread_stock', value1: '1' },
   { key: 'withdraw', value1: '0', value2: '0' },
+  // Lot settings: order size entered as lots (a preset list) or as a free amount, per category.
+  { key: 'lot_forex', value1: 'lot' },
+  { key: 'lot_commodity', value1: 'amount' },
+  { key: 'lot_index', value1: 'amount' },
+  { key: 'lot_stock', value1: 'amount' },
+  { key: 'lot_crypto', value1: 'amount' },
+  {
+    key: 'lotSelector',
+    value1: JSON.stringify([
+      { label: 'Micro lot (0.01)', value: 1000 },
+      { label: 'Mini lot (0.1)', value: 10000 },
+      { label: 'Standard lot (1)', value: 100000 },
+    ]),
+  },
+  // External market-data providers; each is off until staff enter its key (the simulated feed runs meanwhile).
+  { key: 'polygonAPI', value1: '' },
+  { key: 'eodAPI', value1: '' },
+  { key: 'oandaAPI', value1: '', value2: '', value3: 'fxpractice' },
+  { key: 'currencyAPI', value1: '', value2: '0', value3: '0' },
+  { key: 'voiso', value1: '', value2: '' },
 ];
 
 const LANGUAGES = [
@@ -58,6 +79,9 @@ export function shippedTranslations(code: string): Record<string, string> {
 /** Base data every installation needs: settings records, languages and shipped translations. Re-runnable. */
 export async function seedBase(db: Db): Promise<void> {
   for (const s of DEFAULT_SETTINGS) await db.insert(settings).values(s).onConflictDoNothing();
+  // The instrument universe goes in once; afterwards the broker's own edits and deletions stand.
+  const [{ n }] = await db.select({ n: count() }).from(instruments);
+  if (n === 0) await seedInstruments(db);
   for (const [i, l] of LANGUAGES.entries()) await db.insert(languages).values({ ...l, position: i }).onConflictDoNothing();
   for (const l of LANGUAGES) {
     const entries = Object.entries(shippedTranslations(l.code));

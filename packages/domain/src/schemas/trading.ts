@@ -1,0 +1,201 @@
+import { z } from 'zod';
+import { CATEGORIES, type Category } from '../trading.ts';
+import { MoneyString, PagedQuery, paged } from './common.ts';
+
+/**
+ * Payloads of the trading dashboard and statements (client-area spec §3, §7). Money and rates of orders travel
+ * as decimal strings; streaming prices (instrument lists, priceUpdate, candles) as JSON numbers for the charts.
+ */
+
+export const CategorySchema = z.enum(CATEGORIES);
+export type CategoryName = Category;
+
+export const OrderType = z.enum(['buy', 'sell']);
+
+/** Why a position closed: by its owner, by staff, or by the server's risk engine. */
+export const CLOSE_REASONS = ['manual', 'take_profit', 'stop_loss', 'stop_out', 'admin'] as const;
+export const CloseReason = z.enum(CLOSE_REASONS);
+export type CloseReason = z.infer<typeof CloseReason>;
+export const CLOSE_REASON_LABELS: Record<CloseReason, string> = {
+  manual: 'Closed',
+  take_profit: 'Take profit',
+  stop_loss: 'Stop loss',
+  stop_out: 'Stop out',
+  admin: 'Closed by broker',
+};
+
+/** One instrument as the dashboard lists it, with its current quote (null before the first tick). */
+export const InstrumentDto = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  base: z.string(),
+  quote: z.string(),
+  alias: z.string().nullable(),
+  category: CategorySchema,
+  tradable: z.boolean(),
+  tradingview: z.string(),
+  leverage: z.number().int(),
+  swap: z.string(),
+  digits: z.number().int(),
+  bids: z.number().nullable(),
+  asks: z.number().nullable(),
+  closeoutBid: z.number().nullable(),
+  closeoutAsk: z.number().nullable(),
+});
+export type InstrumentDto = z.infer<typeof InstrumentDto>;
+
+/** One changed instrument inside a `priceUpdate` batch. */
+export const PriceTick = z.object({
+  name: z.string(),
+  bids: z.number(),
+  asks: z.number(),
+  closeoutBid: z.number(),
+  closeoutAsk: z.number(),
+  time: z.number().int(),
+});
+export type PriceTick = z.infer<typeof PriceTick>;
+
+export const MarketState = z.enum(['open', 'closed']);
+/** Market status (spec §3): forex status also covers commodities and indices. */
+export const MarketStatus = z.object({ fx: MarketState, stock: MarketState, crypto: MarketState });
+export type MarketStatus = z.infer<typeof MarketStatus>;
+
+/** Which market-status flag governs a category. */
+export const marketOfCategory = (c: CategoryName): keyof MarketStatus =>
+  c === 'stock' ? 'stock' : c === 'crypto' ? 'crypto' : 'fx';
+
+/** Provider health for the API status screen (back-office spec). */
+export const HEARTBEAT_APIS = ['polygonForex', 'polygonCrypto', 'eodStock', 'oandaRest'] as const;
+export const Heartbeat = z.object({ api: z.enum(HEARTBEAT_APIS), success: z.boolean(), msg: z.string() });
+export type Heartbeat = z.infer<typeof Heartbeat>;
+
+export const CANDLE_INTERVALS = ['1m', '1h', '1d'] as const;
+export const CandleInterval = z.enum(CANDLE_INTERVALS);
+export type CandleInterval = z.infer<typeof CandleInterval>;
+export const CandlesQuery = z.object({
+  symbol: z.string().trim().min(1).max(40),
+  interval: CandleInterval.default('1d'),
+  limit: z.coerce.number().int().min(1).max(2000).default(500),
+});
+/** time = bar start in Unix seconds (UTC), as lightweight-charts expects. */
+export const Candle = z.object({ time: z.number().int(), open: z.number(), high: z.number(), low: z.number(), close: z.number() });
+export type Candle = z.infer<typeof Candle>;
+
+/** A number or decimal string from a form, kept as an exact decimal string. */
+const decimalInput = (required: string) =>
+  z
+    .union([z.number({ error: required }), z.string({ error: required })], { error: required })
+    .transform((v) => (typeof v === 'number' ? v.toString() : v.trim()))
+    .pipe(z.string().regex(/^\d+(\.\d{1,8})?$/, { error: 'Enter a positive number with at most 8 decimals' }));
+
+const rateInput = decimalInput('Enter a rate').nullable();
+
+/** POST /dashboard/orders. The client never sends a price: the server fills at its own quote. */
+export const OrderCreateRequest = z.object({
+  type: OrderType,
+  instrument: z.string({ error: 'Instrument is required' }).trim().min(1, { error: 'Instrument is required' }).max(40),
+  amount: decimalInput('Amount is required'),
+  profit: rateInput.optional().default(null),
+  loss: rateInput.optional().default(null),
+});
+export type OrderCreateRequest = z.input<typeof OrderCreateRequest>;
+
+export const OrderCloseRequest = z.object({
+  orderId: z.coerce.number({ error: 'Order is required' }).int().positive({ error: 'Order is required' }).max(2_147_483_647),
+  instrument: z.string().trim().max(40).optional(),
+});
+export type OrderCloseRequest = z.input<typeof OrderCloseRequest>;
+
+/** PUT /dashboard/orders/{id}: a new stop-loss (`loss`) and/or take-profit (`profit`); null removes it. */
+export const OrderUpdateRequest = z
+  .object({ profit: rateInput.optional(), loss: rateInput.optional() })
+  .refine((v) => v.profit !== undefined || v.loss !== undefined, { error: 'Nothing to change' });
+export type OrderUpdateRequest = z.input<typeof OrderUpdateRequest>;
+
+export const OrderDto = z.object({
+  id: z.number().int(),
+  balance_id: z.number().int(),
+  created_at: z.string(),
+  type: OrderType,
+  instrument: z.string(),
+  base_symbol: z.string(),
+  quote_symbol: z.string(),
+  kind: CategorySchema,
+  trade_amount: MoneyString,
+  open_rate: MoneyString,
+  close_rate: MoneyString.nullable(),
+  close_time: z.string().nullable(),
+  /** Take-profit rate. */
+  profit: MoneyString.nullable(),
+  /** Stop-loss rate. */
+  loss: MoneyString.nullable(),
+  /** Spread cost in the quote currency, charged on close. */
+  spread: MoneyString,
+  /** Quote-currency units per unit of the wallet currency at open. */
+  exchange_rate: MoneyString,
+  margin_used: MoneyString,
+  leverage: z.number().int(),
+  /** Realised profit or loss in the wallet currency once closed. */
+  pro_loss: MoneyString.nullable(),
+  close_reason: CloseReason.nullable(),
+});
+export type OrderDto = z.infer<typeof OrderDto>;
+
+/** GET /dashboard/orders: `status=open` lists every open position of the active wallet; `all` is paged. */
+export const OrdersQuery = PagedQuery.extend({ status: z.enum(['all', 'open', 'closed']).default('all') });
+export const OrdersResponse = paged(OrderDto);
+export type OrdersResponse = z.infer<typeof OrdersResponse>;
+
+export const OrderResponse = z.object({ message: z.string(), order: OrderDto });
+export type OrderResponse = z.infer<typeof OrderResponse>;
+
+export const FavoriteRequest = z.object({ id: z.coerce.number({ error: 'Instrument is required' }).int().positive().max(2_147_483_647) });
+/** A favourite: list_id is the instrument's id. */
+export const FavoriteDto = z.object({ id: z.number().int(), list_id: z.number().int(), name: z.string() });
+export type FavoriteDto = z.infer<typeof FavoriteDto>;
+
+export const RatesQuery = z.object({ quote: z.string().trim().min(1, { error: 'Quote currency is required' }).max(10) });
+/** Quote-currency units per unit of the active wallet's currency. */
+export const RateResponse = z.object({ rate: MoneyString, base: z.string(), quote: z.string() });
+export type RateResponse = z.infer<typeof RateResponse>;
+
+export const LOT_STATES = ['lot', 'amount'] as const;
+export const LotOption = z.object({ label: z.string(), value: z.number().positive() });
+export type LotOption = z.infer<typeof LotOption>;
+export const LotStateResponse = z.object({ lotState: z.enum(LOT_STATES), lotSelector: z.array(LotOption) });
+export type LotStateResponse = z.infer<typeof LotStateResponse>;
+
+/** GET /statements/history and /statements/export: closed trades of the active wallet, optional date range. */
+const dateParam = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'Use the date format YYYY-MM-DD' })
+  .optional()
+  .or(z.literal('').transform(() => undefined));
+export const StatementsQuery = PagedQuery.extend({ dateStart: dateParam, dateEnd: dateParam, format: z.enum(['csv', 'xlsx']).default('csv') });
+export const StatementDto = z.object({
+  id: z.number().int(),
+  created_at: z.string(),
+  close_time: z.string(),
+  instrument: z.string(),
+  type: OrderType,
+  trade_amount: MoneyString,
+  open_rate: MoneyString,
+  close_rate: MoneyString,
+  spread: MoneyString,
+  pro_loss: MoneyString,
+  status: z.string(),
+  close_reason: CloseReason,
+});
+export type StatementDto = z.infer<typeof StatementDto>;
+export const StatementsResponse = paged(StatementDto);
+export type StatementsResponse = z.infer<typeof StatementsResponse>;
+
+/** Events the server pushes over Socket.IO; one map shared by both sides. */
+export interface ServerEvents {
+  priceUpdate: (ticks: PriceTick[]) => void;
+  marketStatus: (status: MarketStatus) => void;
+  heartbeat: (beat: Heartbeat) => void;
+  /** Open positions or the wallet changed (order placed, closed, modified, or closed by the risk engine). */
+  ordersChanged: (change: { balanceId: number; orderId: number; reason: CloseReason | 'opened' | 'modified' }) => void;
+}
