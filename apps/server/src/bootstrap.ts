@@ -6,6 +6,7 @@ import { createMailer } from './integrations/mail.ts';
 import { createCaptchaVerifier } from './integrations/captcha.ts';
 import { createRealtime } from './realtime/realtime.ts';
 import { AttemptLimiter } from './lib/attempt-limiter.ts';
+import { createMarket } from './market/index.ts';
 
 export interface Booted {
   ctx: AppContext;
@@ -23,14 +24,16 @@ export async function boot(config: Config, opts: { memory?: boolean } = {}): Pro
   const wantDemo = config.SEED_DEMO === 'true' || (config.SEED_DEMO === 'auto' && database.kind === 'pglite');
   const seededDemo = wantDemo && (await isEmpty(database.db));
   if (seededDemo) await seedDemo(database.db);
+  const realtime = createRealtime();
   const ctx: AppContext = {
     config,
     db: database.db,
     dbKind: database.kind,
     mailer: createMailer(database.db, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }),
     captcha: createCaptchaVerifier(config.RECAPTCHA_VERIFY_URL),
-    realtime: createRealtime(),
+    realtime,
     loginLimiter: new AttemptLimiter(5, 15 * 60 * 1000),
+    market: await createMarket({ config, db: database.db, realtime }),
   };
   return { ctx, database, seededDemo };
 }

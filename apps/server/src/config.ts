@@ -24,6 +24,17 @@ const Env = z.object({
   /** Cookies marked Secure (HTTPS deployments). */
   COOKIE_SECURE: bool,
   LOG_LEVEL: z.string().default('info'),
+  /**
+   * Market hours: 'exchange' follows real trading hours (forex, commodities and indices closed at the weekend,
+   * stocks in NYSE hours, crypto always open); 'open' or 'closed' pins every market, for demos and tests.
+   */
+  MARKET_HOURS: z.enum(['exchange', 'open', 'closed']).default('exchange'),
+  /** Seed of the simulated feed's random walk, so a demo replays the same prices. */
+  FEED_SEED: z.coerce.number().int().default(20261121),
+  /** Milliseconds between two bursts of the simulated feed. */
+  FEED_TICK_MS: z.coerce.number().int().min(20).max(60_000).default(250),
+  /** Set to false to run without any market feed (prices stay as stored). */
+  MARKET_FEED: z.enum(['true', 'false']).default('true'),
   WEB_DIST: z.string().optional(),
 });
 

@@ -4,6 +4,7 @@ import type { Mailer } from './integrations/mail.ts';
 import type { CaptchaVerifier } from './integrations/captcha.ts';
 import type { Realtime } from './realtime/realtime.ts';
 import type { AttemptLimiter } from './lib/attempt-limiter.ts';
+import type { Market } from './market/types.ts';
 
 /** Everything a route needs, built once at boot and passed in (no globals). */
 export interface AppContext {
@@ -14,4 +15,5 @@ export interface AppContext {
   captcha: CaptchaVerifier;
   realtime: Realtime;
   loginLimiter: AttemptLimiter;
+  market: Market;
 }

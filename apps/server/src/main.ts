@@ -11,6 +11,7 @@ const app = await buildApp({
 });
 ctx.realtime.attach(app.server, ctx.db);
 await app.listen({ port: config.PORT, host: config.HOST });
+if (config.MARKET_FEED === 'true') await ctx.market.start();
 
 const where = database.kind === 'pglite' ? `embedded PostgreSQL in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)';
 console.log(`\nTrading platform running at ${config.appUrl} on ${where}`);
@@ -25,6 +26,7 @@ async function shutdown(signal: string) {
   if (closing) return;
   closing = true;
   app.log.info(`${signal} received, shutting down`);
+  await ctx.market.stop();
   await ctx.realtime.close();
   await app.close();
   await database.close();

@@ -33,7 +33,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     u.pathname = `/${dbName}`;
     url = u.toString();
   }
-  const config: Config = loadConfig({ NODE_ENV: 'test', PORT: '0', SEED_DEMO: 'true', LOG_LEVEL: 'silent', ...(url ? { DATABASE_URL: url } : {}), ...env });
+  const config: Config = loadConfig({ NODE_ENV: 'test', PORT: '0', SEED_DEMO: 'true', LOG_LEVEL: 'silent', MARKET_HOURS: 'open', ...(url ? { DATABASE_URL: url } : {}), ...env });
   const { ctx, database } = await boot(config, { memory: !url });
   const app = await buildApp({ ctx });
   await app.ready();

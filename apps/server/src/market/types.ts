@@ -1,0 +1,20 @@
+import type { Category, MarketStatus } from '@platform/domain';
+import type { PriceBook } from './price-book.ts';
+import type { InstrumentRegistry } from './instruments.ts';
+
+/** The market as the rest of the server sees it (orders, risk engine, routes). */
+export interface Market {
+  readonly book: PriceBook;
+  readonly instruments: InstrumentRegistry;
+  /** Open or closed per market right now. */
+  status(): MarketStatus;
+  isOpen(category: Category): boolean;
+  /**
+   * Units of `quote` per one unit of `walletCurrency` (1 when equal), from the price book's forex pairs, else the
+   * currency API's rates; null when no rate is known.
+   */
+  conversionRate(quote: string, walletCurrency: string): number | null;
+  /** Starts the feeds, candle aggregation and the realtime price batches. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
