@@ -7,6 +7,7 @@ import { createCaptchaVerifier } from './integrations/captcha.ts';
 import { createRealtime } from './realtime/realtime.ts';
 import { AttemptLimiter } from './lib/attempt-limiter.ts';
 import { createMarket } from './market/index.ts';
+import { noRisk } from './engine/hooks.ts';
 
 export interface Booted {
   ctx: AppContext;
@@ -34,6 +35,7 @@ export async function boot(config: Config, opts: { memory?: boolean } = {}): Pro
     realtime,
     loginLimiter: new AttemptLimiter(5, 15 * 60 * 1000),
     market: await createMarket({ config, db: database.db, realtime }),
+    risk: noRisk,
   };
   return { ctx, database, seededDemo };
 }

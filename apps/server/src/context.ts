@@ -5,6 +5,7 @@ import type { CaptchaVerifier } from './integrations/captcha.ts';
 import type { Realtime } from './realtime/realtime.ts';
 import type { AttemptLimiter } from './lib/attempt-limiter.ts';
 import type { Market } from './market/types.ts';
+import type { RiskHooks } from './engine/hooks.ts';
 
 /** Everything a route needs, built once at boot and passed in (no globals). */
 export interface AppContext {
@@ -16,4 +17,6 @@ export interface AppContext {
   realtime: Realtime;
   loginLimiter: AttemptLimiter;
   market: Market;
+  /** The risk engine's view of open positions; replaced by the engine at boot. */
+  risk: RiskHooks;
 }

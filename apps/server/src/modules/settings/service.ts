@@ -15,8 +15,26 @@ export async function getSettings(db: DbOrTx, keys: string[]): Promise<Record<st
   return Object.fromEntries(rows.map((r) => [r.key, r]));
 }
 
+/**
+ * Settings read on hot paths (every order) come from a short-lived cache: any write through putSetting clears it at
+ * once in this process, and other instances see the change within the TTL.
+ */
+const CACHE_TTL_MS = 2000;
+let settingsVersion = 0;
+const settingsCache = new WeakMap<object, { at: number; version: number; keys: string; rows: Record<string, SettingRow | undefined> }>();
+
+export async function getSettingsCached(db: DbOrTx, keys: string[]): Promise<Record<string, SettingRow | undefined>> {
+  const id = keys.join(',');
+  const hit = settingsCache.get(db);
+  if (hit && hit.keys === id && hit.version === settingsVersion && Date.now() - hit.at < CACHE_TTL_MS) return hit.rows;
+  const rows = await getSettings(db, keys);
+  settingsCache.set(db, { at: Date.now(), version: settingsVersion, keys: id, rows });
+  return rows;
+}
+
 /** Inserts or replaces the given values of one settings record. */
 export async function putSetting(db: DbOrTx, key: string, values: Partial<Omit<SettingRow, 'key' | 'updatedAt'>>): Promise<void> {
+  settingsVersion++;
   await db
     .insert(settings)
     .values({ key, ...values })

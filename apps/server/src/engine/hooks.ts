@@ -1,0 +1,26 @@
+import type { orders } from '../db/schema.ts';
+
+export type OrderRow = typeof orders.$inferSelect;
+
+/**
+ * What the order service tells the risk engine after each committed change, and the one figure it asks back
+ * (the wallet's live profit or loss, for the free-margin check). The engine lives in this process only.
+ */
+export interface RiskHooks {
+  opened(order: OrderRow, wallet: { id: number; balance: string }): void;
+  closed(order: OrderRow, wallet: { id: number; balance: string }): void;
+  levelsChanged(order: OrderRow): void;
+  /** Live P/L of a wallet's open positions in its currency; 0 when the engine does not track it. */
+  unrealizedPl(walletId: number): number;
+  /** Open positions the engine tracks for a wallet. */
+  openPositions(walletId: number): number;
+}
+
+/** Used until the risk engine is attached (tests of other modules, tools). */
+export const noRisk: RiskHooks = {
+  opened() {},
+  closed() {},
+  levelsChanged() {},
+  unrealizedPl: () => 0,
+  openPositions: () => 0,
+};

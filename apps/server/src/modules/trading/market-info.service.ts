@@ -1,0 +1,58 @@
+import { and, asc, eq } from 'drizzle-orm';
+import { LotOption, dec, type Category, type FavoriteDto, type LotStateResponse, type RateResponse } from '@platform/domain';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { favorites, instruments } from '../../db/schema.ts';
+import { AppError } from '../../lib/errors.ts';
+import { isUniqueViolation } from '../../lib/errors.ts';
+import { loadTrader, tradingSettings } from './trader.ts';
+
+/** GET /dashboard/rates?quote=: units of `quote` per one unit of the active wallet's currency. */
+export async function conversionRate(ctx: Pick<AppContext, 'db' | 'market'>, userId: number, quote: string): Promise<RateResponse> {
+  const trader = await loadTrader(ctx.db, userId);
+  const code = quote.toUpperCase();
+  const rate = ctx.market.conversionRate(code, trader.wallet.currency);
+  if (!rate || !(rate > 0)) throw new AppError('RATE_UNAVAILABLE');
+  return { rate: dec(rate).toDecimalPlaces(8).toString(), base: trader.wallet.currency, quote: code };
+}
+
+const DEFAULT_LOTS: LotOption[] = [{ label: 'Standard lot (1)', value: 100000 }];
+
+/** GET /dashboard/lot-state/{category}: whether the order size is picked from lot presets or typed as an amount. */
+export async function lotState(db: DbOrTx, category: Category): Promise<LotStateResponse> {
+  const s = await tradingSettings(db);
+  const mode = s[`lot_${category}`]?.value1 === 'lot' ? 'lot' : 'amount';
+  let presets = DEFAULT_LOTS;
+  try {
+    const parsed = z.array(LotOption).safeParse(JSON.parse(s.lotSelector?.value1 ?? '[]'));
+    if (parsed.success && parsed.data.length) presets = parsed.data;
+  } catch {
+    // A malformed preset list falls back to the standard lot rather than breaking the order dialog.
+  }
+  return { lotState: mode, lotSelector: presets };
+}
+
+export async function listFavorites(db: DbOrTx, userId: number): Promise<FavoriteDto[]> {
+  const rows = await db
+    .select({ id: favorites.id, list_id: favorites.instrumentId, name: instruments.name })
+    .from(favorites)
+    .innerJoin(instruments, eq(instruments.id, favorites.instrumentId))
+    .where(eq(favorites.userId, userId))
+    .orderBy(asc(favorites.id));
+  return rows;
+}
+
+/** Adding twice is harmless: the favourite simply stays. */
+export async function addFavorite(ctx: Pick<AppContext, 'db' | 'market'>, userId: number, instrumentId: number): Promise<void> {
+  if (!ctx.market.instruments.byIdOf(instrumentId)) throw new AppError('INSTRUMENT_NOT_FOUND');
+  try {
+    await ctx.db.insert(favorites).values({ userId, instrumentId }).onConflictDoNothing();
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+  }
+}
+
+export async function removeFavorite(db: DbOrTx, userId: number, instrumentId: number): Promise<void> {
+  await db.delete(favorites).where(and(eq(favorites.userId, userId), eq(favorites.instrumentId, instrumentId)));
+}
