@@ -8,11 +8,14 @@ import { createRealtime } from './realtime/realtime.ts';
 import { AttemptLimiter } from './lib/attempt-limiter.ts';
 import { createMarket } from './market/index.ts';
 import { noRisk } from './engine/hooks.ts';
+import { RiskService } from './engine/risk-service.ts';
 
 export interface Booted {
   ctx: AppContext;
   database: Database;
   seededDemo: boolean;
+  /** The risk engine, already following the price book; stop it before closing the database. */
+  risk: RiskService;
 }
 
 /**
@@ -37,5 +40,8 @@ export async function boot(config: Config, opts: { memory?: boolean } = {}): Pro
     market: await createMarket({ config, db: database.db, realtime }),
     risk: noRisk,
   };
-  return { ctx, database, seededDemo };
+  const risk = new RiskService(() => ctx);
+  ctx.risk = risk;
+  await risk.start();
+  return { ctx, database, seededDemo, risk };
 }

@@ -4,7 +4,7 @@ import { buildApp } from './app.ts';
 import { DEMO_PASSWORD, DEMO_USERS } from './db/seed/index.ts';
 
 const config = loadConfig();
-const { ctx, database, seededDemo } = await boot(config);
+const { ctx, database, seededDemo, risk } = await boot(config);
 const app = await buildApp({
   ctx,
   logger: { level: config.LOG_LEVEL, ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty' } } : {}) },
@@ -27,6 +27,7 @@ async function shutdown(signal: string) {
   closing = true;
   app.log.info(`${signal} received, shutting down`);
   await ctx.market.stop();
+  await risk.stop();
   await ctx.realtime.close();
   await app.close();
   await database.close();

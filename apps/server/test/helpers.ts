@@ -34,13 +34,14 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     url = u.toString();
   }
   const config: Config = loadConfig({ NODE_ENV: 'test', PORT: '0', SEED_DEMO: 'true', LOG_LEVEL: 'silent', MARKET_HOURS: 'open', ...(url ? { DATABASE_URL: url } : {}), ...env });
-  const { ctx, database } = await boot(config, { memory: !url });
+  const { ctx, database, risk } = await boot(config, { memory: !url });
   const app = await buildApp({ ctx });
   await app.ready();
   return {
     app,
     ctx,
     async close() {
+      await risk.stop();
       await app.close();
       await database.close();
       if (base && dbName) {

@@ -2,12 +2,21 @@ import type { orders } from '../db/schema.ts';
 
 export type OrderRow = typeof orders.$inferSelect;
 
+/** The wallet a position belongs to, as the engine tracks it. */
+export interface WalletRef {
+  id: number;
+  balance: string;
+  currency: string;
+  /** The owner's plan stop-out percent (null: the default 50). */
+  stopoutPercent: number | null;
+}
+
 /**
  * What the order service tells the risk engine after each committed change, and the one figure it asks back
  * (the wallet's live profit or loss, for the free-margin check). The engine lives in this process only.
  */
 export interface RiskHooks {
-  opened(order: OrderRow, wallet: { id: number; balance: string }): void;
+  opened(order: OrderRow, wallet: WalletRef): void;
   closed(order: OrderRow, wallet: { id: number; balance: string }): void;
   levelsChanged(order: OrderRow): void;
   /** Live P/L of a wallet's open positions in its currency; 0 when the engine does not track it. */

@@ -12,7 +12,7 @@ import { AppError } from '../../lib/errors.ts';
 import { offsetOf, pageMeta } from '../../lib/paging.ts';
 import type { InstrumentRow } from '../../market/instruments.ts';
 import { insertNotification, emitNotification } from '../notifications/service.ts';
-import { kycRequiredForTrade, leverageFor, loadTrader, spreadSettingOf, tradingSettings } from './trader.ts';
+import { kycRequiredForTrade, leverageFor, loadTrader, spreadSettingOf, stopoutFor, tradingSettings } from './trader.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'market' | 'risk' | 'realtime'>;
 
@@ -150,7 +150,7 @@ export async function placeOrder(ctx: Ctx, userId: number, input: z.output<typeo
     await tx.update(balances).set({ margin: sql`${balances.margin} + ${str(margin)}` }).where(eq(balances.id, wallet.id));
     return { order: row, balance: wallet.balance };
   });
-  ctx.risk.opened(order, { id: order.balanceId, balance });
+  ctx.risk.opened(order, { id: order.balanceId, balance, currency: trader.wallet.currency, stopoutPercent: stopoutFor(trader.plan) });
   ctx.realtime.toUser(userId, 'ordersChanged', { balanceId: order.balanceId, orderId: order.id, reason: 'opened' });
   return order;
 }

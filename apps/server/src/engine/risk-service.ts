@@ -1,0 +1,187 @@
+import { eq, isNull } from 'drizzle-orm';
+import type { Side } from '@platform/domain';
+import type { AppContext } from '../context.ts';
+import { balances, orders, pricingPlans, users } from '../db/schema.ts';
+import { AppError } from '../lib/errors.ts';
+import type { Quote } from '../market/price-book.ts';
+import { closeOrder } from '../modules/trading/orders.service.ts';
+import type { OrderRow, RiskHooks, WalletRef } from './hooks.ts';
+import { RiskEngine, type RiskAction } from './risk-engine.ts';
+
+type Ctx = Pick<AppContext, 'db' | 'market' | 'realtime' | 'risk'>;
+
+/** How often every position is recomputed from scratch (picks up conversion-rate moves, removes float drift). */
+const SWEEP_MS = 5000;
+const num = (v: string | null): number | null => (v === null ? null : Number(v));
+
+/**
+ * The server side of automatic closing: keeps the risk engine in step with committed orders, feeds it every tick of
+ * the price book, and closes what it reports (take-profit, stop-loss, stop-out worst-first until the wallet is
+ * safe) through the same transaction as a manual close, with the reason recorded and the client notified —
+ * whether or not the client is connected.
+ */
+export class RiskService implements RiskHooks {
+  readonly engine = new RiskEngine();
+  private readonly convSlots = new Map<string, number>();
+  private readonly walletCurrency = new Map<number, string>();
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private stopTicks: (() => void) | null = null;
+  private sweepTimer: NodeJS.Timeout | null = null;
+  /** Failures of automatic closes, for logs and tests; the position is retried on its next tick. */
+  onError: (err: unknown, action: RiskAction) => void = () => {};
+
+  constructor(private readonly ctx: () => Ctx) {}
+
+  /** Loads every open position and its wallet, then follows the price book. */
+  async start(): Promise<void> {
+    const { db, market } = this.ctx();
+    const rows = await db
+      .select({ order: orders, balance: balances.balance, currency: balances.currency, stopout: pricingPlans.forexStopout })
+      .from(orders)
+      .innerJoin(balances, eq(balances.id, orders.balanceId))
+      .innerJoin(users, eq(users.id, orders.userId))
+      .leftJoin(pricingPlans, eq(pricingPlans.id, users.pricingTableId))
+      .where(isNull(orders.closeTime));
+    for (const r of rows) this.track(r.order, { id: r.order.balanceId, balance: r.balance, currency: r.currency, stopoutPercent: r.stopout });
+    this.stopTicks = market.book.onTicks((changed) => this.onTicks(changed));
+    this.sweepTimer = setInterval(() => this.sweep(), SWEEP_MS);
+    this.sweepTimer.unref();
+    // Positions already beyond their levels at start-up close on the first pass.
+    this.sweep();
+  }
+
+  async stop(): Promise<void> {
+    this.stopTicks?.();
+    this.stopTicks = null;
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    await this.idle();
+  }
+
+  /** Resolves when every automatic close started so far has finished. */
+  async idle(): Promise<void> {
+    while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
+  }
+
+  // ---- hooks called by the order service after each commit ---------------------------------------------------------
+
+  opened(order: OrderRow, wallet: WalletRef): void {
+    this.track(order, wallet);
+    // A position opened at a price already beyond its level (or into a wallet at stop-out) is handled at once.
+    const q = this.ctx().market.book.get(order.instrument);
+    if (q) this.run(this.engine.tick(order.instrumentId, q.bid, q.ask));
+  }
+
+  closed(order: OrderRow, wallet: Pick<WalletRef, 'id' | 'balance'>): void {
+    this.engine.removePosition(order.id);
+    this.orderInstrument.delete(order.id);
+    this.engine.setWalletBalance(wallet.id, Number(wallet.balance));
+    const next = this.engine.checkWallet(wallet.id);
+    if (next) this.run([next]);
+  }
+
+  levelsChanged(order: OrderRow): void {
+    const action = this.engine.setLevels(order.id, num(order.takeProfit), num(order.stopLoss));
+    if (action) this.run([action]);
+  }
+
+  unrealizedPl(walletId: number): number {
+    return this.engine.walletState(walletId)?.pl ?? 0;
+  }
+
+  openPositions(walletId: number): number {
+    return this.engine.walletState(walletId)?.positions ?? 0;
+  }
+
+  // ---- internals -----------------------------------------------------------------------------------------------------
+
+  private track(order: OrderRow, wallet: WalletRef): void {
+    this.walletCurrency.set(wallet.id, wallet.currency);
+    this.orderInstrument.set(order.id, order.instrumentId);
+    this.engine.upsertWallet(wallet.id, { balance: Number(wallet.balance), stopoutPercent: wallet.stopoutPercent });
+    this.engine.addPosition({
+      orderId: order.id,
+      walletId: wallet.id,
+      instrument: order.instrumentId,
+      side: order.type as Side,
+      openRate: Number(order.openRate),
+      amount: Number(order.tradeAmount),
+      spread: Number(order.spread),
+      convSlot: this.convSlot(order.quoteSymbol, wallet.currency, Number(order.exchangeRate)),
+      margin: Number(order.marginUsed),
+      takeProfit: num(order.takeProfit),
+      stopLoss: num(order.stopLoss),
+    });
+  }
+
+  /** The engine's conversion slot of quote → wallet currency (slot 0 is the identity), created on first use. */
+  private convSlot(quote: string, walletCurrency: string, fallback: number): number {
+    if (quote === walletCurrency) return 0;
+    const key = `${quote}|${walletCurrency}`;
+    let slot = this.convSlots.get(key);
+    if (slot === undefined) {
+      slot = this.convSlots.size + 1;
+      this.convSlots.set(key, slot);
+      this.engine.setConversion(slot, this.ctx().market.conversionRate(quote, walletCurrency) ?? fallback);
+    }
+    return slot;
+  }
+
+  private refreshConversions(): void {
+    const { market } = this.ctx();
+    for (const [key, slot] of this.convSlots) {
+      const [quote, wallet] = key.split('|');
+      const rate = market.conversionRate(quote, wallet);
+      if (rate && rate > 0) this.engine.setConversion(slot, rate);
+    }
+  }
+
+  private onTicks(changed: readonly Quote[]): void {
+    if (this.engine.size === 0) return;
+    if (this.convSlots.size) this.refreshConversions();
+    const { instruments } = this.ctx().market;
+    for (const q of changed) {
+      const instrument = instruments.byNameOf(q.name);
+      if (instrument) this.run(this.engine.tick(instrument.id, q.bid, q.ask));
+    }
+  }
+
+  private sweep(): void {
+    if (this.engine.size === 0) return;
+    this.refreshConversions();
+    this.run(this.engine.sweep());
+  }
+
+  private readonly orderInstrument = new Map<number, number>();
+  private instrumentOf(orderId: number): number | undefined {
+    return this.orderInstrument.get(orderId);
+  }
+
+  private run(actions: readonly RiskAction[]): void {
+    for (const action of actions) {
+      const p = this.execute(action).finally(() => this.inFlight.delete(p));
+      this.inFlight.add(p);
+    }
+  }
+
+  private async execute(action: RiskAction): Promise<void> {
+    const ctx = this.ctx();
+    const instrument = ctx.market.instruments.byIdOf(this.instrumentOf(action.orderId) ?? -1);
+    if (instrument && !ctx.market.isOpen(instrument.category)) {
+      // No fills while the market is closed: the position is looked at again on the first tick after the open.
+      this.engine.releaseClosing(action.orderId);
+      return;
+    }
+    try {
+      await closeOrder(ctx, { orderId: action.orderId, reason: action.reason, price: action.price });
+    } catch (err) {
+      if (err instanceof AppError && (err.code === 'ORDER_CLOSED' || err.code === 'ORDER_NOT_FOUND')) {
+        // Closed meanwhile by its owner or staff: nothing left to track.
+        this.engine.removePosition(action.orderId);
+        this.orderInstrument.delete(action.orderId);
+        return;
+      }
+      this.engine.releaseClosing(action.orderId);
+      this.onError(err, action);
+    }
+  }
+}
