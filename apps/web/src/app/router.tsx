@@ -5,7 +5,9 @@ import { SignupPage } from '../features/auth/SignupPage.tsx';
 import { ForgotPasswordPage } from '../features/auth/ForgotPasswordPage.tsx';
 import { ResetPasswordPage } from '../features/auth/ResetPasswordPage.tsx';
 import { VerifyEmailPage } from '../features/auth/VerifyEmailPage.tsx';
-import { DashboardPage } from '../features/dashboard/DashboardPage.tsx';
+import { DashboardPage } from '../features/trading/DashboardPage.tsx';
+import { MobileChartPage } from '../features/trading/MobileChartPage.tsx';
+import { StatementsPage } from '../features/statements/StatementsPage.tsx';
 import { ProfilePage } from '../features/account/ProfilePage.tsx';
 import { SecurityPage } from '../features/account/SecurityPage.tsx';
 import { PlaceholderPage } from '../features/placeholder/PlaceholderPage.tsx';
@@ -30,6 +32,7 @@ export const routes: RouteObject[] = [
   {
     element: <RequireUser />,
     children: [
+      { path: '/chart/:symbol', element: <MobileChartPage /> },
       {
         element: <ClientLayout />,
         children: [
@@ -43,7 +46,7 @@ export const routes: RouteObject[] = [
               { path: '/withdraws', element: <PlaceholderPage title="Withdraws" /> },
               { path: '/kyc', element: <PlaceholderPage title="KYC" /> },
               { path: '/pricing', element: <PlaceholderPage title="My Plan" /> },
-              { path: '/statements', element: <PlaceholderPage title="Statements" /> },
+              { path: '/statements', element: <StatementsPage /> },
             ],
           },
         ],

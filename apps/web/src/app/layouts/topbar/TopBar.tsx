@@ -10,7 +10,7 @@ import { Logo } from '../../../ui/shell/Logo.tsx';
 import { NotificationsMenu } from '../../../ui/shell/NotificationsMenu.tsx';
 import { ProfileMenu, type ProfileMenuItem } from '../../../ui/shell/ProfileMenu.tsx';
 import { RoleShortcuts } from '../../../ui/shell/RoleShortcuts.tsx';
-import { TopBarStats } from './TopBarStats.tsx';
+import { LiveTopBarStats } from '../../../features/trading/LiveTopBarStats.tsx';
 import { WalletSwitcher } from './WalletSwitcher.tsx';
 
 export interface TopBarProps {
@@ -50,7 +50,7 @@ export function TopBar({ current }: TopBarProps) {
         </Link>
         {activeBalance && (
           <Group visibleFrom="lg" wrap="nowrap">
-            <TopBarStats balance={activeBalance.balance} margin={activeBalance.margin} currency={activeBalance.currency} />
+            <LiveTopBarStats balance={activeBalance.balance} margin={activeBalance.margin} currency={activeBalance.currency} />
           </Group>
         )}
       </Group>
@@ -69,7 +69,7 @@ export function TopBar({ current }: TopBarProps) {
           {activeBalance && (
             <>
               <WalletSwitcher balances={user.balances} active={activeBalance} fullWidth />
-              <TopBarStats
+              <LiveTopBarStats
                 balance={activeBalance.balance}
                 margin={activeBalance.margin}
                 currency={activeBalance.currency}

@@ -7,7 +7,7 @@ export interface TopBarStatsProps {
   balance: string;
   margin: string;
   currency: string;
-  /** Live open P/L; 0 until trading is part of the product. */
+  /** Live P/L of the open positions. */
   profitLoss?: string;
   /** 'row' in the header, 'grid' in the mobile drawer. */
   layout?: 'row' | 'grid';

@@ -1,0 +1,89 @@
+import { useCallback, useMemo, useState } from 'react';
+import { Alert, Anchor, Box, Center, Grid, Loader, Stack, Text } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { GENERIC_ERROR, marketOfCategory, type InstrumentDto, type Side } from '@platform/domain';
+import { useBranding, useCurrentUser } from '../../api/hooks.ts';
+import { useInstruments, useMarketStatus } from './api.ts';
+import { ChartPanel } from './ChartPanel.tsx';
+import { InstrumentPanel } from './InstrumentPanel.tsx';
+import { OrderDialog } from './OrderDialog.tsx';
+import { PositionsPanel } from './PositionsPanel.tsx';
+import { PricingPlanPanel } from './PricingPlanPanel.tsx';
+
+/** The chart shows USD/CNH until the client picks another instrument (spec §9). */
+export const DEFAULT_CHART_SYMBOL = 'USD_CNH';
+const LIST_WIDTH = 400;
+
+/**
+ * The trading dashboard (spec §2): instruments on the left, the chart on the right, positions below;
+ * stacked on small screens. Live prices re-render only the parts that show them, not this page.
+ */
+export function DashboardPage() {
+  const { t } = useTranslation();
+  const { data: current } = useCurrentUser();
+  const { data: branding } = useBranding();
+  const instruments = useInstruments();
+  const { data: marketStatus } = useMarketStatus();
+  const [selected, setSelected] = useState(DEFAULT_CHART_SYMBOL);
+  const [trade, setTrade] = useState<{ side: Side; name: string } | null>(null);
+
+  const list = useMemo(() => instruments.data ?? [], [instruments.data]);
+  const byName = useMemo(() => new Map(list.map((i) => [i.name, i])), [list]);
+  const digitsOf = useCallback((name: string) => byName.get(name)?.digits, [byName]);
+  // Stable handlers keep the instrument rows from re-rendering on every price batch.
+  const onSelect = useCallback((i: InstrumentDto) => setSelected(i.name), []);
+  const onTrade = useCallback((side: Side, i: InstrumentDto) => setTrade({ side, name: i.name }), []);
+
+  const chartInstrument = byName.get(selected) ?? list[0];
+  const tradeInstrument = trade ? byName.get(trade.name) : undefined;
+  const marketOpen = (i: InstrumentDto) => !marketStatus || marketStatus[marketOfCategory(i.category)] === 'open';
+  const currency = current?.activeBalance?.currency ?? '';
+
+  if (instruments.isPending)
+    return (
+      <Center py="xl">
+        <Loader />
+      </Center>
+    );
+  if (instruments.isError)
+    return (
+      <Center py="xl">
+        <Text c="red">{t(GENERIC_ERROR)}</Text>
+      </Center>
+    );
+
+  return (
+    <Box maw={1680} mx="auto">
+      <Stack gap="md">
+        {current && !current.isKyc && (
+          <Alert color="red" variant="filled" icon={<IconAlertTriangle size={18} />} data-testid="kyc-banner">
+            {t('Please verify KYC to enable trading')}{' '}
+            <Anchor component={Link} to="/kyc" c="white" fw={700} underline="always">
+              {t('Click here')}
+            </Anchor>
+          </Alert>
+        )}
+        <Grid gap="md">
+          {/* From lg up the instrument list keeps a fixed width and the chart and positions take the rest. */}
+          <Grid.Col span={{ base: 12, lg: 'content' }}>
+            <Stack gap="md" w={{ lg: LIST_WIDTH }}>
+              <InstrumentPanel instruments={list} marketStatus={marketStatus} selected={selected} onSelect={onSelect} onTrade={onTrade} />
+              {branding?.pricingPlan === 'on' && <PricingPlanPanel plan={current?.user.pricingTable ?? null} />}
+            </Stack>
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, lg: 'auto' }} miw={0}>
+            <Stack gap="md">
+              {chartInstrument && <ChartPanel instrument={chartInstrument} marketOpen={marketOpen(chartInstrument)} onTrade={onTrade} />}
+              <PositionsPanel currency={currency} digitsOf={digitsOf} />
+            </Stack>
+          </Grid.Col>
+        </Grid>
+      </Stack>
+      {trade && tradeInstrument && (
+        <OrderDialog side={trade.side} instrument={tradeInstrument} onClose={() => setTrade(null)} />
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,80 @@
+import { useEffect } from 'react';
+import { Badge, Center, Group, Loader, Modal, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { GENERIC_ERROR, type InstrumentDto, type Side } from '@platform/domain';
+import { useCurrentUser } from '../../api/hooks.ts';
+import { toastError } from '../../ui/toast.ts';
+import { useLotState, useRate } from './api.ts';
+import { formatPrice, pairLabel } from './figures.ts';
+import { OrderForm } from './OrderForm.tsx';
+import { useQuote } from './quotes.ts';
+import { useLivePositions } from './useLivePositions.ts';
+
+export interface OrderDialogProps {
+  side: Side;
+  instrument: InstrumentDto;
+  onClose: () => void;
+}
+
+/**
+ * Buy order and Sell order dialogs. Opening loads the conversion rate of the instrument's quote currency and
+ * the lot mode of its category, with a spinner meanwhile (spec §4); failures say "Something went wrong".
+ */
+export function OrderDialog({ side, instrument, onClose }: OrderDialogProps) {
+  const { t } = useTranslation();
+  const { data: current } = useCurrentUser();
+  const rate = useRate(instrument.quote, true);
+  const lot = useLotState(instrument.category, true);
+  const quote = useQuote(instrument.name);
+  // Free margin counts the live P/L of the open positions.
+  const { totalProfitLoss } = useLivePositions();
+  const failed = rate.isError || lot.isError;
+  useEffect(() => {
+    if (failed) toastError(t(GENERIC_ERROR));
+  }, [failed, t]);
+
+  const wallet = current?.activeBalance ?? null;
+  const price = side === 'buy' ? quote?.ask : quote?.bid;
+  const title = (
+    <Group gap="xs">
+      <Text fw={700}>{side === 'buy' ? t('Buy Order') : t('Sell Order')}</Text>
+      <Badge variant="light" color={side === 'buy' ? 'teal' : 'red'}>
+        {pairLabel(instrument.base, instrument.quote)}
+      </Badge>
+      <Text size="sm" c="dimmed" style={{ fontVariantNumeric: 'tabular-nums' }}>
+        {formatPrice(price, instrument.digits)}
+      </Text>
+    </Group>
+  );
+
+  let body;
+  if (failed) body = <Text c="red">{t(GENERIC_ERROR)}</Text>;
+  else if (!current || rate.isPending || lot.isPending)
+    body = (
+      <Center py="xl">
+        <Loader aria-label={t('Loading...')} />
+      </Center>
+    );
+  else if (!wallet) body = <Text c="dimmed">{t('Please choose a wallet first.')}</Text>;
+  else if (!quote) body = <Text c="dimmed">{t('No price is available for this instrument right now.')}</Text>;
+  else
+    body = (
+      <OrderForm
+        side={side}
+        instrument={instrument}
+        prices={{ bid: quote.bid, ask: quote.ask }}
+        conversionRate={rate.data.rate}
+        lot={lot.data}
+        wallet={wallet}
+        plan={current?.user.pricingTable ?? null}
+        openProfitLoss={totalProfitLoss.toString()}
+        onDone={onClose}
+      />
+    );
+
+  return (
+    <Modal opened onClose={onClose} title={title} centered size="md">
+      {body}
+    </Modal>
+  );
+}

@@ -1,0 +1,165 @@
+import type { ReactNode } from 'react';
+import { ActionIcon, Badge, Button, Group, Table, Text, Tooltip } from '@mantine/core';
+import { IconShieldDown, IconTargetArrow } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { CLOSE_REASON_LABELS, dec, formatOrderTime, type Decimal, type OrderDto } from '@platform/domain';
+import { formatPrice, formatProfitLoss, pairLabel } from './figures.ts';
+import type { ProtectionKind } from './ProtectionDialog.tsx';
+
+export interface PositionsTableProps {
+  rows: readonly OrderDto[];
+  /** 'open' leaves out the close rate and close time, which open positions do not have yet. */
+  variant: 'all' | 'open';
+  /** Live P/L of open positions by order id. */
+  liveProfitLoss: ReadonlyMap<number, Decimal | null>;
+  currency: string;
+  /** Price digits of an instrument by name. */
+  digitsOf: (instrument: string) => number | undefined;
+  onClosePosition: (order: OrderDto) => void;
+  onProtect: (order: OrderDto, kind: ProtectionKind) => void;
+  /** The order whose close is in flight. */
+  closingId: number | null;
+  emptyText: string;
+}
+
+interface Column {
+  key: string;
+  label: string;
+  cell: (o: OrderDto) => ReactNode;
+  closedOnly?: boolean;
+}
+
+const nowrap = { whiteSpace: 'nowrap' } as const;
+
+/** YYYY-MM-DD h:mm A with the time under the date, so the wide table still fits beside the instrument list. */
+function When({ value }: { value: string | null }) {
+  const text = formatOrderTime(value);
+  const [date, ...time] = text.split(' ');
+  if (!time.length) return <>{text}</>;
+  return (
+    <Text span size="sm" style={{ display: 'inline-block', lineHeight: 1.25, ...nowrap }}>
+      {date}
+      <Text span size="xs" c="dimmed" display="block">
+        {' '}
+        {time.join(' ')}
+      </Text>
+    </Text>
+  );
+}
+
+/** Orders with the spec's fields (§3): OPENED green / CLOSED yellow, P/L to 5 decimals, times YYYY-MM-DD h:mm A. */
+export function PositionsTable(props: PositionsTableProps) {
+  const { rows, variant, liveProfitLoss, currency, digitsOf, onClosePosition, onProtect, closingId, emptyText } = props;
+  const { t } = useTranslation();
+  const rate = (o: OrderDto, value: string | null) => {
+    if (value === null) return '-';
+    const digits = digitsOf(o.instrument);
+    return digits === undefined ? dec(value).toString() : formatPrice(value, digits);
+  };
+  const isOpen = (o: OrderDto) => o.close_time === null;
+
+  const status = (o: OrderDto) =>
+    isOpen(o) ? (
+      <Badge color="green" variant="light" miw="max-content">
+        {t('OPENED')}
+      </Badge>
+    ) : (
+      <Group gap={6} wrap="nowrap">
+        <Badge color="yellow" variant="light" miw="max-content">
+          {t('CLOSED')}
+        </Badge>
+        {/* Closes the owner did not make (take-profit, stop-loss, stop-out, broker) say why. */}
+        {o.close_reason && o.close_reason !== 'manual' && (
+          <Text size="xs" c="dimmed" style={nowrap}>
+            {t(CLOSE_REASON_LABELS[o.close_reason])}
+          </Text>
+        )}
+      </Group>
+    );
+
+  const actions = (o: OrderDto) =>
+    isOpen(o) && (
+      <Group gap={4} wrap="nowrap">
+        <Tooltip label={t('Set Stop/Loss')}>
+          <ActionIcon variant="light" color="red" size="md" aria-label={t('Set Stop/Loss')} onClick={() => onProtect(o, 'loss')}>
+            <IconShieldDown size={16} />
+          </ActionIcon>
+        </Tooltip>
+        <Tooltip label={t('Set Take/Profit')}>
+          <ActionIcon variant="light" color="teal" aria-label={t('Set Take/Profit')} onClick={() => onProtect(o, 'profit')}>
+            <IconTargetArrow size={16} />
+          </ActionIcon>
+        </Tooltip>
+        <Button size="compact-xs" color="gray" loading={closingId === o.id} onClick={() => onClosePosition(o)}>
+          {t('Close')}
+        </Button>
+      </Group>
+    );
+
+  const profitLoss = (o: OrderDto) => {
+    const pl = formatProfitLoss(isOpen(o) ? liveProfitLoss.get(o.id) : o.pro_loss, currency);
+    return (
+      <Text span size="sm" fw={600} c={pl.color} style={nowrap} data-testid={`pl-${o.id}`}>
+        {pl.text}
+      </Text>
+    );
+  };
+
+  const allColumns: Column[] = [
+    { key: 'time', label: t('Time'), cell: (o) => <When value={o.created_at} /> },
+    { key: 'instrument', label: t('Instrument'), cell: (o) => <Text span size="sm" fw={600} style={nowrap}>{pairLabel(o.base_symbol, o.quote_symbol)}</Text> },
+    {
+      key: 'type',
+      label: t('Type'),
+      cell: (o) => (
+        <Text span size="sm" fw={700} c={o.type === 'buy' ? 'teal' : 'red'}>
+          {o.type === 'buy' ? t('BUY') : t('SELL')}
+        </Text>
+      ),
+    },
+    { key: 'amount', label: t('Amount'), cell: (o) => dec(o.trade_amount).toString() },
+    { key: 'open', label: t('Open Rate'), cell: (o) => rate(o, o.open_rate) },
+    { key: 'close', label: t('Close Rate'), cell: (o) => rate(o, o.close_rate), closedOnly: true },
+    { key: 'tp', label: t('Take Profit'), cell: (o) => rate(o, o.profit) },
+    { key: 'sl', label: t('Stop Loss'), cell: (o) => rate(o, o.loss) },
+    { key: 'pl', label: t('P/L'), cell: profitLoss },
+    { key: 'status', label: t('Status'), cell: status },
+    { key: 'closeTime', label: t('Close Time'), cell: (o) => <When value={o.close_time} />, closedOnly: true },
+    { key: 'actions', label: t('Actions'), cell: actions },
+  ];
+  const columns = allColumns.filter((c) => variant === 'all' || !c.closedOnly);
+
+  return (
+    <Table.ScrollContainer minWidth={variant === 'all' ? 1040 : 880}>
+      <Table striped highlightOnHover verticalSpacing="xs" horizontalSpacing={8} fz="sm" style={{ fontVariantNumeric: 'tabular-nums' }}>
+        <Table.Thead>
+          <Table.Tr>
+            {columns.map((c) => (
+              <Table.Th key={c.key} style={nowrap}>
+                {c.label}
+              </Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.length === 0 && (
+            <Table.Tr>
+              <Table.Td colSpan={columns.length}>
+                <Text ta="center" c="dimmed" py="md">
+                  {emptyText}
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          )}
+          {rows.map((o) => (
+            <Table.Tr key={o.id} data-testid={`position-${o.id}`}>
+              {columns.map((c) => (
+                <Table.Td key={c.key}>{c.cell(o)}</Table.Td>
+              ))}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

@@ -1,0 +1,94 @@
+import { useEffect, useRef } from 'react';
+import { Box, Center, Loader, Text, useMantineTheme } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { CandlestickSeries, ColorType, createChart, type IChartApi, type ISeriesApi, type UTCTimestamp } from 'lightweight-charts';
+import type { Candle } from '@platform/domain';
+import { useCandles } from './api.ts';
+import { liveBar } from './chartBars.ts';
+import { useQuote } from './quotes.ts';
+
+export interface PriceChartProps {
+  /** Instrument name, e.g. USD_CNH. */
+  symbol: string;
+  digits: number;
+  /** CSS height of the chart area. */
+  height: number | string;
+}
+
+const toBar = (c: Candle) => ({ ...c, time: c.time as UTCTimestamp });
+
+/**
+ * Daily candles of one instrument from our candles API, dark, with the last bar following the live bid.
+ * The symbol is chosen by the page (the chart itself offers no symbol change).
+ */
+export function PriceChart({ symbol, digits, height }: PriceChartProps) {
+  const { t } = useTranslation();
+  const theme = useMantineTheme();
+  const containerRef = useRef<HTMLDivElement>(null);
+  const chartRef = useRef<IChartApi | null>(null);
+  const seriesRef = useRef<ISeriesApi<'Candlestick'> | null>(null);
+  // The bar the live bid moves, tagged with its symbol so a tick never lands on another instrument's history.
+  const lastRef = useRef<{ symbol: string; bar: Candle } | null>(null);
+  const candles = useCandles(symbol);
+  const quote = useQuote(symbol);
+
+  useEffect(() => {
+    const el = containerRef.current;
+    if (!el) return;
+    const dark = theme.colors.dark;
+    const chart = createChart(el, {
+      autoSize: true,
+      layout: { background: { type: ColorType.Solid, color: dark[7] }, textColor: dark[1], fontFamily: theme.fontFamily },
+      grid: { vertLines: { color: dark[5] }, horzLines: { color: dark[5] } },
+      rightPriceScale: { borderColor: dark[4] },
+      timeScale: { borderColor: dark[4], timeVisible: false },
+    });
+    chartRef.current = chart;
+    seriesRef.current = chart.addSeries(CandlestickSeries, {
+      upColor: theme.colors.teal[6],
+      downColor: theme.colors.red[6],
+      borderVisible: false,
+      wickUpColor: theme.colors.teal[6],
+      wickDownColor: theme.colors.red[6],
+    });
+    return () => {
+      chart.remove();
+      chartRef.current = null;
+      seriesRef.current = null;
+    };
+  }, [theme]);
+
+  useEffect(() => {
+    seriesRef.current?.applyOptions({ priceFormat: { type: 'price', precision: digits, minMove: 1 / 10 ** digits } });
+  }, [digits]);
+
+  useEffect(() => {
+    const series = seriesRef.current;
+    if (!series) return;
+    const data = candles.data ?? [];
+    series.setData(data.map(toBar));
+    const last = data.at(-1);
+    lastRef.current = last ? { symbol, bar: last } : null;
+    if (data.length) chartRef.current?.timeScale().fitContent();
+  }, [candles.data, symbol]);
+
+  useEffect(() => {
+    const last = lastRef.current;
+    if (!quote || !last || last.symbol !== symbol) return;
+    // Prices from the catalogue carry no tick time; they belong to the current day.
+    const bar = liveBar(last.bar, quote.bid, quote.time > 0 ? quote.time : Date.now());
+    lastRef.current = { symbol, bar };
+    seriesRef.current?.update(toBar(bar));
+  }, [quote, symbol]);
+
+  return (
+    <Box pos="relative" h={height} data-testid="price-chart">
+      <Box ref={containerRef} pos="absolute" inset={0} />
+      {(candles.isPending || candles.isError) && (
+        <Center pos="absolute" inset={0} style={{ pointerEvents: 'none' }}>
+          {candles.isError ? <Text c="dimmed">{t('The chart is unavailable right now.')}</Text> : <Loader size="sm" />}
+        </Center>
+      )}
+    </Box>
+  );
+}

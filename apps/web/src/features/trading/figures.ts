@@ -1,0 +1,131 @@
+import {
+  closePrice,
+  dec,
+  formatMoney,
+  openPrice,
+  pipValue,
+  profitLoss,
+  requiredMargin,
+  resolveLeverage,
+  spreadCost,
+  toFixed,
+  type CategoryName,
+  type Decimal,
+  type InstrumentDto,
+  type OrderDto,
+  type PricingTableDto,
+  type Side,
+} from '@platform/domain';
+
+/**
+ * The spread setting (spread_{category} value1) multiplies the spread cost of an order. No endpoint gives it
+ * to the client, so the order dialog's estimate uses 1, the value every category ships with.
+ */
+export const SPREAD_SETTING = 1;
+
+export interface Prices {
+  bid: number;
+  ask: number;
+}
+
+/** "EUR/USD" for EUR_USD. */
+export const pairLabel = (base: string, quote: string): string => `${base}/${quote}`;
+
+/** A price with the instrument's digits, or "-" before the first quote. */
+export function formatPrice(value: number | string | null | undefined, digits: number): string {
+  if (value === null || value === undefined || value === '') return '-';
+  return toFixed(value, digits);
+}
+
+/** Live P/L of an open position in the wallet currency, closing at the current price (buy at bid, sell at ask). */
+export function openPositionProfitLoss(order: OrderDto, prices: Prices | undefined, conversionRate: string | undefined): Decimal | null {
+  if (!prices) return null;
+  return profitLoss({
+    side: order.type,
+    openRate: order.open_rate,
+    closeRate: closePrice(order.type, prices),
+    amount: order.trade_amount,
+    spread: order.spread,
+    // The rate of the moment when known, else the one the position opened with.
+    conversionRate: conversionRate ?? order.exchange_rate,
+  });
+}
+
+/** Profit/loss as the tables show it: 5 decimals with the currency; green above 0, red otherwise (spec §9). */
+export function formatProfitLoss(value: Decimal | string | null | undefined, currency: string): { text: string; color: string | undefined } {
+  if (value === null || value === undefined) return { text: '-', color: undefined };
+  const d = dec(value);
+  return { text: formatMoney(d, currency, 5), color: d.greaterThan(0) ? 'teal' : 'red' };
+}
+
+/** Leverage of a category for this client: the plan's {category}_leverage, else the instrument's own. */
+export function leverageOf(plan: PricingTableDto | null | undefined, category: CategoryName, instrumentLeverage: number): number {
+  const planLeverage = plan ? plan[`${category}_leverage`] : null;
+  return resolveLeverage(planLeverage, instrumentLeverage);
+}
+
+/** How far from the price a take-profit or stop-loss starts when switched on in the order dialog. */
+const START_DISTANCE = '0.01';
+
+/**
+ * Where a new order's take-profit or stop-loss starts: 1% beyond the opening price on its own side (a buy's
+ * take-profit above the ask, its stop-loss below). Right at the price it would leave its range with the next tick.
+ */
+export function startingLevel(side: Side, level: 'takeProfit' | 'stopLoss', prices: Prices, digits: number): string {
+  const up = (side === 'buy') === (level === 'takeProfit');
+  const factor = up ? dec(1).plus(START_DISTANCE) : dec(1).minus(START_DISTANCE);
+  return openPrice(side, prices).times(factor).toFixed(Math.min(digits, 5));
+}
+
+export const INSUFFICIENT_BALANCE = 'Insufficient Balance!';
+export const INSUFFICIENT_FREE_MARGIN = 'Insufficient Free Margin!';
+
+export interface OrderEstimateInput {
+  side: Side;
+  prices: Prices;
+  instrument: Pick<InstrumentDto, 'quote'>;
+  /** Empty or unparsable counts as no amount. */
+  amount: string;
+  leverage: number;
+  conversionRate: string;
+  balance: string;
+  margin: string;
+  /** Live P/L of the wallet's open positions. */
+  openProfitLoss: Decimal.Value;
+}
+
+export interface OrderEstimate {
+  price: Decimal;
+  requiredMargin: Decimal;
+  pipValue: Decimal;
+  /** What the position would make if closed at once: the spread and the spread cost. */
+  profitLoss: Decimal;
+  /** "Insufficient Balance!" first, else "Insufficient Free Margin!" (spec §5). */
+  problem: typeof INSUFFICIENT_BALANCE | typeof INSUFFICIENT_FREE_MARGIN | null;
+  hasAmount: boolean;
+}
+
+export function estimateOrder(p: OrderEstimateInput): OrderEstimate {
+  const amount = /^\d*\.?\d+$/.test(p.amount.trim()) ? dec(p.amount.trim()) : dec(0);
+  const price = openPrice(p.side, p.prices);
+  const margin = requiredMargin({ price, amount, leverage: p.leverage, conversionRate: p.conversionRate });
+  const spread = spreadCost({ ask: p.prices.ask, bid: p.prices.bid, spreadSetting: SPREAD_SETTING, amount });
+  const estimate = profitLoss({
+    side: p.side,
+    openRate: price,
+    closeRate: closePrice(p.side, p.prices),
+    amount,
+    spread,
+    conversionRate: p.conversionRate,
+  });
+  const freeMargin = dec(p.balance).minus(p.margin).plus(p.openProfitLoss);
+  const problem = margin.greaterThan(p.balance) ? INSUFFICIENT_BALANCE : margin.greaterThan(freeMargin) ? INSUFFICIENT_FREE_MARGIN : null;
+  return {
+    price,
+    requiredMargin: margin,
+    pipValue: pipValue({ quote: p.instrument.quote, amount, conversionRate: p.conversionRate }),
+    profitLoss: estimate,
+    problem,
+    hasAmount: amount.greaterThan(0),
+  };
+}
