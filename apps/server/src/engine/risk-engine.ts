@@ -6,11 +6,23 @@ import { resolveStopout, type Side } from '@platform/domain';
  * closes them in database transactions (in decimal, with the spec's formulas) and reports back with
  * removePosition / releaseClosing / setWalletBalance.
  *
- * Layout: positions live in dense slots of typed arrays (struct of arrays), so a tick or a sweep is a tight loop over
- * numbers with no object per position. Removal moves the last slot into the hole, so slots 0..count-1 are always
- * the open positions. Each instrument keeps the list of its slots and each wallet the list of its slots (both
- * swap-remove, O(1)); wallet used margin and P/L sum are kept incrementally, so a tick costs work proportional to
- * the positions on that instrument plus the wallets they belong to, never to all positions.
+ * Layout, chosen for the per-tick cost (measured in bench/risk-engine.ts):
+ * - Positions are stored in blocks, one per (instrument, side, conversion slot), each a struct of typed arrays
+ *   holding its positions contiguously. The index by instrument is the storage itself: a tick walks the instrument's
+ *   few blocks front to back with one close price, one sign and one conversion rate per block, so the loop has no
+ *   branch on the side and no per-position rate lookup. Removal moves the block's last entry into the hole (O(1)).
+ * - Each position also has a stable id (pid) for the order-id map and the wallet lists; the pid knows where its entry
+ *   currently lives and holds the cold fields (levels as set, closing state).
+ * - Each wallet keeps a hot record of two doubles, its P/L sum and its stop-out limit: the P/L sum at or below which
+ *   it must stop out, precomputed from balance, used margin and stop-out percent (see refreshLimit). The tick
+ *   compares each touched wallet's new sum with its limit right after updating it, so only wallets actually in
+ *   danger get a second look. The record is small because updating it is a random access per position, and that
+ *   access dominates the loop; used margin and balance live beside it and change only on add, remove and balance.
+ * - Take-profit and stop-loss live in the block as a band on the close price (close ≤ lo or close ≥ hi means a level
+ *   is reached; a position already closing gets an empty band). Each block also keeps the highest lo and lowest hi
+ *   over its entries: while the close price is strictly inside them no level can be reached and the loop does not
+ *   read the band at all. Adding a position or setting its levels tightens these bounds; removals and closings
+ *   leave them loose (still safe), and every loop that does read the band makes them exact again.
  *
  * Numbers are doubles. That is enough to decide when to close:
  * - Prices reach the engine as doubles parsed from decimal text with at most 8 decimals (the price book rounds them
@@ -20,10 +32,10 @@ import { resolveStopout, type Side } from '@platform/domain';
  *   apart, so rounding never merges them (each moves by at most half that) and never swaps them. Equal decimals give
  *   the same double. Comparing a price with a take-profit or stop-loss level parsed the same way therefore gives
  *   exactly the decimal answer, including the "reaches" (equal) case.
- * - P/L, equity and margin level are sums and quotients, so they carry rounding errors of a few 1e-16 of the
+ * - P/L, equity and margin level are sums and products, so they carry rounding errors of a few 1e-16 of the
  *   magnitudes involved; the stop-out decision can only differ from the decimal one when the margin level is within
- *   that hair of the threshold, and the close itself is computed in decimal by the order service. The sweep
- *   recomputes everything from scratch, which also removes the drift of incremental sums.
+ *   that hair of the threshold (see TIE), and the close itself is computed in decimal by the order service. The
+ *   sweep recomputes the P/L from scratch, which also removes the drift of the incremental sums.
  */
 
 export type RiskReason = 'take_profit' | 'stop_loss' | 'stop_out';
@@ -66,31 +78,36 @@ export interface RiskWalletState {
   positions: number;
 }
 
-/** Read-only views of the position columns, for the benchmark and diagnostics; stale after the next add or remove. */
-export interface RiskColumns {
+/** One block of position columns, read-only, for the benchmark and diagnostics. */
+export interface RiskBlockView {
+  instrument: number;
+  /** +1 buy (closes at the bid), −1 sell (closes at the ask). */
+  sign: 1 | -1;
+  convSlot: number;
   count: number;
   wallet: Int32Array;
-  instrument: Int32Array;
-  side: Int8Array;
-  openRate: Float64Array;
+  breakEven: Float64Array;
   amount: Float64Array;
-  spread: Float64Array;
-  convSlot: Int32Array;
-  conversion: Float64Array;
   pl: Float64Array;
-  instrumentSlots(instrument: number): Int32Array;
 }
+
+type ExitReason = Exclude<RiskReason, 'stop_out'>;
+
+/**
+ * A margin level exactly at the stop-out in decimal can come out a hair above it in doubles (1.0 → 0.9413 on 10 000
+ * gives a P/L of −586.9999999999998, not −587). The spec closes "at or below", so the comparison allows a billionth
+ * of the level: exact ties close, and nothing closes earlier by more than that (well under a cent of equity).
+ */
+const TIE = 1 + 1e-9;
 
 // Closing state of a position: open, closing for its take-profit or stop-loss, closing as a stop-out.
 const OPEN = 0;
 const CLOSING = 1;
 const CLOSING_STOPOUT = 2;
 
-type ExitReason = Exclude<RiskReason, 'stop_out'>;
-
 const NONE: readonly RiskAction[] = Object.freeze([]);
 
-type Column = Float64Array | Int32Array | Int8Array | Uint8Array;
+type Column = Float64Array | Int32Array | Uint8Array;
 
 /** A copy of `a` with room for `cap` entries; new entries take `fill` (typed arrays start at 0 otherwise). */
 function grow<T extends Column>(a: T, cap: number, fill?: number): T {
@@ -100,55 +117,134 @@ function grow<T extends Column>(a: T, cap: number, fill?: number): T {
   return b;
 }
 
+/** The positions of one instrument, side and conversion slot, contiguous in entries 0..count-1. */
+class Block {
+  count = 0;
+  pid: Int32Array;
+  wallet: Int32Array;
+  open: Float64Array;
+  /**
+   * The close price at which the position breaks even, open rate + sign × spread ÷ amount, so the P/L is
+   * sign × (close − breakEven) × amount ÷ conversion: the spec formula with one column less to read per tick.
+   */
+  breakEven: Float64Array;
+  amount: Float64Array;
+  margin: Float64Array;
+  pl: Float64Array;
+  /** Take-profit / stop-loss as a band on the close price: a level is reached when close ≤ lo or close ≥ hi. */
+  lo: Float64Array;
+  hi: Float64Array;
+  /** Highest lo and lowest hi over the entries (loose after removals; exact after a loop that reads the band). */
+  maxLo = -Infinity;
+  minHi = Infinity;
+
+  constructor(
+    /** Index in the engine's list of all blocks. */
+    readonly id: number,
+    readonly instrument: number,
+    readonly sign: 1 | -1,
+    readonly conv: number,
+    cap = 16,
+  ) {
+    this.pid = new Int32Array(cap);
+    this.wallet = new Int32Array(cap);
+    this.open = new Float64Array(cap);
+    this.breakEven = new Float64Array(cap);
+    this.amount = new Float64Array(cap);
+    this.margin = new Float64Array(cap);
+    this.pl = new Float64Array(cap);
+    this.lo = new Float64Array(cap);
+    this.hi = new Float64Array(cap);
+  }
+
+  /** Appends an empty entry and returns its index. */
+  push(): number {
+    if (this.count === this.pid.length) {
+      const cap = this.count * 2;
+      this.pid = grow(this.pid, cap);
+      this.wallet = grow(this.wallet, cap);
+      this.open = grow(this.open, cap);
+      this.breakEven = grow(this.breakEven, cap);
+      this.amount = grow(this.amount, cap);
+      this.margin = grow(this.margin, cap);
+      this.pl = grow(this.pl, cap);
+      this.lo = grow(this.lo, cap);
+      this.hi = grow(this.hi, cap);
+    }
+    return this.count++;
+  }
+
+  /** Removes entry i by moving the last entry into it; returns the pid that moved into i, or -1. */
+  remove(i: number): number {
+    const last = --this.count;
+    if (i === last) return -1;
+    this.pid[i] = this.pid[last];
+    this.wallet[i] = this.wallet[last];
+    this.open[i] = this.open[last];
+    this.breakEven[i] = this.breakEven[last];
+    this.amount[i] = this.amount[last];
+    this.margin[i] = this.margin[last];
+    this.pl[i] = this.pl[last];
+    this.lo[i] = this.lo[last];
+    this.hi[i] = this.hi[last];
+    return this.pid[i];
+  }
+
+  /** Sets entry i's band and tightens the block bounds with it. */
+  setBand(i: number, lo: number, hi: number): void {
+    this.lo[i] = lo;
+    this.hi[i] = hi;
+    if (lo > this.maxLo) this.maxLo = lo;
+    if (hi < this.minHi) this.minHi = hi;
+  }
+}
+
 export class RiskEngine {
-  // Positions, one slot each; slots 0..n-1 are open positions.
+  // All blocks (for the sweep), the blocks of each instrument (for its ticks), and the last quote per instrument.
+  private blocks: Block[] = [];
+  private iBlocks: Block[][] = [];
+  private iBid = new Float64Array(0);
+  private iAsk = new Float64Array(0);
+
+  // Positions by stable id: where the entry lives, the order id, the levels as set and the closing state.
   private n = 0;
   private pOrder = new Float64Array(1024);
-  private pWallet = new Int32Array(1024);
-  private pInstr = new Int32Array(1024);
-  private pSide = new Int8Array(1024);
-  private pOpen = new Float64Array(1024);
-  private pAmount = new Float64Array(1024);
-  private pSpread = new Float64Array(1024);
-  private pConv = new Int32Array(1024);
-  private pMargin = new Float64Array(1024);
+  private pBlock = new Int32Array(1024);
+  private pIndex = new Int32Array(1024);
+  private pInWallet = new Int32Array(1024);
   private pTp = new Float64Array(1024);
   private pSl = new Float64Array(1024);
-  private pPl = new Float64Array(1024);
   private pClosing = new Uint8Array(1024);
-  /** Index of the slot inside its instrument's list and inside its wallet's list (for O(1) swap-remove). */
-  private pInInstr = new Int32Array(1024);
-  private pInWallet = new Int32Array(1024);
-  private readonly slotOfOrder = new Map<number, number>();
+  private freePids: number[] = [];
+  private nextPid = 0;
+  private readonly pidOfOrder = new Map<number, number>();
 
-  // Instruments by the caller's dense index: last quote (NaN until seen) and the slots of their positions.
-  private iBid = new Float64Array(64).fill(NaN);
-  private iAsk = new Float64Array(64).fill(NaN);
-  private iCount = new Int32Array(64);
-  private iList: Int32Array[] = [];
-
-  // Wallets in slots of their own.
+  // Wallets in slots. wHot holds [P/L sum, stop-out limit] per wallet; the rest is read off the hot path.
   private wN = 0;
-  private wId = new Float64Array(1024);
-  private wBalance = new Float64Array(1024);
+  private wHot = new Float64Array(1024 * 2);
   private wMargin = new Float64Array(1024);
-  private wPl = new Float64Array(1024);
+  private wBalance = new Float64Array(1024);
+  private wId = new Float64Array(1024);
   private wStopout = new Float64Array(1024);
   /** 1 while a stop-out close of this wallet is in flight: the next one is decided after it lands (checkWallet). */
   private wInflight = new Uint8Array(1024);
-  /** Tick stamp, so each touched wallet is checked once per tick. */
+  /** Tick stamp, so a wallet in danger is looked at once per tick. */
   private wStamp = new Int32Array(1024);
   private wList: number[][] = [];
   private readonly slotOfWallet = new Map<number, number>();
-  private touched = new Int32Array(1024);
+  private candidates = new Int32Array(1024);
+  /** The sweep's P/L sums per wallet. */
+  private wSum = new Float64Array(1024);
   private stamp = 0;
 
-  /** Conversion rates by slot; NaN until set, except slot 0 which is 1 (wallet currency = quote currency). */
-  private conv = new Float64Array(64).fill(NaN);
+  /** Inverse conversion rates by slot (a product is cheaper than a division); NaN until set. */
+  private invConv = new Float64Array(64).fill(NaN);
+
+  /** Actions collected by the block loops of the current tick or sweep. */
+  private out: RiskAction[] | null = null;
 
   constructor() {
-    this.conv[0] = 1;
-    for (let i = 0; i < 64; i++) this.iList.push(new Int32Array(16));
+    this.invConv[0] = 1;
   }
 
   /** Number of open positions tracked. */
@@ -170,6 +266,7 @@ export class RiskEngine {
     }
     this.wBalance[slot] = w.balance;
     this.wStopout[slot] = resolveStopout(w.stopoutPercent);
+    this.refreshLimit(slot);
   }
 
   /**
@@ -180,6 +277,7 @@ export class RiskEngine {
     const slot = this.slotOfWallet.get(walletId);
     if (slot === undefined) return false;
     this.wBalance[slot] = balance;
+    this.refreshLimit(slot);
     return true;
   }
 
@@ -187,12 +285,14 @@ export class RiskEngine {
   walletState(walletId: number): RiskWalletState | null {
     const w = this.slotOfWallet.get(walletId);
     if (w === undefined) return null;
+    const balance = this.wBalance[w];
     const margin = this.wMargin[w];
-    const equity = this.wBalance[w] + this.wPl[w];
+    const pl = this.wHot[w * 2];
+    const equity = balance + pl;
     return {
-      balance: this.wBalance[w],
+      balance,
       margin,
-      pl: this.wPl[w],
+      pl,
       equity,
       marginLevel: margin > 0 ? (equity / margin) * 100 : null,
       positions: this.wList[w].length,
@@ -201,12 +301,13 @@ export class RiskEngine {
 
   /**
    * Re-evaluates a wallet's stop-out now: the service calls it after each stop-out close lands (and after a balance
-   * drop) so the next-worst position is closed until the wallet is safe. Null when safe, when a stop-out close is
-   * still in flight, or when every position is already closing.
+   * drop or an opening) so the next-worst position is closed until the wallet is safe. Null when safe, when a
+   * stop-out close is still in flight, or when every position is already closing.
    */
   checkWallet(walletId: number): RiskAction | null {
     const w = this.slotOfWallet.get(walletId);
-    return w === undefined ? null : this.stopoutOf(w);
+    if (w === undefined || !(this.wHot[w * 2] <= this.wHot[w * 2 + 1])) return null;
+    return this.stopOut(w);
   }
 
   // ---- conversion rates -------------------------------------------------------------------------------------------
@@ -217,9 +318,10 @@ export class RiskEngine {
    */
   setConversion(slot: number, rate: number): void {
     if (slot === 0) throw new Error('conversion slot 0 is reserved for rate 1');
+    if (!Number.isInteger(slot) || slot < 0) throw new Error(`bad conversion slot ${slot}`);
     if (!(rate > 0)) throw new Error(`conversion rate must be positive: ${rate}`);
-    if (slot >= this.conv.length) this.conv = grow(this.conv, Math.max(slot + 1, this.conv.length * 2), NaN);
-    this.conv[slot] = rate;
+    if (slot >= this.invConv.length) this.invConv = grow(this.invConv, Math.max(slot + 1, this.invConv.length * 2), NaN);
+    this.invConv[slot] = 1 / rate;
   }
 
   // ---- positions --------------------------------------------------------------------------------------------------
@@ -227,86 +329,75 @@ export class RiskEngine {
   /**
    * Starts tracking an open position. Its P/L starts from the last quote seen for the instrument, or from its open
    * rate (P/L = −spread) before any. The wallet and the conversion slot must exist. It is not evaluated here: the
-   * next tick of its instrument is.
+   * next tick of its instrument is (or checkWallet).
    */
   addPosition(p: RiskPosition): void {
-    if (this.slotOfOrder.has(p.orderId)) throw new Error(`position ${p.orderId} is already tracked`);
+    if (this.pidOfOrder.has(p.orderId)) throw new Error(`position ${p.orderId} is already tracked`);
     const w = this.slotOfWallet.get(p.walletId);
     if (w === undefined) throw new Error(`wallet ${p.walletId} is not tracked`);
-    if (!(p.convSlot >= 0 && this.conv[p.convSlot] > 0)) throw new Error(`conversion slot ${p.convSlot} has no rate`);
+    if (!(p.convSlot >= 0 && this.invConv[p.convSlot] > 0)) throw new Error(`conversion slot ${p.convSlot} has no rate`);
     if (!Number.isInteger(p.instrument) || p.instrument < 0) throw new Error(`bad instrument index ${p.instrument}`);
+    if (!(p.amount > 0)) throw new Error(`amount must be positive: ${p.amount}`);
     this.ensureInstrument(p.instrument);
-    const s = this.n++;
-    if (s === this.pOrder.length) this.growPositions();
 
-    const side = p.side === 'buy' ? 1 : -1;
-    this.pOrder[s] = p.orderId;
-    this.pWallet[s] = w;
-    this.pInstr[s] = p.instrument;
-    this.pSide[s] = side;
-    this.pOpen[s] = p.openRate;
-    this.pAmount[s] = p.amount;
-    this.pSpread[s] = p.spread;
-    this.pConv[s] = p.convSlot;
-    this.pMargin[s] = p.margin;
-    this.pTp[s] = p.takeProfit ?? NaN;
-    this.pSl[s] = p.stopLoss ?? NaN;
-    this.pClosing[s] = OPEN;
-    const quoted = side > 0 ? this.iBid[p.instrument] : this.iAsk[p.instrument];
+    const pid = this.freePids.length > 0 ? (this.freePids.pop() as number) : this.nextPid++;
+    if (pid === this.pOrder.length) this.growPids();
+    const sign = p.side === 'buy' ? 1 : -1;
+    const b = this.blockOf(p.instrument, sign, p.convSlot);
+    const blk = this.blocks[b];
+    const i = blk.push();
+    const quoted = sign > 0 ? this.iBid[p.instrument] : this.iAsk[p.instrument];
     const close = quoted === quoted ? quoted : p.openRate;
-    const pl = (side * (close - p.openRate) * p.amount - p.spread) / this.conv[p.convSlot];
-    this.pPl[s] = pl;
-    this.slotOfOrder.set(p.orderId, s);
+    const breakEven = p.openRate + (sign * p.spread) / p.amount;
+    const pl = (close - breakEven) * p.amount * sign * this.invConv[p.convSlot];
+    blk.pid[i] = pid;
+    blk.wallet[i] = w;
+    blk.open[i] = p.openRate;
+    blk.breakEven[i] = breakEven;
+    blk.amount[i] = p.amount;
+    blk.margin[i] = p.margin;
+    blk.pl[i] = pl;
 
-    const ins = p.instrument;
-    let list = this.iList[ins];
-    const k = this.iCount[ins]++;
-    if (k === list.length) list = this.iList[ins] = grow(list, list.length * 2);
-    list[k] = s;
-    this.pInInstr[s] = k;
+    this.pOrder[pid] = p.orderId;
+    this.pBlock[pid] = b;
+    this.pIndex[pid] = i;
+    this.pTp[pid] = p.takeProfit ?? NaN;
+    this.pSl[pid] = p.stopLoss ?? NaN;
+    this.pClosing[pid] = OPEN;
+    this.setBand(pid);
+    this.pidOfOrder.set(p.orderId, pid);
+    this.n++;
 
     const wl = this.wList[w];
-    this.pInWallet[s] = wl.length;
-    wl.push(s);
+    this.pInWallet[pid] = wl.length;
+    wl.push(pid);
     this.wMargin[w] += p.margin;
-    this.wPl[w] += pl;
+    this.wHot[w * 2] += pl;
+    this.refreshLimit(w);
   }
 
   /** Stops tracking a position (closed, or deleted by staff). Returns false when it was not tracked. */
   removePosition(orderId: number): boolean {
-    const s = this.slotOfOrder.get(orderId);
-    if (s === undefined) return false;
-    const w = this.pWallet[s];
-    if (this.pClosing[s] === CLOSING_STOPOUT) this.wInflight[w] = 0;
+    const pid = this.pidOfOrder.get(orderId);
+    if (pid === undefined) return false;
+    const blk = this.blocks[this.pBlock[pid]];
+    const w = blk.wallet[this.pIndex[pid]];
+    if (this.pClosing[pid] === CLOSING_STOPOUT) this.wInflight[w] = 0;
+
+    const moved = blk.remove(this.pIndex[pid]);
+    if (moved >= 0) this.pIndex[moved] = this.pIndex[pid];
 
     const wl = this.wList[w];
-    if (wl.length === 1) {
-      // Exact zero for an empty wallet, so float residue never leaves a phantom margin behind.
-      this.wMargin[w] = 0;
-      this.wPl[w] = 0;
-    } else {
-      this.wMargin[w] -= this.pMargin[s];
-      this.wPl[w] -= this.pPl[s];
-    }
-    const iw = this.pInWallet[s];
+    const iw = this.pInWallet[pid];
     const lastOfWallet = wl.pop() as number;
-    if (lastOfWallet !== s) {
+    if (lastOfWallet !== pid) {
       wl[iw] = lastOfWallet;
       this.pInWallet[lastOfWallet] = iw;
     }
-
-    const ins = this.pInstr[s];
-    const list = this.iList[ins];
-    const ii = this.pInInstr[s];
-    const lastOfInstr = list[--this.iCount[ins]];
-    if (lastOfInstr !== s) {
-      list[ii] = lastOfInstr;
-      this.pInInstr[lastOfInstr] = ii;
-    }
-
-    this.slotOfOrder.delete(orderId);
-    const last = --this.n;
-    if (s !== last) this.moveSlot(last, s);
+    this.pidOfOrder.delete(orderId);
+    this.freePids.push(pid);
+    this.n--;
+    this.resumWallet(w);
     return true;
   }
 
@@ -315,92 +406,93 @@ export class RiskEngine {
    * level set beyond the market closes now instead of at the next tick; null otherwise or while it is closing.
    */
   setLevels(orderId: number, takeProfit: number | null, stopLoss: number | null): RiskAction | null {
-    const s = this.slotOfOrder.get(orderId);
-    if (s === undefined) return null;
-    this.pTp[s] = takeProfit ?? NaN;
-    this.pSl[s] = stopLoss ?? NaN;
-    if (this.pClosing[s] !== OPEN) return null;
-    const side = this.pSide[s];
-    const close = side > 0 ? this.iBid[this.pInstr[s]] : this.iAsk[this.pInstr[s]];
-    const reason = exitReason(side, close, this.pTp[s], this.pSl[s]);
+    const pid = this.pidOfOrder.get(orderId);
+    if (pid === undefined) return null;
+    this.pTp[pid] = takeProfit ?? NaN;
+    this.pSl[pid] = stopLoss ?? NaN;
+    if (this.pClosing[pid] !== OPEN) return null;
+    this.setBand(pid);
+    const blk = this.blocks[this.pBlock[pid]];
+    const close = blk.sign > 0 ? this.iBid[blk.instrument] : this.iAsk[blk.instrument];
+    const reason = exitReason(blk.sign, close, this.pTp[pid], this.pSl[pid]);
     if (reason === null) return null;
-    this.pClosing[s] = CLOSING;
-    return { orderId, walletId: this.wId[this.pWallet[s]], reason, price: close };
+    this.markClosing(pid, CLOSING);
+    return { orderId, walletId: this.wId[blk.wallet[this.pIndex[pid]]], reason, price: close };
   }
 
   /** Makes a position eligible again after its close failed (market closed, database error). */
   releaseClosing(orderId: number): boolean {
-    const s = this.slotOfOrder.get(orderId);
-    if (s === undefined) return false;
-    if (this.pClosing[s] === CLOSING_STOPOUT) this.wInflight[this.pWallet[s]] = 0;
-    this.pClosing[s] = OPEN;
+    const pid = this.pidOfOrder.get(orderId);
+    if (pid === undefined) return false;
+    if (this.pClosing[pid] === CLOSING_STOPOUT) {
+      const w = this.blocks[this.pBlock[pid]].wallet[this.pIndex[pid]];
+      this.wInflight[w] = 0;
+      this.refreshLimit(w);
+    }
+    this.pClosing[pid] = OPEN;
+    this.setBand(pid);
     return true;
   }
 
   /** Current P/L of a position in its wallet's currency, or null when not tracked. */
   positionPl(orderId: number): number | null {
-    const s = this.slotOfOrder.get(orderId);
-    return s === undefined ? null : this.pPl[s];
+    const pid = this.pidOfOrder.get(orderId);
+    return pid === undefined ? null : this.blocks[this.pBlock[pid]].pl[this.pIndex[pid]];
   }
 
   /** Whether a close of this position has been requested and has not landed or been released yet. */
   isClosing(orderId: number): boolean {
-    const s = this.slotOfOrder.get(orderId);
-    return s !== undefined && this.pClosing[s] !== OPEN;
+    const pid = this.pidOfOrder.get(orderId);
+    return pid !== undefined && this.pClosing[pid] !== OPEN;
   }
 
   // ---- evaluation -------------------------------------------------------------------------------------------------
 
   /**
    * A new quote for one instrument: recomputes the P/L of that instrument's positions, moves each wallet's P/L sum
-   * by the difference, returns the take-profits and stop-losses reached, then checks each touched wallet once for a
-   * stop-out. Every returned position is flagged closing so it is not returned again while its close is in flight.
+   * by the difference, returns the take-profits and stop-losses reached, then the stop-out of each touched wallet
+   * that is at or below its level. Every returned position is flagged closing so it is not returned again while its
+   * close is in flight.
    */
   tick(instrument: number, bid: number, ask: number): readonly RiskAction[] {
     this.ensureInstrument(instrument);
     this.iBid[instrument] = bid;
     this.iAsk[instrument] = ask;
-    const count = this.iCount[instrument];
-    if (count === 0) return NONE;
+    const blocks = this.iBlocks[instrument];
+    if (blocks.length === 0) return NONE;
 
+    this.out = null;
     const stamp = this.nextStamp();
-    const list = this.iList[instrument];
-    const { pSide, pOpen, pAmount, pSpread, pConv, pPl, pWallet, pClosing, pTp, pSl } = this;
-    const { wPl, wStamp, touched, conv } = this;
-    let nTouched = 0;
-    let actions: RiskAction[] | null = null;
-    for (let k = 0; k < count; k++) {
-      const s = list[k];
-      const side = pSide[s];
-      const close = side > 0 ? bid : ask;
-      const pl = (side * (close - pOpen[s]) * pAmount[s] - pSpread[s]) / conv[pConv[s]];
-      const w = pWallet[s];
-      wPl[w] += pl - pPl[s];
-      pPl[s] = pl;
-      if (wStamp[w] !== stamp) {
-        wStamp[w] = stamp;
-        touched[nTouched++] = w;
-      }
-      if (pClosing[s] === OPEN) {
-        const reason = exitReason(side, close, pTp[s], pSl[s]);
-        if (reason !== null) {
-          pClosing[s] = CLOSING;
-          (actions ??= []).push({ orderId: this.pOrder[s], walletId: this.wId[w], reason, price: close });
-        }
+    let nc = 0;
+    for (let b = 0; b < blocks.length; b++) {
+      const blk = blocks[b];
+      if (blk.count === 0) continue;
+      const close = blk.sign > 0 ? bid : ask;
+      nc =
+        close > blk.maxLo && close < blk.minHi
+          ? this.tickBlock(blk, close, stamp, nc)
+          : this.tickBlockLevels(blk, close, stamp, nc);
+    }
+    // A wallet is looked at again only if its sum went to or below its limit at its last update in this tick.
+    const { wHot, candidates } = this;
+    for (let c = 0; c < nc; c++) {
+      const w = candidates[c];
+      if (wHot[w * 2] <= wHot[w * 2 + 1]) {
+        const a = this.stopOut(w);
+        if (a !== null) (this.out ??= []).push(a);
       }
     }
-    for (let t = 0; t < nTouched; t++) {
-      const a = this.stopoutOf(touched[t]);
-      if (a !== null) (actions ??= []).push(a);
-    }
+    const actions = this.out;
+    this.out = null;
     return actions ?? NONE;
   }
 
   /**
-   * Recomputes every position's P/L and every wallet's used margin and P/L sum from scratch, then evaluates
-   * take-profits, stop-losses and every wallet's stop-out. `bids`/`asks` are indexed by instrument; a NaN entry
-   * (or a missing one, or no arrays at all) keeps the last quote seen. Positions of an instrument never quoted are
-   * valued at their open rate and are not checked against their levels.
+   * Recomputes every position's P/L and every wallet's P/L sum from scratch (used margins need no sweep: they
+   * change only on add and remove, and every removal re-sums the wallet's margins from its positions), then
+   * evaluates take-profits, stop-losses and every wallet's stop-out. `bids`/`asks` are indexed by instrument; a NaN
+   * entry (or a missing one, or no arrays at all) keeps the last quote seen. Positions of an instrument never quoted
+   * are valued at their open rate and are not checked against their levels.
    */
   sweep(bids?: Float64Array, asks?: Float64Array): readonly RiskAction[] {
     if (bids && asks) {
@@ -413,110 +505,243 @@ export class RiskEngine {
         }
       }
     }
-    const { n, pSide, pOpen, pAmount, pSpread, pConv, pPl, pWallet, pInstr, pMargin, pClosing, pTp, pSl } = this;
-    const { wPl, wMargin, iBid, iAsk, conv } = this;
-    wPl.fill(0, 0, this.wN);
-    wMargin.fill(0, 0, this.wN);
-    let actions: RiskAction[] | null = null;
-    for (let s = 0; s < n; s++) {
-      const side = pSide[s];
-      const ins = pInstr[s];
-      const open = pOpen[s];
-      let close = side > 0 ? iBid[ins] : iAsk[ins];
-      const quoted = close === close;
-      if (!quoted) close = open;
-      const pl = (side * (close - open) * pAmount[s] - pSpread[s]) / conv[pConv[s]];
-      pPl[s] = pl;
-      const w = pWallet[s];
-      wPl[w] += pl;
-      wMargin[w] += pMargin[s];
-      if (quoted && pClosing[s] === OPEN) {
-        const reason = exitReason(side, close, pTp[s], pSl[s]);
-        if (reason !== null) {
-          pClosing[s] = CLOSING;
-          (actions ??= []).push({ orderId: this.pOrder[s], walletId: this.wId[w], reason, price: close });
-        }
+    // Summed into a dense scratch column (8 bytes per wallet instead of the 16 of the hot record): the sum is a
+    // random access per position and the smaller table keeps more of it in cache. Copied into wHot below.
+    const wSum = this.wSum;
+    wSum.fill(0, 0, this.wN);
+    this.out = null;
+    for (const blk of this.blocks) {
+      if (blk.count === 0) continue;
+      const close = blk.sign > 0 ? this.iBid[blk.instrument] : this.iAsk[blk.instrument];
+      if (close !== close) this.sweepUnquoted(blk);
+      else if (close > blk.maxLo && close < blk.minHi) this.sweepBlock(blk, close);
+      else this.sweepBlockLevels(blk, close);
+    }
+    const wHot = this.wHot;
+    // The limits stand: they follow balance, used margin, stop-out percent and in-flight state, which a sweep
+    // does not change.
+    for (let w = 0; w < this.wN; w++) {
+      wHot[w * 2] = wSum[w];
+      if (wHot[w * 2] <= wHot[w * 2 + 1]) {
+        const a = this.stopOut(w);
+        if (a !== null) (this.out ??= []).push(a);
       }
     }
-    for (let w = 0; w < this.wN; w++) {
-      const a = this.stopoutOf(w);
-      if (a !== null) (actions ??= []).push(a);
-    }
+    const actions = this.out;
+    this.out = null;
     return actions ?? NONE;
   }
 
-  columns(): RiskColumns {
+  /** Read-only views of the position blocks and the inverse conversion rates; stale after the next add or remove. */
+  columns(): { blocks: RiskBlockView[]; inverseConversion: Float64Array } {
     return {
-      count: this.n,
-      wallet: this.pWallet,
-      instrument: this.pInstr,
-      side: this.pSide,
-      openRate: this.pOpen,
-      amount: this.pAmount,
-      spread: this.pSpread,
-      convSlot: this.pConv,
-      conversion: this.conv,
-      pl: this.pPl,
-      instrumentSlots: (i) => (i < this.iList.length ? this.iList[i].subarray(0, this.iCount[i]) : new Int32Array(0)),
+      blocks: this.blocks.map((b) => ({
+        instrument: b.instrument,
+        sign: b.sign,
+        convSlot: b.conv,
+        count: b.count,
+        wallet: b.wallet,
+        breakEven: b.breakEven,
+        amount: b.amount,
+        pl: b.pl,
+      })),
+      inverseConversion: this.invConv,
     };
+  }
+
+  // ---- the loops --------------------------------------------------------------------------------------------------
+  // Small separate loops rather than one with flags: each stays monomorphic and branch-free on its hot path.
+
+  /** A tick over a block whose bounds say no level can be reached; returns the new count of wallet candidates. */
+  private tickBlock(blk: Block, close: number, stamp: number, nc: number): number {
+    const { count, breakEven, amount, pl, wallet } = blk;
+    const f = blk.sign * this.invConv[blk.conv];
+    const { wHot, wStamp, candidates } = this;
+    for (let k = 0; k < count; k++) {
+      const p = (close - breakEven[k]) * amount[k] * f;
+      const w = wallet[k];
+      const sum = wHot[w * 2] + (p - pl[k]);
+      wHot[w * 2] = sum;
+      pl[k] = p;
+      if (sum <= wHot[w * 2 + 1] && wStamp[w] !== stamp) {
+        wStamp[w] = stamp;
+        candidates[nc++] = w;
+      }
+    }
+    return nc;
+  }
+
+  /** The same with the levels checked; it also makes the block bounds exact again. */
+  private tickBlockLevels(blk: Block, close: number, stamp: number, nc: number): number {
+    const { count, breakEven, amount, pl, wallet, lo, hi } = blk;
+    const f = blk.sign * this.invConv[blk.conv];
+    const { wHot, wStamp, candidates } = this;
+    let maxLo = -Infinity;
+    let minHi = Infinity;
+    for (let k = 0; k < count; k++) {
+      const p = (close - breakEven[k]) * amount[k] * f;
+      const w = wallet[k];
+      const sum = wHot[w * 2] + (p - pl[k]);
+      wHot[w * 2] = sum;
+      pl[k] = p;
+      if (sum <= wHot[w * 2 + 1] && wStamp[w] !== stamp) {
+        wStamp[w] = stamp;
+        candidates[nc++] = w;
+      }
+      if (close <= lo[k] || close >= hi[k]) this.trigger(blk, k, close);
+      if (lo[k] > maxLo) maxLo = lo[k];
+      if (hi[k] < minHi) minHi = hi[k];
+    }
+    blk.maxLo = maxLo;
+    blk.minHi = minHi;
+    return nc;
+  }
+
+  private sweepBlock(blk: Block, close: number): void {
+    const { count, breakEven, amount, pl, wallet } = blk;
+    const f = blk.sign * this.invConv[blk.conv];
+    const wSum = this.wSum;
+    for (let k = 0; k < count; k++) {
+      const p = (close - breakEven[k]) * amount[k] * f;
+      wSum[wallet[k]] += p;
+      pl[k] = p;
+    }
+  }
+
+  private sweepBlockLevels(blk: Block, close: number): void {
+    const { count, breakEven, amount, pl, wallet, lo, hi } = blk;
+    const f = blk.sign * this.invConv[blk.conv];
+    const wSum = this.wSum;
+    let maxLo = -Infinity;
+    let minHi = Infinity;
+    for (let k = 0; k < count; k++) {
+      const p = (close - breakEven[k]) * amount[k] * f;
+      wSum[wallet[k]] += p;
+      pl[k] = p;
+      if (close <= lo[k] || close >= hi[k]) this.trigger(blk, k, close);
+      if (lo[k] > maxLo) maxLo = lo[k];
+      if (hi[k] < minHi) minHi = hi[k];
+    }
+    blk.maxLo = maxLo;
+    blk.minHi = minHi;
+  }
+
+  /** Never quoted: valued at the open rate, so only the spread counts, and no level can be judged. */
+  private sweepUnquoted(blk: Block): void {
+    const { count, open, breakEven, amount, pl, wallet } = blk;
+    const f = blk.sign * this.invConv[blk.conv];
+    for (let k = 0; k < count; k++) {
+      const p = (open[k] - breakEven[k]) * amount[k] * f;
+      this.wSum[wallet[k]] += p;
+      pl[k] = p;
+    }
   }
 
   // ---- internals --------------------------------------------------------------------------------------------------
 
+  /** Entry k of a block reached a level at `close`: flag it closing and collect the action. */
+  private trigger(blk: Block, k: number, close: number): void {
+    const pid = blk.pid[k];
+    const reason = exitReason(blk.sign, close, this.pTp[pid], this.pSl[pid]);
+    if (reason === null) return;
+    this.markClosing(pid, CLOSING);
+    (this.out ??= []).push({ orderId: this.pOrder[pid], walletId: this.wId[blk.wallet[k]], reason, price: close });
+  }
+
   /**
-   * Stop-out of one wallet: used margin > 0 and (equity ≤ 0 or margin level ≤ stopout percent) → its worst open
-   * position (lowest P/L, not already closing). One at a time: the wallet is then in flight until that close lands
-   * or is released, and checkWallet decides whether the next one must go.
+   * Stop-out of a wallet known to be at or below its limit: its worst open position (lowest P/L, not already
+   * closing). One at a time: the wallet is then in flight until that close lands or is released, and checkWallet
+   * decides whether the next one must go.
    */
-  private stopoutOf(w: number): RiskAction | null {
-    if (this.wInflight[w] !== 0) return null;
-    const margin = this.wMargin[w];
-    if (!(margin > 0)) return null;
-    const equity = this.wBalance[w] + this.wPl[w];
-    if (!(equity <= 0 || (equity / margin) * 100 <= this.wStopout[w])) return null;
+  private stopOut(w: number): RiskAction | null {
     const wl = this.wList[w];
     let worst = -1;
     let worstPl = Infinity;
     for (let k = 0; k < wl.length; k++) {
-      const s = wl[k];
-      if (this.pClosing[s] === OPEN && (worst < 0 || this.pPl[s] < worstPl)) {
-        worst = s;
-        worstPl = this.pPl[s];
+      const pid = wl[k];
+      if (this.pClosing[pid] !== OPEN) continue;
+      const pl = this.blocks[this.pBlock[pid]].pl[this.pIndex[pid]];
+      if (worst < 0 || pl < worstPl) {
+        worst = pid;
+        worstPl = pl;
       }
     }
     if (worst < 0) return null;
-    this.pClosing[worst] = CLOSING_STOPOUT;
+    this.markClosing(worst, CLOSING_STOPOUT);
     this.wInflight[w] = 1;
-    const side = this.pSide[worst];
-    const quoted = side > 0 ? this.iBid[this.pInstr[worst]] : this.iAsk[this.pInstr[worst]];
+    this.refreshLimit(w);
+    const blk = this.blocks[this.pBlock[worst]];
+    const quoted = blk.sign > 0 ? this.iBid[blk.instrument] : this.iAsk[blk.instrument];
     return {
       orderId: this.pOrder[worst],
       walletId: this.wId[w],
       reason: 'stop_out',
-      price: quoted === quoted ? quoted : this.pOpen[worst],
+      price: quoted === quoted ? quoted : blk.open[this.pIndex[worst]],
     };
   }
 
-  /** Moves the position in slot `from` to slot `to` (the hole left by a removal) and repoints its indexes. */
-  private moveSlot(from: number, to: number): void {
-    this.pOrder[to] = this.pOrder[from];
-    this.pWallet[to] = this.pWallet[from];
-    this.pInstr[to] = this.pInstr[from];
-    this.pSide[to] = this.pSide[from];
-    this.pOpen[to] = this.pOpen[from];
-    this.pAmount[to] = this.pAmount[from];
-    this.pSpread[to] = this.pSpread[from];
-    this.pConv[to] = this.pConv[from];
-    this.pMargin[to] = this.pMargin[from];
-    this.pTp[to] = this.pTp[from];
-    this.pSl[to] = this.pSl[from];
-    this.pPl[to] = this.pPl[from];
-    this.pClosing[to] = this.pClosing[from];
-    this.pInInstr[to] = this.pInInstr[from];
-    this.pInWallet[to] = this.pInWallet[from];
-    this.slotOfOrder.set(this.pOrder[to], to);
-    this.iList[this.pInstr[to]][this.pInInstr[to]] = to;
-    this.wList[this.pWallet[to]][this.pInWallet[to]] = to;
+  /**
+   * The P/L sum at or below which the wallet stops out. With used margin m > 0, balance b and stop-out s %, the rule
+   * "equity ≤ 0 or equity ÷ m × 100 ≤ s" is equity ≤ s × m ÷ 100 (the first case is inside the second since s × m ≥ 0),
+   * that is P/L ≤ s × m ÷ 100 − b. −∞ (never) without used margin or while a stop-out close is in flight.
+   */
+  private refreshLimit(w: number): void {
+    const margin = this.wMargin[w];
+    this.wHot[w * 2 + 1] =
+      this.wInflight[w] !== 0 || !(margin > 0) ? -Infinity : (this.wStopout[w] * TIE * margin) / 100 - this.wBalance[w];
+  }
+
+  /**
+   * Sums a wallet's used margin and P/L again from its positions. Used after a removal rather than subtracting: a
+   * subtraction would leave the rounding residue of the removed (possibly large) position in the sums for as long as
+   * the wallet lives, and an empty wallet gets an exact zero. Wallets hold a bounded number of positions and a
+   * removal follows a database close, so the short loop costs nothing that matters.
+   */
+  private resumWallet(w: number): void {
+    const wl = this.wList[w];
+    let margin = 0;
+    let pl = 0;
+    for (let k = 0; k < wl.length; k++) {
+      const blk = this.blocks[this.pBlock[wl[k]]];
+      const i = this.pIndex[wl[k]];
+      margin += blk.margin[i];
+      pl += blk.pl[i];
+    }
+    this.wMargin[w] = margin;
+    this.wHot[w * 2] = pl;
+    this.refreshLimit(w);
+  }
+
+  private markClosing(pid: number, state: number): void {
+    this.pClosing[pid] = state;
+    this.setBand(pid);
+  }
+
+  /**
+   * The block band of a position from its levels: a buy closes at the bid, reaching its stop-loss from above and its
+   * take-profit from below; a sell closes at the ask, reaching its take-profit from above and its stop-loss from
+   * below. A missing level or a position already closing leaves that side open (±∞), so the loops skip it.
+   */
+  private setBand(pid: number): void {
+    const blk = this.blocks[this.pBlock[pid]];
+    const i = this.pIndex[pid];
+    const tp = this.pTp[pid];
+    const sl = this.pSl[pid];
+    if (this.pClosing[pid] !== OPEN) blk.setBand(i, -Infinity, Infinity);
+    else if (blk.sign > 0) blk.setBand(i, sl === sl ? sl : -Infinity, tp === tp ? tp : Infinity);
+    else blk.setBand(i, tp === tp ? tp : -Infinity, sl === sl ? sl : Infinity);
+  }
+
+  /** Index in `blocks` of the block for (instrument, side, conversion slot), created on first use. */
+  private blockOf(instrument: number, sign: 1 | -1, conv: number): number {
+    const list = this.iBlocks[instrument];
+    for (let b = 0; b < list.length; b++) {
+      if (list[b].sign === sign && list[b].conv === conv) return list[b].id;
+    }
+    const blk = new Block(this.blocks.length, instrument, sign, conv);
+    list.push(blk);
+    this.blocks.push(blk);
+    return blk.id;
   }
 
   private nextStamp(): number {
@@ -530,53 +755,45 @@ export class RiskEngine {
 
   private ensureInstrument(i: number): void {
     if (i < this.iBid.length) return;
-    const cap = Math.max(i + 1, this.iBid.length * 2);
+    const cap = Math.max(i + 1, 64, this.iBid.length * 2);
     this.iBid = grow(this.iBid, cap, NaN);
     this.iAsk = grow(this.iAsk, cap, NaN);
-    this.iCount = grow(this.iCount, cap);
-    while (this.iList.length < cap) this.iList.push(new Int32Array(16));
+    while (this.iBlocks.length < cap) this.iBlocks.push([]);
   }
 
-  private growPositions(): void {
+  private growPids(): void {
     const cap = this.pOrder.length * 2;
     this.pOrder = grow(this.pOrder, cap);
-    this.pWallet = grow(this.pWallet, cap);
-    this.pInstr = grow(this.pInstr, cap);
-    this.pSide = grow(this.pSide, cap);
-    this.pOpen = grow(this.pOpen, cap);
-    this.pAmount = grow(this.pAmount, cap);
-    this.pSpread = grow(this.pSpread, cap);
-    this.pConv = grow(this.pConv, cap);
-    this.pMargin = grow(this.pMargin, cap);
+    this.pBlock = grow(this.pBlock, cap);
+    this.pIndex = grow(this.pIndex, cap);
+    this.pInWallet = grow(this.pInWallet, cap);
     this.pTp = grow(this.pTp, cap);
     this.pSl = grow(this.pSl, cap);
-    this.pPl = grow(this.pPl, cap);
     this.pClosing = grow(this.pClosing, cap);
-    this.pInInstr = grow(this.pInInstr, cap);
-    this.pInWallet = grow(this.pInWallet, cap);
   }
 
   private growWallets(): void {
     const cap = this.wId.length * 2;
-    this.wId = grow(this.wId, cap);
-    this.wBalance = grow(this.wBalance, cap);
+    this.wHot = grow(this.wHot, cap * 2);
     this.wMargin = grow(this.wMargin, cap);
-    this.wPl = grow(this.wPl, cap);
+    this.wBalance = grow(this.wBalance, cap);
+    this.wId = grow(this.wId, cap);
     this.wStopout = grow(this.wStopout, cap);
     this.wInflight = grow(this.wInflight, cap);
     this.wStamp = grow(this.wStamp, cap);
-    this.touched = grow(this.touched, cap);
+    this.candidates = grow(this.candidates, cap);
+    this.wSum = grow(this.wSum, cap);
   }
 }
 
 /**
- * Which level a close price reaches (the same rule as triggeredExit in @platform/domain): a buy (side +1, closing at
- * the bid) when it falls to its stop-loss or rises to its take-profit; a sell (side −1, closing at the ask) when it
+ * Which level a close price reaches (the same rule as triggeredExit in @platform/domain): a buy (sign +1, closing at
+ * the bid) when it falls to its stop-loss or rises to its take-profit; a sell (sign −1, closing at the ask) when it
  * rises to its stop-loss or falls to its take-profit. The stop-loss wins when both are reached. NaN levels (none)
  * compare false.
  */
-function exitReason(side: number, close: number, takeProfit: number, stopLoss: number): ExitReason | null {
-  if (side > 0) {
+function exitReason(sign: number, close: number, takeProfit: number, stopLoss: number): ExitReason | null {
+  if (sign > 0) {
     if (close <= stopLoss) return 'stop_loss';
     if (close >= takeProfit) return 'take_profit';
   } else {
