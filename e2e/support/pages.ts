@@ -6,19 +6,27 @@ import { startServer, type RunningServer } from './server.ts';
 /** Password of every demo account. */
 export const DEMO_PASSWORD = 'Demo12345!';
 
+export interface Journey {
+  readonly page: Page;
+  readonly context: BrowserContext;
+  readonly url: string;
+  /** Closes the test's browser context (as a user closing the browser) and opens a fresh one; returns its page. */
+  reopen(): Promise<Page>;
+}
+
 /**
- * One server and one Chromium per journey file, a fresh browser context (no cookies, no local
- * storage) per test. Read `j.page` and `j.url` inside tests. A failing test leaves a screenshot
- * named FAILED-{test name} in e2e/artifacts.
+ * One server (started with `env` added to its environment) and one Chromium per journey file, a
+ * fresh browser context (no cookies, no local storage) per test. Read `j.page` and `j.url` inside
+ * tests. A failing test leaves a screenshot named FAILED-{test name} in e2e/artifacts.
  */
-export function useJourney(): { readonly page: Page; readonly context: BrowserContext; readonly url: string } {
+export function useJourney(env: Record<string, string> = {}): Journey {
   let server: RunningServer | undefined;
   let browser: Browser | undefined;
   let current: { context: BrowserContext; page: Page } | undefined;
 
   beforeAll(async () => {
     // Both start at once; if one fails, the other is still kept so afterAll can close it.
-    const [s, b] = await Promise.allSettled([startServer(), launchBrowser()]);
+    const [s, b] = await Promise.allSettled([startServer(env), launchBrowser()]);
     if (s.status === 'fulfilled') server = s.value;
     if (b.status === 'fulfilled') browser = b.value;
     if (s.status === 'rejected') throw s.reason;
@@ -51,6 +59,11 @@ export function useJourney(): { readonly page: Page; readonly context: BrowserCo
     get url() {
       if (!server) throw new Error('server not started');
       return server.url;
+    },
+    async reopen() {
+      await current?.context.close();
+      current = await newPage(browser!, server!.url);
+      return current.page;
     },
   };
 }
