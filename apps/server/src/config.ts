@@ -35,6 +35,17 @@ const Env = z.object({
   FEED_TICK_MS: z.coerce.number().int().min(20).max(60_000).default(250),
   /** Set to false to run without any market feed (prices stay as stored). */
   MARKET_FEED: z.enum(['true', 'false']).default('true'),
+  /** Polygon.io WebSocket host; '/forex' and '/crypto' are appended. */
+  POLYGON_WS_URL: z.string().default('wss://socket.polygon.io'),
+  /** EOD Historical Data WebSocket base; '/us-quote?api_token=...' is appended. */
+  EOD_WS_URL: z.string().default('wss://ws.eodhistoricaldata.com/ws'),
+  /**
+   * Oanda pricing stream host for both account kinds; unset, the Oanda settings record's mode picks
+   * https://stream-fxpractice.oanda.com or https://stream-fxtrade.oanda.com.
+   */
+  OANDA_STREAM_URL: z.string().optional(),
+  /** currencyapi.com API base ('/latest' and '/status' are appended). */
+  CURRENCY_API_URL: z.string().default('https://api.currencyapi.com/v3'),
   WEB_DIST: z.string().optional(),
 });
 

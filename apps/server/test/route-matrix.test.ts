@@ -56,6 +56,12 @@ const EXPECTED: Record<string, RouteAccess> = {
   'POST /api/translations/:lng': 'public',
   // impersonation
   'POST /api/admin/customers/login-as/:id': [1, 2, 6],
+  // market
+  'GET /api/dashboard/instruments': 'user',
+  'GET /api/dashboard/market-status': 'user',
+  'GET /api/market/candles': 'user',
+  // API status (health monitor)
+  'GET /api/admin/api-status': [1],
 };
 
 const keyOf = (r: Pick<RegisteredRoute, 'method' | 'url'>) => `${r.method} ${r.url}`;

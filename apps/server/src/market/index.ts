@@ -2,17 +2,40 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { Realtime } from '../realtime/realtime.ts';
 import { PriceBook } from './price-book.ts';
-import { InstrumentRegistry } from './instruments.ts';
+import { InstrumentRegistry, type InstrumentRow } from './instruments.ts';
 import { MarketClock } from './hours.ts';
-import type { Market } from './types.ts';
+import { CandleAggregator } from './candles.ts';
+import { ensureHistory } from './candle-history.ts';
+import { createMarketBroadcaster, sendStatusOnConnect } from './broadcast.ts';
+import { createQuoteStore } from './quote-store.ts';
+import { createSimulatedFeed } from './simulated-feed.ts';
+import type { FeedProvider, Market } from './types.ts';
 
 export type { Market } from './types.ts';
 
-/** Builds the market: instruments and last stored prices are loaded here; feeds start with start(). */
-export async function createMarket(deps: { config: Config; db: Db; realtime: Realtime }): Promise<Market> {
+/** How often the bars in progress are written to the candles table, and old minute bars pruned. */
+const CANDLE_FLUSH_MS = 5_000;
+const CANDLE_PRUNE_MS = 3_600_000;
+
+export interface MarketDeps {
+  config: Config;
+  db: Db;
+  realtime: Realtime;
+  /** Progress and failures of the background work (defaults to the console). */
+  log?: (msg: string, err?: unknown) => void;
+}
+
+/**
+ * Builds the market: instruments and last stored prices are loaded here, and a newly connected socket gets the
+ * market status. Feeds, candles, price broadcasts and quote saving run between start() and stop(), which only the
+ * server process calls (tests drive the parts directly).
+ */
+export async function createMarket(deps: MarketDeps): Promise<Market> {
+  const { config, db, realtime } = deps;
+  const log = deps.log ?? ((msg: string, err?: unknown) => (err ? console.error(msg, err) : console.log(msg)));
   const book = new PriceBook();
   const instruments = new InstrumentRegistry();
-  await instruments.reload(deps.db);
+  await instruments.reload(db);
   const now = Date.now();
   book.prime(
     instruments
@@ -20,16 +43,32 @@ export async function createMarket(deps: { config: Config; db: Db; realtime: Rea
       .filter((i) => i.bids !== null && i.asks !== null)
       .map((i) => ({ name: i.name, bid: Number(i.bids), ask: Number(i.asks), closeoutBid: Number(i.bids), closeoutAsk: Number(i.asks), time: now })),
   );
-  const clock = new MarketClock(deps.config.MARKET_HOURS);
+  const clock = new MarketClock(config.MARKET_HOURS);
+  const status = () => clock.status();
+  const isOpen = (c: InstrumentRow['category']) => clock.isOpen(c);
   const mid = (name: string): number | null => {
     const q = book.get(name);
     return q ? (q.bid + q.ask) / 2 : null;
   };
+
+  const aggregator = new CandleAggregator(db, (name) => instruments.byNameOf(name)?.id);
+  const broadcaster = createMarketBroadcaster({ book, realtime, status });
+  const quotes = createQuoteStore({ db, book, digitsOf: (name) => instruments.byNameOf(name)?.digits, onError: (err) => log('saving quotes failed', err) });
+  sendStatusOnConnect(realtime, status);
+
+  const simulated = (list: () => readonly InstrumentRow[]): FeedProvider =>
+    createSimulatedFeed({ book, instruments: list, isOpen, seed: config.FEED_SEED, tickMs: config.FEED_TICK_MS, onError: (err) => log('price listener failed', err) });
+  // Who prices the instruments: for now the simulated feed over the whole universe. The feed manager (real
+  // providers per category, `simulated` for the rest) plugs in here.
+  const createFeeds = (): FeedProvider => simulated(() => instruments.list());
+
+  let running: { feed: FeedProvider; detach: () => void; timers: NodeJS.Timeout[] } | null = null;
+
   return {
     book,
     instruments,
-    status: () => clock.status(),
-    isOpen: (c) => clock.isOpen(c),
+    status,
+    isOpen,
     conversionRate(quote, walletCurrency) {
       if (quote === walletCurrency) return 1;
       const direct = mid(`${walletCurrency}_${quote}`);
@@ -37,7 +76,38 @@ export async function createMarket(deps: { config: Config; db: Db; realtime: Rea
       const inverse = mid(`${quote}_${walletCurrency}`);
       return inverse ? 1 / inverse : null;
     },
-    async start() {},
-    async stop() {},
+    candles: (instrumentId, interval, limit) => aggregator.history(instrumentId, interval, limit),
+    async start() {
+      if (running) return;
+      const started = performance.now();
+      try {
+        const written = await ensureHistory(db, instruments.list(), Date.now(), config.FEED_SEED);
+        if (written > 0) log(`market: generated ${written} candles of history in ${Math.round(performance.now() - started)} ms`);
+      } catch (err) {
+        // Charts without history are better than a market without prices.
+        log('generating candle history failed', err);
+      }
+      // Listeners first, so the feed's first burst already reaches candles, clients and the quote store.
+      const detach = aggregator.attach(book);
+      broadcaster.start();
+      quotes.start();
+      const feed = createFeeds();
+      await feed.start();
+      const flush = setInterval(() => void aggregator.flush().catch((err) => log('saving candles failed', err)), CANDLE_FLUSH_MS);
+      const prune = setInterval(() => void aggregator.prune(Date.now()).catch((err) => log('pruning candles failed', err)), CANDLE_PRUNE_MS);
+      for (const t of [flush, prune]) t.unref();
+      running = { feed, detach, timers: [flush, prune] };
+    },
+    async stop() {
+      if (!running) return;
+      const { feed, detach, timers } = running;
+      running = null;
+      await feed.stop();
+      broadcaster.stop();
+      for (const t of timers) clearInterval(t);
+      detach();
+      await aggregator.flush();
+      await quotes.stop();
+    },
   };
 }

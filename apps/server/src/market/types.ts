@@ -1,6 +1,7 @@
-import type { Category, MarketStatus } from '@platform/domain';
+import type { Candle, CandleInterval, Category, MarketStatus } from '@platform/domain';
 import type { PriceBook } from './price-book.ts';
 import type { InstrumentRegistry } from './instruments.ts';
+import type { FeedManager } from './feed-manager.ts';
 
 /** The market as the rest of the server sees it (orders, risk engine, routes). */
 export interface Market {
@@ -14,6 +15,10 @@ export interface Market {
    * currency API's rates; null when no rate is known.
    */
   conversionRate(quote: string, walletCurrency: string): number | null;
+  /** The price providers behind the book (real adapters or the simulated feed): heartbeats, USD rates, reload. */
+  readonly feeds?: FeedManager;
+  /** The latest `limit` OHLC bars (bid prices) of an instrument, oldest first, including the bar in progress. */
+  candles(instrumentId: number, interval: CandleInterval, limit: number): Promise<Candle[]>;
   /** Starts the feeds, candle aggregation and the realtime price batches. */
   start(): Promise<void>;
   stop(): Promise<void>;

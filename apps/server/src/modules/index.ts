@@ -7,6 +7,8 @@ import { mailRoutes } from './mail/routes.ts';
 import { notificationsRoutes } from './notifications/routes.ts';
 import { i18nRoutes } from './i18n/routes.ts';
 import { impersonationRoutes } from './impersonation/routes.ts';
+import { marketRoutes } from '../market/routes.ts';
+import { apiStatusRoutes } from './api-status/routes.ts';
 import { tradingRoutes } from './trading/routes.ts';
 import { statementsRoutes } from './statements/routes.ts';
 
@@ -20,6 +22,8 @@ export const apiRoutes: RoutesPlugin = async (app) => {
   await app.register(notificationsRoutes);
   await app.register(i18nRoutes);
   await app.register(impersonationRoutes);
+  await app.register(marketRoutes);
+  await app.register(apiStatusRoutes);
   await app.register(tradingRoutes);
   await app.register(statementsRoutes);
 };

@@ -10,12 +10,15 @@ export interface Realtime {
   toUser(userId: number, event: string, payload: unknown): void;
   broadcast(event: string, payload: unknown): void;
   toStaff(event: string, payload: unknown): void;
+  /** Runs for every newly connected socket (e.g. to send it the current market status); returns the unsubscribe. */
+  onConnect(listener: (socket: Socket) => void): () => void;
   attach(server: HttpServer, db: Db): void;
   close(): Promise<void>;
 }
 
 export function createRealtime(): Realtime {
   let io: Server | null = null;
+  const connectListeners = new Set<(socket: Socket) => void>();
   return {
     toUser(userId, event, payload) {
       io?.to(`user:${userId}`).emit(event, payload);
@@ -26,8 +29,14 @@ export function createRealtime(): Realtime {
     toStaff(event, payload) {
       io?.to('staff').emit(event, payload);
     },
+    onConnect(listener) {
+      connectListeners.add(listener);
+      return () => connectListeners.delete(listener);
+    },
     attach(server, db) {
-      io = new Server(server, { path: '/socket.io', serveClient: false, cors: { origin: false } });
+      // No per-message deflate (also engine.io's default): a broadcast is framed once and the same bytes go to every
+      // socket, which compressing per connection would undo.
+      io = new Server(server, { path: '/socket.io', serveClient: false, cors: { origin: false }, perMessageDeflate: false });
       // Cookie auth on the handshake: anonymous sockets get public events only.
       io.use(async (socket: Socket, next) => {
         try {
@@ -43,6 +52,7 @@ export function createRealtime(): Realtime {
       io.on('connection', (socket) => {
         if (socket.data.userId) socket.join(`user:${socket.data.userId}`);
         if (socket.data.roleId && socket.data.roleId !== 3) socket.join('staff');
+        for (const listener of connectListeners) listener(socket);
       });
     },
     async close() {

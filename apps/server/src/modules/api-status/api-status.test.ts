@@ -1,0 +1,33 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, DEMO, signIn, type TestApp } from '../../../test/helpers.ts';
+import { putSetting } from '../settings/service.ts';
+import { getApiStatus } from './service.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => t.close());
+
+describe('GET /api/admin/api-status', () => {
+  it('gives admins the currency quota as used/total from the currencyAPI record', async () => {
+    await putSetting(t.ctx.db, 'currencyAPI', { value2: '227', value3: '300' });
+    const cookie = await signIn(t.app, DEMO.admin);
+    const res = await t.app.inject({ method: 'GET', url: '/api/admin/api-status', headers: { cookie } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().currency).toEqual({ used: 73, total: 300 });
+    expect(Array.isArray(res.json().heartbeats)).toBe(true);
+  });
+
+  it('is refused to other staff', async () => {
+    const cookie = await signIn(t.app, DEMO.manager);
+    const res = await t.app.inject({ method: 'GET', url: '/api/admin/api-status', headers: { cookie } });
+    expect(res.statusCode).toBe(403);
+  });
+
+  it('lists the feed manager\'s last heartbeats', async () => {
+    const beats = [{ api: 'polygonForex' as const, success: true, msg: 'Connected: 13 instruments' }];
+    const status = await getApiStatus(t.ctx.db, { heartbeats: () => beats });
+    expect(status.heartbeats).toEqual(beats);
+  });
+});
