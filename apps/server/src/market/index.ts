@@ -9,6 +9,7 @@ import { ensureHistory } from './candle-history.ts';
 import { createMarketBroadcaster, sendStatusOnConnect } from './broadcast.ts';
 import { createQuoteStore } from './quote-store.ts';
 import { createSimulatedFeed } from './simulated-feed.ts';
+import { createFeedManager } from './feed-manager.ts';
 import type { FeedProvider, Market } from './types.ts';
 
 export type { Market } from './types.ts';
@@ -58,9 +59,10 @@ export async function createMarket(deps: MarketDeps): Promise<Market> {
 
   const simulated = (list: () => readonly InstrumentRow[]): FeedProvider =>
     createSimulatedFeed({ book, instruments: list, isOpen, seed: config.FEED_SEED, tickMs: config.FEED_TICK_MS, onError: (err) => log('price listener failed', err) });
-  // Who prices the instruments: for now the simulated feed over the whole universe. The feed manager (real
-  // providers per category, `simulated` for the rest) plugs in here.
-  const createFeeds = (): FeedProvider => simulated(() => instruments.list());
+  // Who prices the instruments: per category a real provider when its API settings record has a key, the
+  // simulated feed for the rest.
+  const feeds = createFeedManager({ db, config, book, instruments, realtime, isOpen, simulated, log: (msg) => log(msg) });
+  const createFeeds = (): FeedProvider => ({ id: 'feeds', start: () => feeds.start(), stop: () => feeds.stop() });
 
   let running: { feed: FeedProvider; detach: () => void; timers: NodeJS.Timeout[] } | null = null;
 
@@ -74,8 +76,14 @@ export async function createMarket(deps: MarketDeps): Promise<Market> {
       const direct = mid(`${walletCurrency}_${quote}`);
       if (direct) return direct;
       const inverse = mid(`${quote}_${walletCurrency}`);
-      return inverse ? 1 / inverse : null;
+      if (inverse) return 1 / inverse;
+      // Currencies no forex pair links: the currency API's USD rates (units per one US dollar).
+      const usd = feeds.usdRates();
+      const q = usd.get(quote);
+      const w = usd.get(walletCurrency);
+      return q && w ? q / w : null;
     },
+    feeds,
     candles: (instrumentId, interval, limit) => aggregator.history(instrumentId, interval, limit),
     async start() {
       if (running) return;

@@ -1,0 +1,229 @@
+/**
+ * Price fan-out over Socket.IO: boots the server in this process the way main.ts does (embedded database, the
+ * product's realtime layer attached to the HTTP server, the product's market broadcaster batching book ticks
+ * every 250 ms), feeds the price book at 4 bursts a second with ~20 changed instruments each, and connects N
+ * Socket.IO clients (websocket transport, loopback) from a child process. Per N it prints the delivered
+ * `priceUpdate` messages per second and two latencies: emit -> client (the fan-out: from the server's broadcast
+ * call to the client's handler) and tick -> client (from the newest tick's price time, so it includes the wait
+ * for the next batch, 0-250 ms).
+ *
+ *   node --import tsx bench/fanout.ts [--clients=1000,5000] [--seconds=10] [--warmup=3] [--concurrency=200] [--procs=1]
+ * or: npm run fanout -w bench
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import type { PriceTick } from '@platform/domain';
+import { buildApp } from '../apps/server/src/app.ts';
+import { boot } from '../apps/server/src/bootstrap.ts';
+import { loadConfig } from '../apps/server/src/config.ts';
+import { createMarketBroadcaster } from '../apps/server/src/market/broadcast.ts';
+import type { Quote } from '../apps/server/src/market/price-book.ts';
+import type { Realtime } from '../apps/server/src/realtime/realtime.ts';
+import type { ClientCommand, ClientReply, MeasureReport } from './fanout-client.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    clients: { type: 'string', default: process.env.BENCH_CLIENTS ?? '1000,5000' },
+    seconds: { type: 'string', default: process.env.BENCH_SECONDS ?? '10' },
+    warmup: { type: 'string', default: process.env.BENCH_WARMUP ?? '3' },
+    concurrency: { type: 'string', default: process.env.BENCH_CONCURRENCY ?? '200' },
+    procs: { type: 'string', default: process.env.BENCH_PROCS ?? '1' },
+  },
+});
+const STEPS = args.clients.split(',').map(Number);
+const SECONDS = Number(args.seconds);
+const WARMUP = Number(args.warmup);
+const CONCURRENCY = Number(args.concurrency);
+const PROCS = Number(args.procs);
+if (![SECONDS, WARMUP, CONCURRENCY, PROCS, ...STEPS].every((n) => Number.isFinite(n) && n > 0)) {
+  console.error('--clients (comma-separated), --seconds, --warmup, --concurrency and --procs must be positive numbers');
+  process.exit(2);
+}
+const BURST_MS = 250;
+const CHANGED_PER_BURST = 20;
+
+const now = () => performance.timeOrigin + performance.now();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A client process: one command at a time, one reply each. */
+class ClientProcess {
+  private readonly child: ChildProcess = fork(path.join(import.meta.dirname, 'fanout-client.ts'), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+  send(cmd: ClientCommand): Promise<ClientReply> {
+    return new Promise((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`client process exited with ${code}`));
+      this.child.once('exit', onExit);
+      this.child.once('message', (msg: ClientReply) => {
+        this.child.off('exit', onExit);
+        if (msg.type === 'error') reject(new Error(msg.error));
+        else resolve(msg);
+      });
+      this.child.send(cmd);
+    });
+  }
+  close(): void {
+    this.child.send({ type: 'close' } satisfies ClientCommand);
+  }
+}
+
+/** The clients spread evenly over the client processes. */
+class Clients {
+  private readonly procs = Array.from({ length: PROCS }, () => new ClientProcess());
+  async connect(url: string, total: number): Promise<{ clients: number; ms: number; failed: number; firstError: string | null }> {
+    const replies = await Promise.all(
+      this.procs.map((p, i) => p.send({ type: 'connect', url, total: Math.floor(total / PROCS) + (i < total % PROCS ? 1 : 0), concurrency: Math.ceil(CONCURRENCY / PROCS) })),
+    );
+    const ok = replies.flatMap((r) => (r.type === 'connected' ? [r] : []));
+    return { clients: ok.reduce((s, r) => s + r.clients, 0), ms: Math.max(...ok.map((r) => r.ms)), failed: ok.reduce((s, r) => s + r.failed, 0), firstError: ok.find((r) => r.firstError)?.firstError ?? null };
+  }
+  async measure(): Promise<void> {
+    await Promise.all(this.procs.map((p) => p.send({ type: 'measure' })));
+  }
+  async report(emits: Array<[number, number]>): Promise<MeasureReport> {
+    const replies = await Promise.all(this.procs.map((p) => p.send({ type: 'report', emits })));
+    const parts = replies.flatMap((r) => (r.type === 'report' ? [r.report] : []));
+    return {
+      clients: parts.reduce((s, r) => s + r.clients, 0),
+      delivered: parts.reduce((s, r) => s + r.delivered, 0),
+      expected: parts.reduce((s, r) => s + r.expected, 0),
+      tick: parts.flatMap((r) => r.tick),
+      emit: parts.flatMap((r) => r.emit),
+      cpu: parts.reduce((s, r) => s + r.cpu, 0),
+    };
+  }
+  close(): void {
+    for (const p of this.procs) p.close();
+  }
+}
+
+interface Row {
+  report: MeasureReport;
+  /** Median and worst duration of one broadcast call, and its median CPU time. */
+  emitCall: [number, number, number];
+  batches: number;
+  serverCpu: number;
+  loopP99: number;
+}
+
+const config = loadConfig({
+  NODE_ENV: 'production',
+  PORT: '0',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'silent',
+  MARKET_HOURS: 'open',
+  MARKET_FEED: 'false',
+  SEED_DEMO: 'false',
+  DATA_DIR: path.join(os.tmpdir(), 'bench-unused'),
+});
+const { ctx, database, risk } = await boot(config, { memory: true });
+const app = await buildApp({ ctx, logger: false });
+ctx.realtime.attach(app.server, ctx.db);
+await app.listen({ port: 0, host: '127.0.0.1' });
+const address = app.server.address();
+if (!address || typeof address === 'string') throw new Error('no listening address');
+const url = `http://127.0.0.1:${address.port}`;
+
+// The product's broadcaster on the product's realtime layer; the wrapper only notes when each batch is handed
+// to Socket.IO (keyed by its newest tick time, which the clients see too).
+let emits: Array<[number, number]> | null = null;
+/** How long each broadcast call took: Socket.IO writes the frame to every socket inside it. */
+let emitCost: number[] = [];
+/** CPU time of each broadcast call: what it costs without other processes competing for the cores. */
+let emitCpu: number[] = [];
+const timedRealtime: Pick<Realtime, 'broadcast'> = {
+  broadcast(event, payload) {
+    const at = now();
+    const cpu = process.cpuUsage();
+    if (emits && event === 'priceUpdate') emits.push([Math.max(...(payload as PriceTick[]).map((t) => t.time)), at]);
+    ctx.realtime.broadcast(event, payload);
+    if (emits) {
+      emitCost.push(now() - at);
+      const used = process.cpuUsage(cpu);
+      emitCpu.push((used.user + used.system) / 1000);
+    }
+  },
+};
+const broadcaster = createMarketBroadcaster({ book: ctx.market.book, realtime: timedRealtime, status: () => ctx.market.status() });
+broadcaster.start();
+
+// A feed at 4 Hz moving 20 random instruments a burst; tick times are unique per burst so they identify a batch.
+const names = ctx.market.instruments.list().map((i) => i.name);
+let lastTime = 0;
+const feed = setInterval(() => {
+  const time = Math.max(Date.now(), lastTime + 1);
+  lastTime = time;
+  const moved: Quote[] = [];
+  for (let i = 0; i < CHANGED_PER_BURST; i++) {
+    const name = names[Math.floor(Math.random() * names.length)];
+    const q = ctx.market.book.get(name);
+    if (!q) continue;
+    const bid = Number((q.bid * (1 + (Math.random() - 0.5) * 1e-4)).toPrecision(8));
+    const spread = q.ask - q.bid;
+    moved.push({ name, bid, ask: bid + spread, closeoutBid: bid - spread / 10, closeoutAsk: bid + spread * 1.1, time });
+  }
+  ctx.market.book.apply(moved);
+}, BURST_MS);
+
+const clients = new Clients();
+const rows: Row[] = [];
+try {
+  for (const n of STEPS) {
+    const c = await clients.connect(url, n);
+    console.log(`${c.clients} clients connected (${(c.ms / 1000).toFixed(1)} s${c.failed ? `, ${c.failed} failed: ${c.firstError}` : ''}); warming up ${WARMUP} s, measuring ${SECONDS} s`);
+    await sleep(WARMUP * 1000);
+
+    await clients.measure();
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    emits = [];
+    emitCost = [];
+    emitCpu = [];
+    await sleep(SECONDS * 1000);
+    const window = emits;
+    emits = null;
+    const serverCpu = process.cpuUsage(cpu);
+    const wall = performance.now() - started;
+    loop.disable();
+    await sleep(1000); // the last batches of the window are still on their way
+    const r = await clients.report(window);
+    const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+    rows.push({ report: r, emitCall: [median(emitCost), Math.max(...emitCost), median(emitCpu)], batches: window.length / SECONDS, serverCpu: (serverCpu.user + serverCpu.system) / 1000 / wall, loopP99: loop.percentile(99) / 1e6 });
+  }
+} finally {
+  clearInterval(feed);
+  broadcaster.stop();
+  clients.close();
+  await risk.stop();
+  await ctx.realtime.close();
+  await app.close();
+  await database.close();
+}
+
+const percentile = (xs: number[], p: number) => {
+  const sorted = Float64Array.from(xs).sort();
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : NaN;
+};
+const f = (v: number, d = 1) => (Number.isFinite(v) ? v.toFixed(d) : '-');
+const head = ['clients', 'batches/s', 'msgs/s delivered', 'delivered %', 'emit->client p50 / p99 / max ms', 'tick->client p50 / p99 ms', 'emit call p50 / max / CPU ms', 'server CPU', 'loop delay p99 ms', 'clients CPU'];
+const body = rows.map(({ report: r, emitCall, batches, serverCpu, loopP99 }) => [
+  String(r.clients),
+  f(batches, 2),
+  f(r.delivered / SECONDS, 0),
+  f((100 * r.delivered) / Math.max(1, r.expected), 2),
+  `${f(percentile(r.emit, 0.5))} / ${f(percentile(r.emit, 0.99))} / ${f(percentile(r.emit, 1))}`,
+  `${f(percentile(r.tick, 0.5))} / ${f(percentile(r.tick, 0.99))}`,
+  `${f(emitCall[0])} / ${f(emitCall[1])} / ${f(emitCall[2])}`,
+  `${f(serverCpu * 100, 0)}%`,
+  f(loopP99),
+  `${f(r.cpu * 100, 0)}%`,
+]);
+const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i])).join('  ');
+console.log(`\nPrice fan-out: ${CHANGED_PER_BURST} instruments per burst at ${1000 / BURST_MS} Hz, batched every 250 ms; ${PROCS} client process(es); ${os.cpus().length} cores, Node ${process.version}, load average ${os.loadavg()[0].toFixed(1)}`);
+console.log(line(head));
+for (const b of body) console.log(line(b));
+process.exit(0);
