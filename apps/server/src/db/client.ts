@@ -26,6 +26,9 @@ const migrationsFolder = path.join(import.meta.dirname, 'migrations');
 export async function openDatabase(opts: { url?: string; dataDir?: string | null }): Promise<Database> {
   if (opts.url) {
     const pool = new pg.Pool({ connectionString: opts.url, max: 20 });
+    // An idle connection can be ended by the server (restart, failover, an administrator). The pool discards it and
+    // opens another on demand; without a listener node-postgres rethrows the error and the whole process exits.
+    pool.on('error', (err) => console.error(`PostgreSQL connection lost (the pool replaces it): ${err.message}`));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     await migratePg(db as never, { migrationsFolder });
     return { db, kind: 'postgres', close: () => pool.end() };

@@ -42,8 +42,48 @@ export async function createSession(
   return { token, expiresAt };
 }
 
+/**
+ * Customers' own sessions, resolved within the last few seconds, by token hash. Trading screens call the API many
+ * times a second, and re-reading the session and user rows for each call doubled the database work of an order.
+ * Staff sessions and "Login as" sessions are never kept: they depend on the IP whitelist, checked on every request.
+ * Whatever ends a customer's access goes through destroySession or destroyUserSessions (sign-out, sign-in rotation,
+ * password change and reset, deactivation, deletion), which drop that user's entries at once in this process;
+ * another server instance notices within CACHE_TTL_MS.
+ */
+const CACHE_TTL_MS = 5_000;
+/**
+ * After a user's sessions are ended nothing of theirs is cached for this long: the ending transaction may not have
+ * committed yet, and a request reading the old rows meanwhile must not put them back into the cache.
+ */
+const REVOKED_HOLD_MS = 30_000;
+const CACHE_MAX = 50_000;
+const resolved = new Map<string, { auth: AuthState; until: number }>();
+const revokedUntil = new Map<number, number>();
+
+/** Drops every cached session of a user and keeps the user out of the cache while the change commits. */
+export function forgetUserSessions(userId: number): void {
+  const now = Date.now();
+  revokedUntil.set(userId, now + REVOKED_HOLD_MS);
+  for (const [hash, entry] of resolved) if (entry.auth.user.id === userId) resolved.delete(hash);
+  for (const [id, until] of revokedUntil) if (until <= now) revokedUntil.delete(id);
+}
+
+function keep(hash: string, auth: AuthState, expiresAt: Date): void {
+  const now = Date.now();
+  if ((revokedUntil.get(auth.user.id) ?? 0) > now) return;
+  // Entries expire by time, so a full map is simply emptied rather than tracked for least-recent use.
+  if (resolved.size >= CACHE_MAX) resolved.clear();
+  resolved.set(hash, { auth, until: Math.min(now + CACHE_TTL_MS, expiresAt.getTime()) });
+}
+
 /** Resolves a cookie token to its live session and user, or null (expired, inactive, deleted, IP not allowed). */
 export async function resolveSession(db: DbOrTx, token: string, ip: string): Promise<AuthState | null> {
+  const tokenHash = sha256(token);
+  const hit = resolved.get(tokenHash);
+  if (hit) {
+    if (hit.until > Date.now()) return hit.auth;
+    resolved.delete(tokenHash);
+  }
   const [row] = await db
     .select({
       sessionId: sessions.id,
@@ -60,25 +100,28 @@ export async function resolveSession(db: DbOrTx, token: string, ip: string): Pro
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, sha256(token)), gt(sessions.expiresAt, new Date())))
+    .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, new Date())))
     .limit(1);
   if (!row || !row.isActive || row.deletedAt) return null;
   // The whitelist binds the person at the keyboard: during "Login as" it is the staff member's.
   const staffId = row.impersonatorId ?? (row.roleId !== 3 ? row.userId : null);
   if (staffId !== null && !(await ipAllowed(db, staffId, ip))) return null;
   const now = Date.now();
+  let expiresAt = row.expiresAt;
   if (now - row.lastUsedAt.getTime() > 60_000) {
     // Sliding expiry for browser sessions; remembered sessions keep their 30 days.
-    const expiresAt = row.remember ? row.expiresAt : new Date(now + SESSION_MS);
+    if (!row.remember) expiresAt = new Date(now + SESSION_MS);
     await db.update(sessions).set({ lastUsedAt: new Date(now), expiresAt }).where(eq(sessions.id, row.sessionId));
     await db.update(users).set({ lastSeenAt: new Date(now) }).where(eq(users.id, row.userId));
   }
-  return {
+  const auth: AuthState = {
     user: { id: row.userId, roleId: row.roleId as RoleId, email: row.email, fullName: row.fullName },
     sessionId: row.sessionId,
     impersonatorId: row.impersonatorId,
     remember: row.remember,
   };
+  if (staffId === null) keep(tokenHash, auth, expiresAt);
+  return auth;
 }
 
 /** A blank whitelist allows any address. */
@@ -90,11 +133,13 @@ export async function ipAllowed(db: DbOrTx, userId: number, ip: string): Promise
 }
 
 export async function destroySession(db: DbOrTx, sessionId: number): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.id, sessionId));
+  const ended = await db.delete(sessions).where(eq(sessions.id, sessionId)).returning({ userId: sessions.userId });
+  for (const { userId } of ended) forgetUserSessions(userId);
 }
 
 /** Ends every session of a user (deactivation, password change, deletion). */
 export async function destroyUserSessions(db: DbOrTx, userId: number, exceptSessionId?: number): Promise<void> {
+  forgetUserSessions(userId);
   await db
     .delete(sessions)
     .where(and(eq(sessions.userId, userId), exceptSessionId ? ne(sessions.id, exceptSessionId) : undefined));

@@ -1,0 +1,462 @@
+/**
+ * Order throughput of the real server: boots it in this process the way main.ts does (on PGlite, then on a fresh
+ * PostgreSQL database), creates customers with funded real wallets, signs each in over HTTP, and drives open and
+ * close cycles over keep-alive HTTP from a child process (so the load generator's CPU is not the server's). Beside
+ * it, the raw rate of the placement transaction sent straight to the same database: node-postgres at the same
+ * concurrency for PostgreSQL (capped by the connections free on the server), one in-process connection for PGlite.
+ * The run checks afterwards that every position is closed, every margin hold released and every wallet equal to
+ * its ledger, and reports where the CPU went (server, database backends, load generator, other processes).
+ *
+ *   node --import tsx bench/orders.ts [--db=pglite|postgres|both] [--seconds=10] [--warmup=3] [--concurrency=96]
+ *                                      [--users=200] [--pg-url=postgres://postgres@127.0.0.1:5432/postgres]
+ *                                      [--profile=DIR]
+ * Every option can also come from the environment: BENCH_DB, BENCH_SECONDS, BENCH_WARMUP, BENCH_CONCURRENCY,
+ * BENCH_USERS, BENCH_PG_URL, BENCH_PROFILE. --profile writes the server's CPU profile of each measured HTTP window.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import inspector from 'node:inspector/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { Pool } from 'undici';
+import { buildApp } from '../apps/server/src/app.ts';
+import { boot } from '../apps/server/src/bootstrap.ts';
+import { loadConfig } from '../apps/server/src/config.ts';
+import type { Db } from '../apps/server/src/db/client.ts';
+import { balances, instruments, kycDocuments, ledgerEntries, orders, pricingPlans, userProfiles, users } from '../apps/server/src/db/schema.ts';
+import { hashPassword } from '../apps/server/src/lib/crypto.ts';
+import type { Phase, PhaseResult, RawPhase } from './orders-client.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    db: { type: 'string', default: process.env.BENCH_DB ?? 'both' },
+    seconds: { type: 'string', default: process.env.BENCH_SECONDS ?? '10' },
+    warmup: { type: 'string', default: process.env.BENCH_WARMUP ?? '3' },
+    concurrency: { type: 'string', default: process.env.BENCH_CONCURRENCY ?? '96' },
+    users: { type: 'string', default: process.env.BENCH_USERS ?? '200' },
+    'pg-url': { type: 'string', default: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
+    /** A folder: the server's CPU profile of each measured HTTP window is written there (open it in Chrome DevTools). */
+    profile: { type: 'string', default: process.env.BENCH_PROFILE },
+  },
+});
+
+const SECONDS = Number(args.seconds);
+const WARMUP = Number(args.warmup);
+const CONCURRENCY = Number(args.concurrency);
+const USERS = Math.max(Number(args.users), CONCURRENCY);
+const PASSWORD = 'Bench12345!';
+/** Liquid forex pairs priced in USD, so margins need no cross rate beyond the wallet's own currency. */
+const INSTRUMENTS = ['EUR_USD', 'GBP_USD', 'AUD_USD', 'NZD_USD'];
+/** The raw transaction is capped below PostgreSQL's 100 connections, leaving room for other sessions. */
+const RAW_MAX_CONNECTIONS = 80;
+const LOAD_AT_START = os.loadavg().map((l) => l.toFixed(1)).join(' ');
+
+if (![SECONDS, WARMUP, CONCURRENCY, USERS].every((n) => Number.isFinite(n) && n > 0)) {
+  console.error('--seconds, --warmup, --concurrency and --users must be positive numbers');
+  process.exit(2);
+}
+if (!['pglite', 'postgres', 'both'].includes(args.db)) {
+  console.error('--db must be pglite, postgres or both');
+  process.exit(2);
+}
+
+/** CPU time of a set of processes and of the whole machine, from /proc (Linux); null elsewhere. */
+interface CpuSample {
+  self: NodeJS.CpuUsage;
+  /** Clock ticks of the PostgreSQL backends serving this run (USER_HZ, 100 a second on Linux). */
+  dbTicks: number;
+  machineBusy: number;
+  machineTotal: number;
+}
+
+function ticksOf(pids: number[]): number {
+  let sum = 0;
+  for (const pid of pids) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      sum += Number(fields[11]) + Number(fields[12]); // utime, stime
+    } catch {
+      // The backend ended; its time is lost, which only understates the database's share.
+    }
+  }
+  return sum;
+}
+
+function sampleCpu(dbPids: number[]): CpuSample | null {
+  try {
+    const [, ...cols] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+    const n = cols.map(Number);
+    const total = n.slice(0, 8).reduce((a, b) => a + b, 0);
+    return { self: process.cpuUsage(), dbTicks: ticksOf(dbPids), machineBusy: total - n[3] - n[4], machineTotal: total };
+  } catch {
+    return null;
+  }
+}
+
+/** Where the CPU went during the measured window, in milliseconds per second of wall time (1000 = one core). */
+export interface CpuUse {
+  server: number;
+  db: number | null;
+  client: number;
+  machine: number;
+}
+
+/** The load generator: one child process for the whole run, one phase at a time. */
+class LoadClient {
+  private readonly child: ChildProcess;
+  constructor() {
+    this.child = fork(path.join(import.meta.dirname, 'orders-client.ts'), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+  }
+  /** Runs a phase; dbPids are the PostgreSQL backends whose CPU is charged to the database (none for PGlite). */
+  run(phase: Phase, dbPids: () => Promise<number[]>, onWindow?: (edge: 'start' | 'end') => void): Promise<{ result: PhaseResult; cpu: CpuUse | null }> {
+    return new Promise((resolve, reject) => {
+      let pids: number[] = [];
+      let first: CpuSample | null = null;
+      let last: CpuSample | null = null;
+      let firstAt = 0;
+      let lastAt = 0;
+      const onMessage = (msg: { window: 'start' | 'end' } | { done: true; ok: true; result: PhaseResult } | { done: true; ok: false; error: string }) => {
+        if ('window' in msg) {
+          onWindow?.(msg.window);
+          if (msg.window === 'start') {
+            // Sampled synchronously first; the backend list arrives a moment later and is read at the end only.
+            first = sampleCpu([]);
+            firstAt = performance.now();
+            void dbPids().then((p) => {
+              pids = p;
+              if (first) first.dbTicks = ticksOf(p);
+            });
+          } else {
+            last = sampleCpu(pids);
+            lastAt = performance.now();
+          }
+          return;
+        }
+        this.child.off('message', onMessage);
+        this.child.off('exit', onExit);
+        if (!msg.ok) return reject(new Error(`load generator: ${msg.error}`));
+        const a = first as CpuSample | null;
+        const b = last as CpuSample | null;
+        const wallMs = lastAt - firstAt;
+        const cpu: CpuUse | null = a && b && wallMs > 0
+          ? {
+              server: ((b.self.user + b.self.system - a.self.user - a.self.system) / 1000) * (1000 / wallMs),
+              db: pids.length ? (b.dbTicks - a.dbTicks) * 10 * (1000 / wallMs) : null,
+              client: msg.result.clientCpuMs * (1000 / wallMs),
+              machine: ((b.machineBusy - a.machineBusy) / (b.machineTotal - a.machineTotal)) * os.cpus().length * 1000,
+            }
+          : null;
+        resolve({ result: msg.result, cpu });
+      };
+      const onExit = (code: number | null) => reject(new Error(`load generator exited with ${code}`));
+      this.child.on('message', onMessage);
+      this.child.once('exit', onExit);
+      this.child.send(phase);
+    });
+  }
+  close(): void {
+    this.child.disconnect();
+  }
+}
+
+/** Profiles this process (the server) over the measured window only, so start-up and sign-ins stay out of it. */
+class WindowProfiler {
+  private readonly session = new inspector.Session();
+  private finished: Promise<string> | null = null;
+  constructor(private readonly file: string) {
+    this.session.connect();
+  }
+  edge(edge: 'start' | 'end'): void {
+    if (edge === 'start') {
+      void this.session.post('Profiler.enable').then(() => this.session.post('Profiler.start'));
+      return;
+    }
+    this.finished = this.session.post('Profiler.stop').then(({ profile }) => {
+      fs.mkdirSync(path.dirname(this.file), { recursive: true });
+      fs.writeFileSync(this.file, JSON.stringify(profile));
+      this.session.disconnect();
+      return this.file;
+    });
+  }
+  done(): Promise<string> {
+    return this.finished ?? Promise.resolve('(window never ended)');
+  }
+}
+
+/** Customers as the product has them after sign-up, KYC approval and funding: Basic plan, active real wallet. */
+async function createCustomers(db: Db, count: number): Promise<Array<{ id: number; email: string; walletId: number }>> {
+  let [plan] = await db.select({ id: pricingPlans.id }).from(pricingPlans).where(eq(pricingPlans.name, 'Basic')).limit(1);
+  plan ??= (
+    await db
+      .insert(pricingPlans)
+      .values({ name: 'Basic', price: '0', forexLeverage: 100, commodityLeverage: 50, indexLeverage: 50, stockLeverage: 10, cryptoLeverage: 5, forexStopout: 50 })
+      .returning({ id: pricingPlans.id })
+  )[0];
+  const passwordHash = await hashPassword(PASSWORD);
+  const tag = randomBytes(3).toString('hex');
+  const created: Array<{ id: number; email: string; walletId: number }> = [];
+  for (let start = 0; start < count; start += 100) {
+    const n = Math.min(100, count - start);
+    await db.transaction(async (tx) => {
+      const rows = await tx
+        .insert(users)
+        .values(Array.from({ length: n }, (_, k) => ({
+          fullName: `Bench Trader ${start + k + 1}`,
+          email: `bench-${tag}-${start + k + 1}@example.test`,
+          passwordHash,
+          roleId: 3,
+          isEmailVerified: true,
+          pricingTableId: plan.id,
+        })))
+        .returning({ id: users.id, email: users.email });
+      await tx.insert(userProfiles).values(rows.map((u) => ({ userId: u.id, phone: '+44 20 7946 0000', birthDate: '1990-01-01', country: 'United Kingdom', city: 'London', address: '1 Bench Street', postalCode: 'EC1A 1BB' })));
+      const wallets = await tx
+        .insert(balances)
+        .values(rows.map((u) => ({ userId: u.id, mode: 'real', currency: 'USD', balance: '1000000000' })))
+        .returning({ id: balances.id, userId: balances.userId, balance: balances.balance });
+      await tx.insert(ledgerEntries).values(wallets.map((w) => ({ balanceId: w.id, kind: 'deposit', amount: w.balance, balanceAfter: w.balance, note: 'Bench funding' })));
+      await tx.execute(sql`update ${users} set active_balance_id = b.id from ${balances} b where b.user_id = ${users.id} and ${inArray(users.id, rows.map((u) => u.id))}`);
+      await tx.insert(kycDocuments).values(rows.map((u) => ({ userId: u.id, type: 'passport', status: 'approved' })));
+      const byUser = new Map(wallets.map((w) => [w.userId, w.id]));
+      for (const u of rows) created.push({ ...u, walletId: byUser.get(u.id)! });
+    });
+  }
+  return created;
+}
+
+/** Each customer signs in from its own address (behind the proxy), as real traders do; the per-IP limit stays on. */
+async function signInAll(origin: string, customers: Array<{ email: string }>): Promise<Array<{ cookie: string; ip: string }>> {
+  const pool = new Pool(origin, { connections: 8 });
+  const out: Array<{ cookie: string; ip: string }> = new Array(customers.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < customers.length) {
+      const i = next++;
+      const ip = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+      const res = await pool.request({
+        path: '/api/auth/login',
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin, 'x-forwarded-for': ip },
+        body: JSON.stringify({ email: customers[i].email, password: PASSWORD }),
+      });
+      const text = await res.body.text();
+      const setCookie = [res.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith('sid='));
+      if (res.statusCode !== 200 || !setCookie) throw new Error(`sign-in of ${customers[i].email}: ${res.statusCode} ${text}`);
+      out[i] = { cookie: setCookie.split(';')[0], ip };
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: 8 }, worker));
+  } finally {
+    await pool.close();
+  }
+  return out;
+}
+
+/** Every position the run opened is closed and every hold released: the figures are of real, consistent work. */
+async function checkWallets(db: Db, walletIds: number[]): Promise<string> {
+  const [open] = await db.select({ n: sql<number>`count(*)::int` }).from(orders).where(and(inArray(orders.balanceId, walletIds), isNull(orders.closeTime)));
+  const [held] = await db.select({ m: sql<string>`coalesce(sum(${balances.margin}), 0)` }).from(balances).where(inArray(balances.id, walletIds));
+  const [drift] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(balances)
+    .where(and(inArray(balances.id, walletIds), sql`${balances.balance} <> (select coalesce(sum(l.amount), 0) from ${ledgerEntries} l where l.balance_id = ${balances.id})`));
+  const [{ n: total }] = await db.select({ n: sql<number>`count(*)::int` }).from(orders).where(inArray(orders.balanceId, walletIds));
+  const ok = open.n === 0 && Number(held.m) === 0 && drift.n === 0;
+  return `${ok ? 'consistent' : 'INCONSISTENT'}: ${total} orders written, ${open.n} left open, margin held ${held.m}, wallets off their ledger ${drift.n}`;
+}
+
+/** The raw placement transaction on PGlite, in this process (PGlite has no network protocol to drive it from outside). */
+async function rawPglite(db: Db, phase: Omit<RawPhase, 'url' | 'type'>): Promise<PhaseResult> {
+  const latencies: number[] = [];
+  let measuring = false;
+  let stopped = false;
+  const ins = phase.instrument;
+  const worker = async (i: number) => {
+    const { walletId, userId } = phase.wallets[i];
+    while (!stopped) {
+      const t0 = performance.now();
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`SELECT id, user_id, balance, margin, currency FROM balances WHERE id = ${walletId} FOR UPDATE`);
+        await tx.execute(sql`INSERT INTO orders (user_id, balance_id, instrument_id, instrument, base_symbol, quote_symbol, kind, type, trade_amount,
+             open_rate, open_bid, open_ask, take_profit, stop_loss, spread, exchange_rate, margin_used, leverage)
+           VALUES (${userId}, ${walletId}, ${ins.id}, ${ins.name}, ${ins.base}, ${ins.quote}, ${ins.kind}, 'buy', '1000.00000000', ${ins.ask}, ${ins.bid}, ${ins.ask},
+             NULL, NULL, '0.20000000', '1.00000000', '11.00000000', 100) RETURNING *`);
+        await tx.execute(sql`UPDATE balances SET margin = margin + ${'11.00000000'} WHERE id = ${walletId}`);
+      });
+      if (measuring) latencies.push(performance.now() - t0);
+      // PGlite answers from the same thread without real I/O, so a chain of queued transactions would otherwise
+      // never let the event loop reach the timers that end the phase.
+      await new Promise<void>((r) => setImmediate(r));
+    }
+  };
+  const running = Array.from({ length: phase.concurrency }, (_, i) => worker(i));
+  await new Promise((r) => setTimeout(r, phase.warmupMs));
+  measuring = true;
+  const t0 = performance.now();
+  await new Promise((r) => setTimeout(r, phase.measureMs));
+  measuring = false;
+  const seconds = (performance.now() - t0) / 1000;
+  stopped = true;
+  await Promise.all(running);
+  const sorted = Float64Array.from(latencies).sort();
+  const pct = (p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0);
+  return { ops: sorted.length, seconds, p50: pct(50), p99: pct(99), max: sorted[sorted.length - 1] ?? 0, errors: 0, errorSamples: [], clientCpuMs: 0 };
+}
+
+interface Row {
+  db: string;
+  http?: { result: PhaseResult; cpu: CpuUse | null };
+  raw?: { result: PhaseResult; cpu: CpuUse | null; label: string };
+  note?: string;
+}
+
+async function runOne(kind: 'pglite' | 'postgres', load: LoadClient): Promise<Row> {
+  let url: string | undefined;
+  let admin: pg.Client | null = null;
+  let dbName = '';
+  if (kind === 'postgres') {
+    admin = new pg.Client({ connectionString: args['pg-url'], connectionTimeoutMillis: 3000 });
+    try {
+      await admin.connect();
+    } catch (err) {
+      return { db: 'postgres', note: `skipped: ${args['pg-url']} unreachable (${err instanceof Error ? err.message : String(err)})` };
+    }
+    dbName = `bench_${randomBytes(5).toString('hex')}`;
+    await admin.query(`create database ${dbName}`);
+    const u = new URL(args['pg-url']);
+    u.pathname = `/${dbName}`;
+    url = u.toString();
+  }
+  const backends = async (): Promise<number[]> =>
+    admin ? (await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [dbName])).rows.map((r) => r.pid) : [];
+
+  try {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      MARKET_HOURS: 'open',
+      MARKET_FEED: 'false',
+      SEED_DEMO: 'false',
+      // Behind a proxy each trader has its own address; that keeps the per-IP sign-in limit meaningful for 200 sign-ins.
+      TRUST_PROXY: 'true',
+      DATA_DIR: path.join(os.tmpdir(), 'bench-unused'),
+      ...(url ? { DATABASE_URL: url } : {}),
+    });
+    const { ctx, database, risk } = await boot(config, { memory: kind === 'pglite' });
+    const app = await buildApp({ ctx, logger: { level: config.LOG_LEVEL } });
+    ctx.realtime.attach(app.server, ctx.db);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    if (!address || typeof address === 'string') throw new Error('no listening address');
+    const origin = `http://127.0.0.1:${address.port}`;
+    try {
+      const t0 = performance.now();
+      const customers = await createCustomers(ctx.db, USERS);
+      const sessions = await signInAll(origin, customers);
+      console.log(`[${kind}] ${customers.length} customers created and signed in over HTTP in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+      const profiler = args.profile ? new WindowProfiler(path.join(args.profile, `orders-${kind}-${Date.now()}.cpuprofile`)) : null;
+      const http = await load.run(
+        { type: 'http', origin, users: sessions.slice(0, CONCURRENCY), instruments: INSTRUMENTS, concurrency: CONCURRENCY, warmupMs: WARMUP * 1000, measureMs: SECONDS * 1000 },
+        backends,
+        profiler ? (edge) => profiler.edge(edge) : undefined,
+      );
+      if (profiler) console.log(`[${kind}] server CPU profile of the measured window: ${await profiler.done()}`);
+      const walletIds = customers.slice(0, CONCURRENCY).map((c) => c.walletId);
+      console.log(`[${kind}] HTTP ${(http.result.ops / http.result.seconds).toFixed(0)} orders/s; wallets ${await checkWallets(ctx.db, walletIds)}`);
+
+      // The raw transaction uses the customers the HTTP phase left alone, so its open orders do not mix with them.
+      const [eur] = await ctx.db.select().from(instruments).where(eq(instruments.name, 'EUR_USD'));
+      const instrument = { id: eur.id, name: eur.name, base: eur.base, quote: eur.quote, kind: eur.category, bid: eur.bids ?? '1', ask: eur.asks ?? '1' };
+      // Other sessions share the server's connection limit, so the raw clients take only what is free.
+      const free = admin
+        ? (await admin.query<{ n: number }>("select current_setting('max_connections')::int - (select count(*) from pg_stat_activity)::int - 10 as n")).rows[0].n
+        : Infinity;
+      const rawConcurrency = Math.max(1, Math.min(CONCURRENCY, RAW_MAX_CONNECTIONS, customers.length, free));
+      const rawWallets = customers.slice(customers.length - rawConcurrency).map((c) => ({ walletId: c.walletId, userId: c.id }));
+      const timing = { concurrency: rawConcurrency, warmupMs: Math.min(WARMUP, 2) * 1000, measureMs: SECONDS * 1000, wallets: rawWallets, instrument };
+      if (url) {
+        // The server keeps its idle pool; the raw clients come on top, under the connection cap.
+        const raw = await load.run({ type: 'raw', url, ...timing }, backends);
+        return { db: kind, http, raw: { ...raw, label: `node-postgres, ${rawConcurrency} connections` } };
+      }
+      // PGlite has a single connection that runs one transaction at a time, so more callers only queue.
+      const raw = await rawPglite(ctx.db, { ...timing, concurrency: 1 });
+      return { db: kind, http, raw: { result: raw, cpu: null, label: 'PGlite in-process, one connection' } };
+    } finally {
+      // Shut down in main.ts's order; a failing step must not leave the pool open while the database is dropped.
+      const steps = [
+        ['market', () => ctx.market.stop()],
+        ['risk engine', () => risk.stop()],
+        ['realtime', () => ctx.realtime.close()],
+        ['app', () => app.close()],
+        ['database', () => database.close()],
+      ] as const;
+      for (const [what, step] of steps) {
+        await step().catch((err: unknown) => console.error(`[${kind}] closing ${what}: ${err instanceof Error ? err.message : String(err)}`));
+      }
+    }
+  } finally {
+    if (admin) {
+      await admin.query(`drop database if exists ${dbName} with (force)`);
+      await admin.end();
+    }
+  }
+}
+
+function printTable(rows: Row[]): void {
+  const f = (n: number, d = 1) => n.toFixed(d);
+  const rate = (r: PhaseResult) => f(r.ops / r.seconds, 0);
+  const head = ['db', 'orders/s', 'p50 ms', 'p99 ms', 'max ms', 'errors', 'raw PG tx/s', 'raw p50 ms', 'raw p99 ms'];
+  const body = rows.map((r) => {
+    const h = r.http?.result;
+    const w = r.raw?.result;
+    return [r.db, h ? rate(h) : '-', h ? f(h.p50) : '-', h ? f(h.p99) : '-', h ? f(h.max) : '-', h ? String(h.errors) : '-', w ? rate(w) : '-', w ? f(w.p50) : '-', w ? f(w.p99) : '-'];
+  });
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  console.log(`\nOrders over HTTP: ${CONCURRENCY} virtual users in flight, ${WARMUP} s warm-up, ${SECONDS} s measured; an open and a close count as one order each.`);
+  console.log(`Machine: ${os.cpus().length} cores shared by the server (this process), the load generator (a child process) and the database; load average at start ${LOAD_AT_START}.\n`);
+  console.log(line(head));
+  console.log(line(widths.map((w) => '-'.repeat(w))));
+  for (const b of body) console.log(line(b));
+  console.log('');
+  for (const r of rows) {
+    if (r.note) console.log(`${r.db}: ${r.note}`);
+    const cpuLine = (what: string, res: PhaseResult, cpu: CpuUse | null) => {
+      if (!cpu) return;
+      const perOp = (ms: number) => f((ms * 1000) / (res.ops / res.seconds), 0);
+      const others = Math.max(0, cpu.machine - cpu.server - cpu.client - (cpu.db ?? 0));
+      console.log(
+        `${r.db}: ${what} CPU per op (µs): server ${perOp(cpu.server)}, database ${cpu.db === null ? 'in server' : perOp(cpu.db)}, load generator ${perOp(cpu.client)}` +
+          `; machine busy ${f(cpu.machine / 10 / os.cpus().length, 0)} %, of which other processes ${f(others / 10, 0)} % of one core`,
+      );
+    };
+    if (r.http) cpuLine('HTTP', r.http.result, r.http.cpu);
+    if (r.raw) {
+      console.log(`${r.db}: raw = BEGIN; SELECT … FOR UPDATE; INSERT INTO orders; UPDATE balances SET margin; COMMIT (${r.raw.label})`);
+      cpuLine('raw', r.raw.result, r.raw.cpu);
+    }
+    if (r.http?.result.errors) console.log(`${r.db}: errors, e.g. ${r.http.result.errorSamples.join(' | ')}`);
+    if (r.raw?.result.errors) console.log(`${r.db}: raw errors, e.g. ${r.raw.result.errorSamples.join(' | ')}`);
+  }
+}
+
+const kinds: Array<'pglite' | 'postgres'> = args.db === 'both' ? ['pglite', 'postgres'] : [args.db as 'pglite' | 'postgres'];
+const load = new LoadClient();
+const rows: Row[] = [];
+try {
+  for (const kind of kinds) rows.push(await runOne(kind, load));
+} finally {
+  load.close();
+}
+printTable(rows);
+process.exit(0);
