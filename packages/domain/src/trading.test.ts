@@ -43,6 +43,29 @@ describe('gold buy losing: XAU/USD 2350.00 → 2340.50, 10 oz, spread 0.50 × 2'
   });
 });
 
+describe('index buy in EUR on a USD wallet: DE30/EUR, 10 contracts, 0.90 EUR per USD', () => {
+  it('margin 19305 × 10 / 50 / 0.9 = 4290.00; spread (19305 − 19304) × 1 × 10 = 10 EUR', () => {
+    expect(fixed(requiredMargin({ price: '19305', amount: '10', leverage: 50, conversionRate: '0.9' }))).toBe('4290.00');
+    expect(fixed(spreadCost({ ask: '19305', bid: '19304', spreadSetting: 1, amount: '10' }))).toBe('10.00');
+  });
+  it('closing at bid 19400: ((19400 − 19305) × 10 − 10) / 0.9 = 1044.44 USD', () => {
+    const pl = profitLoss({ side: 'buy', openRate: '19305', closeRate: '19400', amount: '10', spread: '10', conversionRate: '0.9' });
+    expect(fixed(pl, 8)).toBe('1044.44444444');
+  });
+});
+
+describe('BTC/USD sell: 0.5 BTC at bid 91000 (ask 91012), leverage 5', () => {
+  it('margin 91000 × 0.5 / 5 = 9100.00; spread 12 × 1 × 0.5 = 6.00; pip value 0.0001 × 0.5 = 0.00005', () => {
+    expect(fixed(requiredMargin({ price: '91000', amount: '0.5', leverage: 5, conversionRate: 1 }))).toBe('9100.00');
+    expect(fixed(spreadCost({ ask: '91012', bid: '91000', spreadSetting: 1, amount: '0.5' }))).toBe('6.00');
+    expect(fixed(pipValue({ quote: 'USD', amount: '0.5', conversionRate: 1 }), 5)).toBe('0.00005');
+  });
+  it('closing at ask 90000: (0.5 × 1000 − 6) / 1 = 494.00; at ask 92000: (0.5 × −1000 − 6) = −506.00', () => {
+    expect(fixed(profitLoss({ side: 'sell', openRate: '91000', closeRate: '90000', amount: '0.5', spread: '6', conversionRate: 1 }))).toBe('494.00');
+    expect(fixed(profitLoss({ side: 'sell', openRate: '91000', closeRate: '92000', amount: '0.5', spread: '6', conversionRate: 1 }))).toBe('-506.00');
+  });
+});
+
 describe('plan and instrument settings', () => {
   it('takes the plan leverage, else the instrument leverage; the plan stop-out, else 50', () => {
     expect(resolveLeverage(200, 100)).toBe(200);
