@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
+import { eq } from 'drizzle-orm';
+import { users } from '../src/db/schema.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { boot } from '../src/bootstrap.ts';
 import { buildApp } from '../src/app.ts';
@@ -81,3 +83,22 @@ export const DEMO = {
 export const ROLE_EMAIL: Record<number, string> = {
   1: DEMO.admin, 2: DEMO.manager, 3: DEMO.client, 4: DEMO.affiliate, 5: DEMO.agent, 6: DEMO.retention,
 };
+
+let customerSeq = 0;
+
+/** Signs up a new customer through the API and marks the email verified; returns the email and user id. */
+export async function newVerifiedCustomer(t: TestApp, prefix = 'customer'): Promise<{ email: string; id: number; password: string }> {
+  const email = `${prefix}${++customerSeq}-${randomBytes(3).toString('hex')}@example.test`;
+  const password = 'Password123!';
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/signup',
+    payload: {
+      fullName: 'Test Customer', email, password, passwordConfirmation: password, phone: '+44 20 7946 0999',
+      birthDate: '1990-01-01', country: 'United Kingdom', city: 'London', address: '1 Street', postalCode: 'N1 1AA', currency: 'USD',
+    },
+  });
+  if (res.statusCode >= 300) throw new Error(res.body);
+  const [u] = await t.ctx.db.update(users).set({ isEmailVerified: true }).where(eq(users.email, email)).returning({ id: users.id });
+  return { email, id: u.id, password };
+}

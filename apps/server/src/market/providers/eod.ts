@@ -1,8 +1,8 @@
 import type { FeedProvider } from '../types.ts';
 import type { Quote } from '../price-book.ts';
 import type { InstrumentRow } from '../instruments.ts';
-import { HeartbeatReporter, makeQuote, seconds, timingOf, toPrice, type ProviderDeps } from './common.ts';
-import { WsSession } from './ws-session.ts';
+import { HeartbeatReporter, makeQuote, timingOf, toPrice, type ProviderDeps } from './common.ts';
+import { reportDown, WsSession, wsFeed } from './ws-session.ts';
 
 /**
  * EOD Historical Data real-time US quotes: wss://ws.eodhistoricaldata.com/ws/us-quote?api_token=KEY.
@@ -72,21 +72,8 @@ export function createEodFeed(o: EodOptions): FeedProvider {
       const quote: Quote = makeQuote(row, { bid, ask, time: typeof m.t === 'number' ? m.t : null });
       o.sink.apply([quote]);
     },
-    onDown({ reason, retryInMs, refused }) {
-      o.log?.(`${id}: ${reason}`);
-      beat.report(false, refused ? reason : `Disconnected (${reason}); reconnecting in ${seconds(retryInMs)}`);
-    },
+    onDown: (down) => reportDown(id, beat, o.log, down),
   });
 
-  return {
-    id,
-    start() {
-      beat.unmute();
-      session.start();
-    },
-    async stop() {
-      beat.mute();
-      await session.stop();
-    },
-  };
+  return wsFeed(id, session, beat);
 }

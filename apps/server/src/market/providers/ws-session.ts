@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { WebSocket, type RawData } from 'ws';
-import { Backoff, type ProviderTiming } from './common.ts';
+import type { FeedProvider } from '../types.ts';
+import { Backoff, HeartbeatReporter, seconds, type ProviderTiming } from './common.ts';
 
 export interface SessionDown {
   /** Why the connection ended, in words staff can act on (the provider's own message when it refused us). */
@@ -160,3 +161,22 @@ export function providerMessage(body: string): string | null {
   const text = body.trim();
   return text ? text.slice(0, 200) : null;
 }
+
+/** The failure heartbeat of a dropped provider connection: the refusal as the provider said it, else the retry. */
+export function reportDown(id: string, beat: HeartbeatReporter, log: ((msg: string) => void) | undefined, down: SessionDown): void {
+  log?.(`${id}: ${down.reason}`);
+  beat.report(false, down.refused ? down.reason : `Disconnected (${down.reason}); reconnecting in ${seconds(down.retryInMs)}`);
+}
+
+/** A WebSocket provider as a feed: heartbeats are sent only while it runs. */
+export const wsFeed = (id: string, session: WsSession, beat: HeartbeatReporter): FeedProvider => ({
+  id,
+  start() {
+    beat.unmute();
+    session.start();
+  },
+  async stop() {
+    beat.mute();
+    await session.stop();
+  },
+});

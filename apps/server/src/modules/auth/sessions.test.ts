@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { createTestApp, DEMO, signIn, type TestApp } from '../../../test/helpers.ts';
+import { createTestApp, DEMO, newVerifiedCustomer, signIn, type TestApp } from '../../../test/helpers.ts';
 import { ipWhitelists, users } from '../../db/schema.ts';
 import { destroyUserSessions, resolveSession } from './sessions.ts';
 
@@ -16,21 +16,7 @@ afterAll(() => t.close());
 const me = (cookie: string) => t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie } });
 const tokenOf = (cookie: string) => cookie.slice('sid='.length);
 
-let customers = 0;
-async function newCustomer(): Promise<{ email: string; id: number }> {
-  const email = `session${++customers}@example.test`;
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/auth/signup',
-    payload: {
-      fullName: 'Sam Session', email, password: 'Password123!', passwordConfirmation: 'Password123!', phone: '+44 20 7946 0998',
-      birthDate: '1990-01-01', country: 'United Kingdom', city: 'London', address: '1 Street', postalCode: 'N1 1AA', currency: 'USD',
-    },
-  });
-  if (res.statusCode >= 300) throw new Error(res.body);
-  const [u] = await t.ctx.db.update(users).set({ isEmailVerified: true }).where(eq(users.email, email)).returning({ id: users.id });
-  return { email, id: u.id };
-}
+const newCustomer = () => newVerifiedCustomer(t, 'session');
 
 describe('ending a customer session that was just in use', () => {
   it('signs out at once', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { dec } from '@platform/domain';
-import { createTestApp, DEMO, signIn, type TestApp } from '../../../test/helpers.ts';
+import { createTestApp, DEMO, newVerifiedCustomer, signIn, type TestApp } from '../../../test/helpers.ts';
 import { balances, instruments, kycDocuments, ledgerEntries, orders, users } from '../../db/schema.ts';
 import { putSetting } from '../settings/service.ts';
 import { closeOrder } from './orders.service.ts';
@@ -298,18 +298,7 @@ describe('concurrency', () => {
   });
 });
 
-let customers = 0;
 async function signUpCustomer(): Promise<string> {
-  const email = `trader${++customers}@example.test`;
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/auth/signup',
-    payload: {
-      fullName: 'Other Trader', email, password: 'Password123!', passwordConfirmation: 'Password123!', phone: '+44 20 7946 0999',
-      birthDate: '1990-01-01', country: 'United Kingdom', city: 'London', address: '1 Street', postalCode: 'N1 1AA', currency: 'USD',
-    },
-  });
-  if (res.statusCode >= 300) throw new Error(res.body);
-  await t.ctx.db.update(users).set({ isEmailVerified: true }).where(eq(users.email, email));
-  return signIn(t.app, email, 'Password123!');
+  const { email, password } = await newVerifiedCustomer(t, 'trader');
+  return signIn(t.app, email, password);
 }
