@@ -8,6 +8,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema.ts';
+import { pgliteStatements, poolStatements, registerStatements } from './statements.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -31,7 +32,15 @@ export async function openDatabase(opts: { url?: string; dataDir?: string | null
     pool.on('error', (err) => console.error(`PostgreSQL connection lost (the pool replaces it): ${err.message}`));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     await migratePg(db as never, { migrationsFolder });
-    return { db, kind: 'postgres', close: () => pool.end() };
+    // The hand-written hot statements (statements.ts) get a pool of their own whose sessions always reuse the plan
+    // PostgreSQL made once. By default it re-plans a prepared statement on every run while a plan for the actual
+    // values looks cheaper, which these statements' optional conditions always do: about a fifth of the database's
+    // CPU per order. They look rows up by key only, where the generic plan is the right one. The ORM's ad-hoc queries
+    // keep the default on the main pool.
+    const hotPool = new pg.Pool({ connectionString: opts.url, max: 20, options: '-c plan_cache_mode=force_generic_plan' });
+    hotPool.on('error', (err) => console.error(`PostgreSQL connection lost (the pool replaces it): ${err.message}`));
+    registerStatements(db, poolStatements(hotPool));
+    return { db, kind: 'postgres', close: async () => void (await Promise.all([pool.end(), hotPool.end()])) };
   }
   let client: PGlite;
   if (opts.dataDir) {
@@ -42,5 +51,6 @@ export async function openDatabase(opts: { url?: string; dataDir?: string | null
   }
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   await migratePglite(db as never, { migrationsFolder });
+  registerStatements(db, pgliteStatements(client));
   return { db, kind: 'pglite', close: () => client.close() };
 }

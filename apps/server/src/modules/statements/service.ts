@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gte, isNotNull, lt, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { CLOSE_REASON_LABELS, type CloseReason, type StatementDto, type StatementsQuery, type StatementsResponse } from '@platform/domain';
-import type { DbOrTx } from '../../db/client.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
 import { orders } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
 import { offsetOf, pageMeta } from '../../lib/paging.ts';
@@ -13,7 +13,7 @@ type OrderRow = typeof orders.$inferSelect;
 const DAY_MS = 86_400_000;
 
 /** Closed trades of the active wallet whose close falls in [dateStart 00:00, dateEnd 24:00) UTC. */
-async function closedTradesFilter(db: DbOrTx, userId: number, q: Query): Promise<SQL | undefined> {
+async function closedTradesFilter(db: Db, userId: number, q: Query): Promise<SQL | undefined> {
   const from = q.dateStart ? new Date(`${q.dateStart}T00:00:00Z`) : null;
   const to = q.dateEnd ? new Date(Date.parse(`${q.dateEnd}T00:00:00Z`) + DAY_MS) : null;
   if ((from && Number.isNaN(from.getTime())) || (to && Number.isNaN(to.getTime()))) throw new AppError('VALIDATION', 'Use the date format YYYY-MM-DD');

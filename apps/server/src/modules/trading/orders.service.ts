@@ -1,18 +1,21 @@
-import { and, count, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   Decimal, closePrice, dec, newOrderBounds, openOrderBounds, openPrice, profitLoss, requiredMargin, spreadCost, withinBounds,
   type CloseReason, type OrderCreateRequest, type OrderDto, type OrdersQuery, type OrdersResponse, type OrderUpdateRequest, type Side,
 } from '@platform/domain';
 import type { AppContext } from '../../context.ts';
-import type { DbOrTx } from '../../db/client.ts';
-import { balances, ledgerEntries, orders } from '../../db/schema.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { orders } from '../../db/schema.ts';
 import type { OrderRow } from '../../engine/hooks.ts';
 import { AppError } from '../../lib/errors.ts';
 import { offsetOf, pageMeta } from '../../lib/paging.ts';
 import type { InstrumentRow } from '../../market/instruments.ts';
-import { insertNotification, emitNotification } from '../notifications/service.ts';
-import { kycRequiredForTrade, leverageFor, loadTrader, lockTrader, spreadSettingOf, stopoutFor, tradingSettings } from './trader.ts';
+import { emitNotification, notificationDto } from '../notifications/service.ts';
+import { statementsOf } from '../../db/statements.ts';
+import { CLOSE_ORDER, LOAD_ORDER, PLACE_ORDER, orderOfColumns, type OrderColumns, type TraderRow } from './order-statements.ts';
+import { kycRequiredForTrade, leverageFor, loadTrader, planLeverageOf, spreadSettingOf, stopoutFor, tradingSettings, traderOfRow, type Trader } from './trader.ts';
+import { tradingMemoryOf } from './trading-memory.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'market' | 'risk' | 'realtime'>;
 
@@ -85,73 +88,82 @@ function checkLevels(side: Side, bounds: ReturnType<typeof newOrderBounds>, prof
   void side;
 }
 
+type PlacedColumns = TraderRow & { wallet_balance: string; wallet_margin: string; plan_leverage: number | null } & (OrderColumns | { [K in keyof OrderColumns]: null });
+
 /**
  * POST /dashboard/orders: opens a position on the caller's active wallet at the server's price (buy at ask,
- * sell at bid). In one transaction the wallet row is locked, the margin checked against the balance and the free
- * margin (balance − margin + live P/L), the order written and the margin put on hold.
+ * sell at bid). One statement locks the wallet, re-checks the trader's wallet, plan and KYC state, checks the margin
+ * against the balance and the free margin (balance − margin + live P/L), writes the order and puts the margin on
+ * hold; nothing is written if a check fails.
  */
 export async function placeOrder(ctx: Ctx, userId: number, input: z.output<typeof OrderCreateRequest>): Promise<OrderRow> {
   const amount = dec(input.amount);
   if (amount.lte(0)) throw new AppError('AMOUNT_NOT_POSITIVE');
   const instrument = tradableInstrument(ctx, input.instrument);
   const settings = await tradingSettings(ctx.db);
-  const side = input.type;
+  const kycRequired = kycRequiredForTrade(settings);
+  const memory = tradingMemoryOf(ctx.db);
+  let trader = memory.trader(userId);
+  // A remembered refusal is confirmed against the database before the client is told.
+  if (!trader || (kycRequired && !trader.kycApproved)) trader = await loadTrader(ctx.db, userId);
+  if (kycRequired && !trader.kycApproved) throw new AppError('KYC_REQUIRED_TRADE');
 
-  const { order, trader } = await ctx.db.transaction(async (tx) => {
-    const trader = await lockTrader(tx, userId);
-    const wallet = trader.wallet;
-    if (kycRequiredForTrade(settings) && !trader.kycApproved) throw new AppError('KYC_REQUIRED_TRADE');
-    const quote = quoteOf(ctx, instrument);
-    checkLevels(side, newOrderBounds(side, quote), input.profit, input.loss);
-    const conversion = conversionOf(ctx, instrument.quote, wallet.currency);
-    const leverage = leverageFor(trader.plan, instrument.category, instrument.leverage);
-    const rate = openPrice(side, quote);
-    // Margin is rounded up so the hold always covers the exact figure.
-    const margin = round(requiredMargin({ price: rate, amount, leverage, conversionRate: conversion }), Decimal.ROUND_UP);
-    const spread = round(spreadCost({ ask: quote.ask, bid: quote.bid, spreadSetting: spreadSettingOf(settings, instrument.category), amount }));
-    if (ctx.risk.openPositions(wallet.id) >= MAX_OPEN_POSITIONS) throw new AppError('TOO_MANY_POSITIONS');
-    const free = dec(wallet.balance).minus(wallet.margin).plus(round(dec(ctx.risk.unrealizedPl(wallet.id))));
-    if (margin.gt(wallet.balance)) throw new AppError('INSUFFICIENT_BALANCE');
-    if (margin.gt(free)) throw new AppError('INSUFFICIENT_FREE_MARGIN');
-    // The hold rides along with the insert as a data-modifying CTE: one round trip fewer while the wallet is locked.
-    // The hot statements of placing and closing are named (prepared): PostgreSQL parses and plans each once per
-    // connection instead of on every order, which halved the database's CPU per order. A name stands for exactly one
-    // SQL text, so each variant has its own. Behind a transaction-pooling PgBouncer this needs its prepared
-    // statement support (1.21+, max_prepared_statements).
-    const hold = tx
-      .$with('hold')
-      .as(tx.update(balances).set({ margin: sql`${balances.margin} + ${str(margin)}` }).where(eq(balances.id, wallet.id)));
-    const [row] = await tx
-      .with(hold)
-      .insert(orders)
-      .values({
-        userId,
-        balanceId: wallet.id,
-        instrumentId: instrument.id,
-        instrument: instrument.name,
-        baseSymbol: instrument.base,
-        quoteSymbol: instrument.quote,
-        kind: instrument.category,
-        type: side,
-        tradeAmount: str(amount),
-        openRate: str(rate),
-        openBid: quote.bid,
-        openAsk: quote.ask,
-        takeProfit: input.profit ?? null,
-        stopLoss: input.loss ?? null,
-        spread: str(spread),
-        exchangeRate: str(conversion),
-        marginUsed: str(margin),
-        leverage,
-      })
-      .returning()
-      .prepare('place_order')
-      .execute();
-    return { order: row, trader };
-  });
-  ctx.risk.opened(order, { id: order.balanceId, balance: trader.wallet.balance, currency: trader.wallet.currency, stopoutPercent: stopoutFor(trader.plan) });
-  ctx.realtime.toUser(userId, 'ordersChanged', { balanceId: order.balanceId, orderId: order.id, reason: 'opened' });
-  return order;
+  // A changed wallet or plan is priced again with the current figures; twice in a row means it keeps changing.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const priced: Trader = trader;
+    const outcome = await memory.walletQueue.run(priced.wallet.id, () => placeFor(ctx, priced, instrument, input, amount, settings, kycRequired));
+    if ('order' in outcome) return outcome.order;
+    trader = outcome.current;
+  }
+  throw new AppError('CONFLICT', 'Your account changed while the order was placed. Please try again.');
+}
+
+async function placeFor(
+  ctx: Ctx,
+  trader: Trader,
+  instrument: InstrumentRow,
+  input: z.output<typeof OrderCreateRequest>,
+  amount: Decimal,
+  settings: Awaited<ReturnType<typeof tradingSettings>>,
+  kycRequired: boolean,
+): Promise<{ order: OrderRow } | { current: Trader }> {
+  const memory = tradingMemoryOf(ctx.db);
+  const side = input.type;
+  const wallet = trader.wallet;
+  const quote = quoteOf(ctx, instrument);
+  checkLevels(side, newOrderBounds(side, quote), input.profit, input.loss);
+  const conversion = conversionOf(ctx, instrument.quote, wallet.currency);
+  const leverage = leverageFor(trader.plan, instrument.category, instrument.leverage);
+  const rate = openPrice(side, quote);
+  // Margin is rounded up so the hold always covers the exact figure.
+  const margin = round(requiredMargin({ price: rate, amount, leverage, conversionRate: conversion }), Decimal.ROUND_UP);
+  const spread = round(spreadCost({ ask: quote.ask, bid: quote.bid, spreadSetting: spreadSettingOf(settings, instrument.category), amount }));
+  if (ctx.risk.openPositions(wallet.id) >= MAX_OPEN_POSITIONS) throw new AppError('TOO_MANY_POSITIONS');
+  const livePl = round(dec(ctx.risk.unrealizedPl(wallet.id)));
+  const [row] = await statementsOf(ctx.db).rows<PlacedColumns>(PLACE_ORDER, [
+    trader.userId, wallet.id, str(margin), str(livePl), instrument.category, planLeverageOf(trader.plan, instrument.category), kycRequired,
+    instrument.id, instrument.name, instrument.base, instrument.quote, side,
+    str(amount), str(rate), quote.bid, quote.ask, input.profit ?? null, input.loss ?? null, str(spread), str(conversion), leverage,
+  ]);
+  if (!row) {
+    memory.forgetTrader(trader.userId);
+    throw new AppError('NO_ACTIVE_WALLET');
+  }
+  const current = traderOfRow(trader.userId, row);
+  memory.rememberTrader(current);
+  if (row.id === null) {
+    if (kycRequired && !current.kycApproved) throw new AppError('KYC_REQUIRED_TRADE');
+    if (current.wallet.id !== wallet.id || planLeverageOf(current.plan, instrument.category) !== planLeverageOf(trader.plan, instrument.category)) {
+      return { current };
+    }
+    if (margin.gt(row.wallet_balance)) throw new AppError('INSUFFICIENT_BALANCE');
+    throw new AppError('INSUFFICIENT_FREE_MARGIN');
+  }
+  const order = orderOfColumns(row);
+  memory.rememberOpenOrder({ order, walletCurrency: wallet.currency });
+  ctx.risk.opened(order, { id: order.balanceId, balance: row.wallet_balance, currency: wallet.currency, stopoutPercent: stopoutFor(current.plan) });
+  ctx.realtime.toUser(trader.userId, 'ordersChanged', { balanceId: order.balanceId, orderId: order.id, reason: 'opened' });
+  return { order };
 }
 
 const REASON_TITLES: Record<CloseReason, string> = {
@@ -172,75 +184,67 @@ export interface CloseOptions {
   price?: number;
 }
 
+type ClosedColumns = OrderColumns & {
+  wallet_balance: string;
+  notice_id: number | null;
+  notice_title: string;
+  notice_description: string | null;
+  notice_url: string | null;
+  notice_read_at: Date | null;
+  notice_created_at: Date;
+};
+
 /**
- * Closes an open position at the server's price (buy at bid, sell at ask). In one transaction with the wallet
- * locked: the P/L and the spread cost are booked as ledger entries, negative balance protection credits whatever
- * would take the balance below zero, the margin hold is released and the order is stamped with its reason.
+ * Closes an open position at the server's price (buy at bid, sell at ask). One statement, with the wallet and the
+ * order locked, books the P/L and the spread cost as ledger entries, credits negative balance protection for
+ * whatever would take the balance below zero, releases the margin hold and stamps the order with its reason.
  */
 export async function closeOrder(ctx: Ctx, opts: CloseOptions): Promise<OrderRow> {
-  const { order, balance, notice } = await ctx.db.transaction(async (tx) => {
-    // The wallet and the order are locked by one statement (PostgreSQL takes FOR UPDATE OF locks in the order
-    // listed: wallet, then order). Nothing takes the two the other way round (placement locks only the wallet, level
-    // changes only the order), so closes never deadlock. A client's call finds, and locks, only its own orders.
-    const [row] = await tx
-      .select({ wallet: { id: balances.id, balance: balances.balance, currency: balances.currency }, order: orders })
-      .from(balances)
-      .innerJoin(orders, eq(orders.balanceId, balances.id))
-      .where(and(eq(orders.id, opts.orderId), opts.ownerId !== undefined ? eq(orders.userId, opts.ownerId) : undefined))
-      .for('update', { of: [balances, orders] })
-      .prepare(opts.ownerId !== undefined ? 'close_lock_own' : 'close_lock')
-      .execute();
-    if (!row) throw new AppError('ORDER_NOT_FOUND');
-    const { wallet, order: o } = row;
-    if (o.closeTime) throw new AppError('ORDER_CLOSED');
-    const instrument = ctx.market.instruments.byIdOf(o.instrumentId);
-    if (!instrument) throw new AppError('INSTRUMENT_NOT_FOUND');
-    if (opts.reason === 'manual' && !ctx.market.isOpen(instrument.category)) throw new AppError('MARKET_CLOSED');
+  const statements = statementsOf(ctx.db);
+  const memory = tradingMemoryOf(ctx.db);
+  let facts = memory.openOrder(opts.orderId);
+  if (!facts) {
+    const [found] = await statements.rows<OrderColumns & { wallet_currency: string }>(LOAD_ORDER, [opts.orderId, opts.ownerId ?? null]);
+    if (!found) throw new AppError('ORDER_NOT_FOUND');
+    if (found.close_time) throw new AppError('ORDER_CLOSED');
+    facts = { order: orderOfColumns(found), walletCurrency: found.wallet_currency };
+  } else if (opts.ownerId !== undefined && facts.order.userId !== opts.ownerId) {
+    throw new AppError('ORDER_NOT_FOUND');
+  }
+  const o = facts.order;
+  const currency = facts.walletCurrency;
+  const instrument = ctx.market.instruments.byIdOf(o.instrumentId);
+  if (!instrument) throw new AppError('INSTRUMENT_NOT_FOUND');
+  if (opts.reason === 'manual' && !ctx.market.isOpen(instrument.category)) throw new AppError('MARKET_CLOSED');
+
+  return memory.walletQueue.run(o.balanceId, async () => {
     const side = o.type as Side;
     const rate = opts.price !== undefined ? dec(opts.price.toFixed(instrument.digits)) : closePrice(side, quoteOf(ctx, instrument));
-    const conversion = conversionOf(ctx, o.quoteSymbol, wallet.currency);
+    const conversion = conversionOf(ctx, o.quoteSymbol, currency);
     const pl = round(profitLoss({ side, openRate: o.openRate, closeRate: rate, amount: o.tradeAmount, spread: o.spread, conversionRate: conversion }));
     const spreadCharge = round(dec(o.spread).div(conversion));
     const gross = pl.plus(spreadCharge);
-
-    let running = dec(wallet.balance);
-    const entries: Array<typeof ledgerEntries.$inferInsert> = [];
-    const book = (kind: string, amount: Decimal, note: string) => {
-      if (amount.isZero()) return;
-      running = running.plus(amount);
-      entries.push({ balanceId: wallet.id, kind, amount: str(amount), balanceAfter: str(running), refType: 'order', refId: o.id, actorId: opts.actorId ?? null, note });
-    };
-    book('trade_pl', gross, `${o.type} ${o.instrument} closed at ${rate.toString()}`);
-    book('spread', spreadCharge.neg(), `Spread on ${o.instrument}`);
-    if (running.lt(0)) book('negative_balance_protection', running.neg(), 'Negative balance protection');
-    // Ledger entries, the wallet and the order are written by one statement (data-modifying CTEs): the locks are
-    // held for one round trip instead of three.
-    const settle = tx
-      .$with('settle')
-      .as(tx.update(balances).set({ balance: str(running), margin: sql`${balances.margin} - ${o.marginUsed}` }).where(eq(balances.id, wallet.id)));
-    const ledger = tx.$with('ledger').as(tx.insert(ledgerEntries).values(entries));
-    const [closed] = await tx
-      .with(...(entries.length ? [settle, ledger] : [settle]))
-      .update(orders)
-      .set({ closeRate: str(rate), closeTime: new Date(), proLoss: str(pl), closeReason: opts.reason, closedBy: opts.actorId ?? null })
-      .where(eq(orders.id, o.id))
-      .returning()
-      .prepare(`close_settle_${entries.length}`)
-      .execute();
     const automatic = opts.reason === 'take_profit' || opts.reason === 'stop_loss' || opts.reason === 'stop_out';
-    const notice = automatic || opts.reason === 'admin'
-      ? await insertNotification(tx, o.userId, {
-          title: REASON_TITLES[opts.reason],
-          description: `Your ${o.type} ${o.baseSymbol}/${o.quoteSymbol} position #${o.id} was closed at ${rate.toString()} with a result of ${pl.toFixed(2)} ${wallet.currency}.`,
-          url: '/dashboard',
-        })
-      : null;
-    return { order: closed, balance: str(running), notice };
+    const noticeTitle = automatic || opts.reason === 'admin' ? REASON_TITLES[opts.reason] : null;
+    const noticeText = `Your ${o.type} ${o.baseSymbol}/${o.quoteSymbol} position #${o.id} was closed at ${rate.toString()} with a result of ${pl.toFixed(2)} ${currency}.`;
+    const [row] = await statements.rows<ClosedColumns>(CLOSE_ORDER, [
+      o.id, opts.ownerId ?? null, opts.actorId ?? null, str(gross), str(spreadCharge), str(rate), str(pl), opts.reason,
+      `${o.type} ${o.instrument} closed at ${rate.toString()}`, noticeTitle, noticeTitle ? noticeText : null,
+    ]);
+    memory.forgetOpenOrder(o.id);
+    // Found open a moment ago: closed since by someone else (its owner, staff, the risk engine or another server).
+    if (!row) throw new AppError('ORDER_CLOSED');
+    const order = orderOfColumns(row);
+    ctx.risk.closed(order, { id: order.balanceId, balance: row.wallet_balance });
+    if (row.notice_id !== null) {
+      emitNotification(ctx, order.userId, notificationDto({
+        id: row.notice_id, userId: order.userId, title: row.notice_title, description: row.notice_description,
+        url: row.notice_url, readAt: row.notice_read_at, createdAt: row.notice_created_at,
+      }));
+    }
+    ctx.realtime.toUser(order.userId, 'ordersChanged', { balanceId: order.balanceId, orderId: order.id, reason: opts.reason });
+    return order;
   });
-  ctx.risk.closed(order, { id: order.balanceId, balance });
-  if (notice) emitNotification(ctx, order.userId, notice);
-  ctx.realtime.toUser(order.userId, 'ordersChanged', { balanceId: order.balanceId, orderId: order.id, reason: opts.reason });
-  return order;
 }
 
 /** PUT /dashboard/orders/{id}: new take-profit and/or stop-loss on the caller's open order, within the §5 bounds. */
@@ -266,7 +270,7 @@ export async function updateOrderLevels(ctx: Ctx, userId: number, orderId: numbe
 }
 
 /** GET /dashboard/orders: the active wallet's positions; every open one for status=open, else paged, newest first. */
-export async function listOrders(db: DbOrTx, userId: number, q: z.output<typeof OrdersQuery>): Promise<OrdersResponse> {
+export async function listOrders(db: Db, userId: number, q: z.output<typeof OrdersQuery>): Promise<OrdersResponse> {
   const trader = await loadTrader(db, userId).catch((err: unknown) => {
     // Staff without a wallet simply have no positions.
     if (err instanceof AppError && err.code === 'NO_ACTIVE_WALLET') return null;

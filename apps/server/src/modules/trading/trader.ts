@@ -1,21 +1,13 @@
-import { and, eq, sql } from 'drizzle-orm';
 import { resolveLeverage, resolveStopout, type Category } from '@platform/domain';
-import type { DbOrTx, Tx } from '../../db/client.ts';
-import { balances, kycDocuments, pricingPlans, users } from '../../db/schema.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import type { pricingPlans } from '../../db/schema.ts';
+import { statementsOf } from '../../db/statements.ts';
 import { AppError } from '../../lib/errors.ts';
+import { LOAD_TRADER, type TraderRow } from './order-statements.ts';
 import { getSettingsCached, isOn, type SettingRow } from '../settings/service.ts';
 
 /** The terms of a pricing plan that trading reads: leverage per category and the stop-out level. */
-const planTerms = {
-  id: pricingPlans.id,
-  forexLeverage: pricingPlans.forexLeverage,
-  commodityLeverage: pricingPlans.commodityLeverage,
-  indexLeverage: pricingPlans.indexLeverage,
-  stockLeverage: pricingPlans.stockLeverage,
-  cryptoLeverage: pricingPlans.cryptoLeverage,
-  forexStopout: pricingPlans.forexStopout,
-};
-type Plan = Pick<typeof pricingPlans.$inferSelect, keyof typeof planTerms>;
+type Plan = Pick<typeof pricingPlans.$inferSelect, 'id' | 'forexLeverage' | 'commodityLeverage' | 'indexLeverage' | 'stockLeverage' | 'cryptoLeverage' | 'forexStopout'>;
 
 /** Who is trading: the caller's active wallet, pricing plan and KYC state, read in one query. */
 export interface Trader {
@@ -25,55 +17,30 @@ export interface Trader {
   kycApproved: boolean;
 }
 
-const traderFields = {
-  walletId: balances.id,
-  currency: balances.currency,
-  mode: balances.mode,
-  // Only the terms used, not the plan's texts: this is read on every order.
-  plan: planTerms,
-  kyc: sql<boolean>`exists (select 1 from ${kycDocuments} where ${kycDocuments.userId} = ${users.id} and ${kycDocuments.status} = 'approved')`,
-};
-
-export async function loadTrader(db: DbOrTx, userId: number): Promise<Trader> {
-  const [row] = await db
-    .select(traderFields)
-    .from(users)
-    .leftJoin(balances, and(eq(balances.id, users.activeBalanceId), eq(balances.userId, users.id)))
-    .leftJoin(pricingPlans, eq(pricingPlans.id, users.pricingTableId))
-    .where(eq(users.id, userId))
-    .limit(1);
-  if (!row || row.walletId === null || row.currency === null || row.mode === null) throw new AppError('NO_ACTIVE_WALLET');
-  return { userId, wallet: { id: row.walletId, currency: row.currency, mode: row.mode }, plan: row.plan, kycApproved: row.kyc };
-}
-
-/** A trader whose active wallet row is locked for the rest of the transaction, with its current figures. */
-export interface LockedTrader extends Trader {
-  wallet: Trader['wallet'] & { balance: string; margin: string };
-}
-
-/**
- * The trader and a lock on their active wallet in one statement, for placing an order: reading them separately
- * cost a round trip per order, and the wallet read under the lock is the one the margin checks need anyway.
- */
-export async function lockTrader(tx: Tx, userId: number): Promise<LockedTrader> {
-  const [row] = await tx
-    .select({ ...traderFields, balance: balances.balance, margin: balances.margin })
-    .from(users)
-    .innerJoin(balances, and(eq(balances.id, users.activeBalanceId), eq(balances.userId, users.id)))
-    .leftJoin(pricingPlans, eq(pricingPlans.id, users.pricingTableId))
-    .where(eq(users.id, userId))
-    .for('update', { of: balances })
-    // Named so PostgreSQL plans it once per connection (see placeOrder).
-    .prepare('lock_trader')
-    .execute();
+/** The caller's active wallet, plan terms and KYC state in one named statement. */
+export async function loadTrader(db: Db, userId: number): Promise<Trader> {
+  const [row] = await statementsOf(db).rows<TraderRow>(LOAD_TRADER, [userId]);
   if (!row) throw new AppError('NO_ACTIVE_WALLET');
-  return {
-    userId,
-    wallet: { id: row.walletId, currency: row.currency, mode: row.mode, balance: row.balance, margin: row.margin },
-    plan: row.plan,
-    kycApproved: row.kyc,
-  };
+  return traderOfRow(userId, row);
 }
+
+export function traderOfRow(userId: number, row: TraderRow): Trader {
+  const plan: Plan | null = row.plan_id === null
+    ? null
+    : {
+        id: row.plan_id,
+        forexLeverage: row.forex_leverage,
+        commodityLeverage: row.commodity_leverage,
+        indexLeverage: row.index_leverage,
+        stockLeverage: row.stock_leverage,
+        cryptoLeverage: row.crypto_leverage,
+        forexStopout: row.forex_stopout,
+      };
+  return { userId, wallet: { id: row.wallet_id, currency: row.wallet_currency, mode: row.wallet_mode }, plan, kycApproved: row.kyc };
+}
+
+/** The plan's own leverage column for a category (null without a plan): what PLACE_ORDER checks is unchanged. */
+export const planLeverageOf = (plan: Plan | null, category: Category): number | null => plan?.[`${category}Leverage`] ?? null;
 
 export function leverageFor(plan: Plan | null, category: Category, instrumentLeverage: number): number {
   const lev = resolveLeverage(plan?.[`${category}Leverage`] ?? null, instrumentLeverage);

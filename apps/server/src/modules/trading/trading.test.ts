@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { dec } from '@platform/domain';
 import { createTestApp, DEMO, newVerifiedCustomer, signIn, type TestApp } from '../../../test/helpers.ts';
-import { balances, instruments, kycDocuments, ledgerEntries, orders, users } from '../../db/schema.ts';
+import { balances, instruments, kycDocuments, ledgerEntries, orders, pricingPlans, users } from '../../db/schema.ts';
 import { putSetting } from '../settings/service.ts';
 import { closeOrder } from './orders.service.ts';
 import type { RiskService } from '../../engine/risk-service.ts';
@@ -146,6 +146,59 @@ describe('placing orders', () => {
     const admin = await signIn(t.app, DEMO.admin);
     expect((await place({ type: 'buy', instrument: 'EUR_USD', amount: 1000 }, admin)).statusCode).toBe(403);
     expect((await t.app.inject({ method: 'POST', url: '/api/dashboard/orders', payload: { type: 'buy', instrument: 'EUR_USD', amount: 1 } })).statusCode).toBe(401);
+  });
+});
+
+describe('what the server remembers between orders', () => {
+  // Placing and closing reuse the trader's wallet, plan and KYC state and the open order's terms from memory; the
+  // write statement re-checks them, so a change made elsewhere (back office, another server) is never missed.
+  it('follows a switch of the active wallet, a plan change and a KYC withdrawal made after the last order', async () => {
+    expect((await place({ type: 'buy', instrument: 'EUR_USD', amount: 1000 })).statusCode).toBe(200);
+
+    const [other] = await t.ctx.db.insert(balances).values({ userId: clientId, mode: 'demo', currency: 'USD', balance: '5000' }).returning();
+    await t.ctx.db.update(users).set({ activeBalanceId: other.id }).where(eq(users.id, clientId));
+    const onOther = await place({ type: 'buy', instrument: 'EUR_USD', amount: 1000 });
+    expect(onOther.statusCode).toBe(200);
+    expect(onOther.json().order.balance_id).toBe(other.id);
+    await t.ctx.db.update(users).set({ activeBalanceId: walletId }).where(eq(users.id, clientId));
+    const back = await place({ type: 'buy', instrument: 'EUR_USD', amount: 1000 });
+    expect(back.json().order.balance_id).toBe(walletId);
+
+    const [u] = await t.ctx.db.select().from(users).where(eq(users.id, clientId));
+    await t.ctx.db.update(pricingPlans).set({ forexLeverage: 50 }).where(eq(pricingPlans.id, u.pricingTableId!));
+    const repriced = await place({ type: 'buy', instrument: 'EUR_USD', amount: 10000 });
+    await t.ctx.db.update(pricingPlans).set({ forexLeverage: 100 }).where(eq(pricingPlans.id, u.pricingTableId!));
+    expect(repriced.statusCode).toBe(200);
+    expect(repriced.json().order.leverage).toBe(50);
+    expect(dec(repriced.json().order.margin_used).toString()).toBe('220.04'); // 1.1002 × 10000 / 50
+
+    await t.ctx.db.update(kycDocuments).set({ status: 'rejected' }).where(eq(kycDocuments.userId, clientId));
+    const refused = await place({ type: 'buy', instrument: 'EUR_USD', amount: 1000 });
+    await t.ctx.db.update(kycDocuments).set({ status: 'approved' }).where(eq(kycDocuments.userId, clientId));
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe('Please verify KYC to enable trading');
+    expect(await openMarginSum()).toEqual(dec((await wallet()).margin));
+  });
+
+  it('reports an order closed by someone else since, and changes nothing', async () => {
+    const { order } = (await place({ type: 'buy', instrument: 'EUR_USD', amount: 1000 })).json();
+    // Closed by another server: this one still remembers the order as open.
+    await t.ctx.db.update(orders).set({ closeTime: new Date(), closeRate: '1.1', proLoss: '0', closeReason: 'admin' }).where(eq(orders.id, order.id));
+    const before = await wallet();
+    const res = await close(order.id);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe('This order is already closed.');
+    expect(await wallet()).toEqual(before);
+    // Put back as it was, so the next test's clean-up closes it normally.
+    await t.ctx.db.update(orders).set({ closeTime: null, closeRate: null, proLoss: null, closeReason: null }).where(eq(orders.id, order.id));
+  });
+
+  it("refuses to close another customer's order even when the server remembers it", async () => {
+    const { order } = (await place({ type: 'buy', instrument: 'EUR_USD', amount: 1000 })).json();
+    const other = await newVerifiedCustomer(t, 'memory');
+    const res = await close(order.id, await signIn(t.app, other.email, other.password));
+    expect(res.statusCode).toBe(404);
+    expect((await t.ctx.db.select().from(orders).where(eq(orders.id, order.id)))[0].closeTime).toBeNull();
   });
 });
 

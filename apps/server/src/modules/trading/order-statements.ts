@@ -1,0 +1,194 @@
+import type { Statement } from '../../db/statements.ts';
+import type { OrderRow } from '../../engine/hooks.ts';
+
+/**
+ * The SQL of placing and closing an order (see db/statements.ts for why it is written by hand). Each write is ONE
+ * statement: PostgreSQL runs it as its own transaction, so the wallet lock is held for a single round trip and no
+ * BEGIN/COMMIT round trips are spent. The data-modifying CTEs of a statement all commit or none does.
+ */
+
+/** The caller's active wallet, pricing-plan terms and KYC state, read without a lock (PLACE_ORDER re-checks them). */
+export const LOAD_TRADER: Statement = {
+  name: 'trading_load_trader',
+  text: `
+    SELECT b.id AS wallet_id, b.currency AS wallet_currency, b.mode AS wallet_mode,
+           p.id AS plan_id, p.forex_leverage, p.commodity_leverage, p.index_leverage, p.stock_leverage, p.crypto_leverage, p.forex_stopout,
+           EXISTS (SELECT 1 FROM kyc_documents k WHERE k.user_id = u.id AND k.status = 'approved') AS kyc
+      FROM users u
+      JOIN balances b ON b.id = u.active_balance_id AND b.user_id = u.id
+      LEFT JOIN pricing_plans p ON p.id = u.pricing_table_id
+     WHERE u.id = $1::int`,
+};
+
+export interface TraderRow {
+  wallet_id: number;
+  wallet_currency: string;
+  wallet_mode: string;
+  plan_id: number | null;
+  forex_leverage: number | null;
+  commodity_leverage: number | null;
+  index_leverage: number | null;
+  stock_leverage: number | null;
+  crypto_leverage: number | null;
+  forex_stopout: number | null;
+  kyc: boolean;
+}
+
+const ORDER_COLUMNS =
+  'user_id, balance_id, instrument_id, instrument, base_symbol, quote_symbol, kind, type, trade_amount, open_rate, open_bid, open_ask, take_profit, stop_loss, spread, exchange_rate, margin_used, leverage';
+
+/**
+ * Places an order in one statement. The server remembers each trader's wallet, plan and KYC state between orders
+ * (see trading-memory.ts) and prices the order with them; the statement re-reads them with the wallet locked and
+ * writes only if they still hold: the same active wallet, the same plan leverage for the category, KYC approved
+ * when required, and the margin within the balance and the free margin (balance − held margin + the live P/L passed
+ * in). It always returns the trader's current figures; the order columns are null when nothing was written, and the
+ * figures tell why (a changed wallet or plan is simply priced again).
+ * $1 user, $2 expected wallet, $3 margin, $4 live P/L, $5 category, $6 expected plan leverage of the category or
+ * null, $7 KYC required, $8.. the order's columns from instrument_id on.
+ */
+export const PLACE_ORDER: Statement = {
+  name: 'trading_place_order',
+  text: `
+    WITH trader AS (
+      SELECT b.id AS wallet_id, b.currency AS wallet_currency, b.mode AS wallet_mode, b.balance AS wallet_balance, b.margin AS wallet_margin,
+             p.id AS plan_id, p.forex_leverage, p.commodity_leverage, p.index_leverage, p.stock_leverage, p.crypto_leverage, p.forex_stopout,
+             CASE $5::text WHEN 'forex' THEN p.forex_leverage WHEN 'commodity' THEN p.commodity_leverage WHEN 'index' THEN p.index_leverage
+                           WHEN 'stock' THEN p.stock_leverage WHEN 'crypto' THEN p.crypto_leverage END AS plan_leverage,
+             EXISTS (SELECT 1 FROM kyc_documents k WHERE k.user_id = u.id AND k.status = 'approved') AS kyc
+        FROM users u
+        JOIN balances b ON b.id = u.active_balance_id AND b.user_id = u.id
+        LEFT JOIN pricing_plans p ON p.id = u.pricing_table_id
+       WHERE u.id = $1::int
+         FOR UPDATE OF b
+    ), placed AS (
+      INSERT INTO orders (${ORDER_COLUMNS})
+      SELECT $1::int, trader.wallet_id, $8::int, $9::text, $10::text, $11::text, $5::text, $12::text, $13::numeric, $14::numeric,
+             $15::numeric, $16::numeric, $17::numeric, $18::numeric, $19::numeric, $20::numeric, $3::numeric, $21::int
+        FROM trader
+       WHERE trader.wallet_id = $2::int
+         AND trader.plan_leverage IS NOT DISTINCT FROM $6::int
+         AND (NOT $7::boolean OR trader.kyc)
+         AND trader.wallet_balance >= $3::numeric
+         AND trader.wallet_balance - trader.wallet_margin + $4::numeric >= $3::numeric
+      RETURNING *
+    ), hold AS (
+      UPDATE balances SET margin = balances.margin + placed.margin_used FROM placed WHERE balances.id = placed.balance_id
+    )
+    SELECT trader.*, placed.*
+      FROM trader LEFT JOIN placed ON true`,
+};
+
+/** An order with its wallet's currency, read before a close to price it when the server does not remember it. */
+export const LOAD_ORDER: Statement = {
+  name: 'trading_load_order',
+  text: `
+    SELECT o.*, b.currency AS wallet_currency
+      FROM orders o JOIN balances b ON b.id = o.balance_id
+     WHERE o.id = $1::int AND ($2::int IS NULL OR o.user_id = $2::int)`,
+};
+
+/**
+ * Closes an open order in one statement with its wallet and the order locked (wallet first, as placing does, so the
+ * two never deadlock): books the P/L ($4, before spread) and the spread charge ($5) as ledger entries with the
+ * running balance, credits negative balance protection for whatever would leave the balance below zero, releases
+ * the margin hold, stamps the order, and writes the client's notification when $10 (its title) is not null.
+ * Returns nothing when the order is no longer open.
+ * $1 order, $2 owner or null, $3 actor or null, $4 gross P/L, $5 spread charge, $6 close rate, $7 net P/L,
+ * $8 reason, $9 note of the P/L entry, $10 notification title or null, $11 its description.
+ */
+export const CLOSE_ORDER: Statement = {
+  name: 'trading_close_order',
+  text: `
+    WITH target AS (
+      SELECT o.id, o.user_id, o.balance_id, o.margin_used, o.instrument, b.balance,
+             b.balance + $4::numeric AS after_pl,
+             b.balance + $4::numeric - $5::numeric AS after_spread
+        FROM balances b JOIN orders o ON o.balance_id = b.id
+       WHERE o.id = $1::int AND ($2::int IS NULL OR o.user_id = $2::int) AND o.close_time IS NULL
+         FOR UPDATE OF b, o
+    ), settle AS (
+      UPDATE balances SET balance = GREATEST(target.after_spread, 0), margin = balances.margin - target.margin_used
+        FROM target WHERE balances.id = target.balance_id
+    ), ledger AS (
+      INSERT INTO ledger_entries (balance_id, kind, amount, balance_after, ref_type, ref_id, actor_id, note)
+      SELECT target.balance_id, e.kind, e.amount, e.after, 'order', target.id, $3::int, e.note
+        FROM target CROSS JOIN LATERAL (VALUES
+          (1, 'trade_pl', $4::numeric, target.after_pl, $9::text),
+          (2, 'spread', -$5::numeric, target.after_spread, 'Spread on ' || target.instrument),
+          (3, 'negative_balance_protection', GREATEST(-target.after_spread, 0), GREATEST(target.after_spread, 0), 'Negative balance protection')
+        ) AS e(seq, kind, amount, after, note)
+       WHERE e.amount <> 0
+       ORDER BY e.seq
+    ), closed AS (
+      UPDATE orders SET close_rate = $6::numeric, close_time = now(), pro_loss = $7::numeric, close_reason = $8::text, closed_by = $3::int
+        FROM target WHERE orders.id = target.id
+      RETURNING orders.*
+    ), notice AS (
+      INSERT INTO notifications (user_id, title, description, url)
+      SELECT closed.user_id, $10::text, $11::text, '/dashboard' FROM closed WHERE $10::text IS NOT NULL
+      RETURNING id AS notice_id, title AS notice_title, description AS notice_description, url AS notice_url,
+                read_at AS notice_read_at, created_at AS notice_created_at
+    )
+    SELECT closed.*, GREATEST(target.after_spread, 0) AS wallet_balance, notice.*
+      FROM closed JOIN target ON true LEFT JOIN notice ON true`,
+};
+
+/** The orders table's columns as the database names them. */
+export interface OrderColumns {
+  id: number;
+  user_id: number;
+  balance_id: number;
+  instrument_id: number;
+  instrument: string;
+  base_symbol: string;
+  quote_symbol: string;
+  kind: string;
+  type: string;
+  trade_amount: string;
+  open_rate: string;
+  open_bid: string;
+  open_ask: string;
+  close_rate: string | null;
+  close_time: Date | null;
+  take_profit: string | null;
+  stop_loss: string | null;
+  spread: string;
+  exchange_rate: string;
+  margin_used: string;
+  leverage: number;
+  pro_loss: string | null;
+  close_reason: string | null;
+  closed_by: number | null;
+  created_at: Date;
+}
+
+export function orderOfColumns(r: OrderColumns): OrderRow {
+  return {
+    id: r.id,
+    userId: r.user_id,
+    balanceId: r.balance_id,
+    instrumentId: r.instrument_id,
+    instrument: r.instrument,
+    baseSymbol: r.base_symbol,
+    quoteSymbol: r.quote_symbol,
+    kind: r.kind,
+    type: r.type,
+    tradeAmount: r.trade_amount,
+    openRate: r.open_rate,
+    openBid: r.open_bid,
+    openAsk: r.open_ask,
+    closeRate: r.close_rate,
+    closeTime: r.close_time,
+    takeProfit: r.take_profit,
+    stopLoss: r.stop_loss,
+    spread: r.spread,
+    exchangeRate: r.exchange_rate,
+    marginUsed: r.margin_used,
+    leverage: r.leverage,
+    proLoss: r.pro_loss,
+    closeReason: r.close_reason,
+    closedBy: r.closed_by,
+    createdAt: r.created_at,
+  };
+}
