@@ -62,6 +62,18 @@ const EXPECTED: Record<string, RouteAccess> = {
   'GET /api/market/candles': 'user',
   // API status (health monitor)
   'GET /api/admin/api-status': [1],
+  // trade management
+  'GET /api/admin/apis': [1],
+  'PUT /api/admin/apis/:key': [1],
+  'GET /api/admin/spreads': [1],
+  'POST /api/admin/spreads': [1],
+  'GET /api/admin/lots': [1],
+  'POST /api/admin/lots': [1],
+  'POST /api/admin/lotSelector': [1],
+  'GET /api/admin/instruments/api/:type': [1],
+  'POST /api/admin/instruments': [1],
+  'PUT /api/admin/instruments/:id': [1],
+  'DELETE /api/admin/instruments/:id': [1],
 };
 
 const keyOf = (r: Pick<RegisteredRoute, 'method' | 'url'>) => `${r.method} ${r.url}`;

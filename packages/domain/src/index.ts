@@ -15,3 +15,4 @@ export * from './schemas/notifications.ts';
 export * from './schemas/i18n.ts';
 export * from './trading.ts';
 export * from './schemas/trading.ts';
+export * from './schemas/trade-management.ts';

@@ -45,6 +45,10 @@ export const ERRORS = {
   NO_ACTIVE_WALLET: { status: 422, message: 'Please choose a wallet first.' },
   TOO_MANY_POSITIONS: { status: 422, message: 'You have reached the maximum number of open positions on this wallet.' },
   INVALID_DATE_RANGE: { status: 400, message: 'The start date must not be after the end date.' },
+  INSTRUMENT_NAME_TAKEN: { status: 409, message: 'An instrument with this name already exists.' },
+  INSTRUMENT_HAS_OPEN_POSITIONS: { status: 409, message: 'This instrument has open positions. Close them before deleting it.' },
+  INSTRUMENT_HAS_HISTORY: { status: 409, message: 'This instrument has trade history and cannot be deleted. Make it not tradable instead.' },
+  INSTRUMENT_IN_USE: { status: 409, message: 'This instrument has open positions: its name, base, quote and category cannot change until they are closed.' },
   INTERNAL: { status: 500, message: 'Something went wrong' },
 } as const;
 

@@ -1,7 +1,7 @@
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import { CANDLE_INTERVALS, type Candle, type CandleInterval } from '@platform/domain';
 import type { DbOrTx } from '../db/client.ts';
-import { candles } from '../db/schema.ts';
+import { candles, instruments } from '../db/schema.ts';
 import type { PriceBook, Quote } from './price-book.ts';
 
 export const INTERVAL_MS: Record<CandleInterval, number> = { '1m': 60_000, '1h': 3_600_000, '1d': 86_400_000 };
@@ -42,7 +42,7 @@ export async function writeBars(db: DbOrTx, bars: readonly Bar[], mode: 'merge' 
         : sql`do nothing`;
     await db.execute(sql`
       insert into ${candles} (instrument_id, interval, time, open, high, low, close)
-      select * from unnest(
+      select v.* from unnest(
         ${arrayLiteral(chunk.map((b) => b.instrumentId))}::integer[],
         ${arrayLiteral(chunk.map((b) => b.interval))}::varchar[],
         ${arrayLiteral(chunk.map((b) => new Date(b.start).toISOString()))}::timestamptz[],
@@ -50,7 +50,9 @@ export async function writeBars(db: DbOrTx, bars: readonly Bar[], mode: 'merge' 
         ${arrayLiteral(chunk.map((b) => b.high))}::numeric[],
         ${arrayLiteral(chunk.map((b) => b.low))}::numeric[],
         ${arrayLiteral(chunk.map((b) => b.close))}::numeric[]
-      )
+      ) as v(instrument_id, interval, time, open, high, low, close)
+      -- Bars of an instrument staff deleted meanwhile are dropped, so they cannot fail (and hold up) every later flush.
+      where exists (select 1 from ${instruments} i where i.id = v.instrument_id)
       on conflict (instrument_id, interval, time) ${conflict}`);
   }
 }

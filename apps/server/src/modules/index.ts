@@ -11,6 +11,7 @@ import { marketRoutes } from '../market/routes.ts';
 import { apiStatusRoutes } from './api-status/routes.ts';
 import { tradingRoutes } from './trading/routes.ts';
 import { statementsRoutes } from './statements/routes.ts';
+import { tradeManagementRoutes } from './trade-management/routes.ts';
 
 /** Every business area's routes, mounted under /api. */
 export const apiRoutes: RoutesPlugin = async (app) => {
@@ -26,4 +27,5 @@ export const apiRoutes: RoutesPlugin = async (app) => {
   await app.register(apiStatusRoutes);
   await app.register(tradingRoutes);
   await app.register(statementsRoutes);
+  await app.register(tradeManagementRoutes);
 };

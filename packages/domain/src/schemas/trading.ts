@@ -198,4 +198,6 @@ export interface ServerEvents {
   heartbeat: (beat: Heartbeat) => void;
   /** Open positions or the wallet changed (order placed, closed, modified, or closed by the risk engine). */
   ordersChanged: (change: { balanceId: number; orderId: number; reason: CloseReason | 'opened' | 'modified' }) => void;
+  /** Staff added, edited or deleted an instrument: dashboards reload the catalogue (tradability, names, new rows). */
+  instrumentsChanged: (change: { at: number }) => void;
 }

@@ -32,6 +32,14 @@ export async function getSettingsCached(db: DbOrTx, keys: string[]): Promise<Rec
   return rows;
 }
 
+/**
+ * Forgets the cached settings at once. putSetting already does; call this again once a transaction that wrote
+ * settings has committed, so a read made while it was still open cannot keep the old values for the TTL.
+ */
+export function invalidateSettingsCache(): void {
+  settingsVersion++;
+}
+
 /** Inserts or replaces the given values of one settings record. */
 export async function putSetting(db: DbOrTx, key: string, values: Partial<Omit<SettingRow, 'key' | 'updatedAt'>>): Promise<void> {
   settingsVersion++;

@@ -5,6 +5,11 @@ import { MailOutboxPage } from './mail/MailOutboxPage.tsx';
 import { screenTitle } from './screens.ts';
 import { SectionPlaceholder } from './StatusViews.tsx';
 import { StaffUsersPage } from './users/StaffUsersPage.tsx';
+import { TradeApisPage } from './trade-management/TradeApisPage.tsx';
+import { ApiStatusPage } from './trade-management/ApiStatusPage.tsx';
+import { SpreadsPage } from './trade-management/SpreadsPage.tsx';
+import { LotsPage } from './trade-management/LotsPage.tsx';
+import { InstrumentsPage } from './trade-management/InstrumentsPage.tsx';
 
 /** Placeholder for a menu screen of a later release, titled like the screen it stands for. */
 function CurrentSectionPlaceholder() {
@@ -30,6 +35,11 @@ export function AdminRoutes() {
           <>
             <Route path="users" element={<StaffUsersPage />} />
             <Route path="mail" element={<MailOutboxPage />} />
+            <Route path="apis" element={<TradeApisPage />} />
+            <Route path="status/api" element={<ApiStatusPage />} />
+            <Route path="spreads" element={<SpreadsPage />} />
+            <Route path="lots" element={<LotsPage />} />
+            <Route path="instruments/:type" element={<InstrumentsPage />} />
             <Route path="customers/edit/:id" element={<CurrentSectionPlaceholder />} />
             <Route path="*" element={<CurrentSectionPlaceholder />} />
           </>

@@ -31,6 +31,9 @@ export type OrdersChangedEvent = Parameters<ServerEvents['ordersChanged']>[0];
 
 /** The instrument catalogue with the quotes of the moment; live prices then come from `priceUpdate`. */
 export function useInstruments() {
+  const client = useQueryClient();
+  // Staff changed the catalogue (a new instrument, tradability, a rename): reload it at once.
+  useRealtimeEvent('instrumentsChanged', () => void client.invalidateQueries({ queryKey: tradingKeys.instruments }));
   return useQuery({
     queryKey: tradingKeys.instruments,
     queryFn: () => apiGet<InstrumentDto[]>('/dashboard/instruments'),

@@ -1,0 +1,122 @@
+import { Autocomplete, Button, Group, NumberInput, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { useTranslation } from 'react-i18next';
+import {
+  CHART_PROVIDERS,
+  GENERIC_ERROR,
+  InstrumentRequest,
+  type AdminInstrumentDto,
+  type AdminInstrumentResponse,
+  type Category,
+} from '@platform/domain';
+import { apiPost, apiPut, errorMessage } from '../../../api/client.ts';
+import { applyServerErrors, fieldProps } from '../../../ui/form.ts';
+import { toastError, toastSuccess } from '../../../ui/toast.ts';
+
+/** What the inputs hold: prices as typed text (exact decimals), numbers as NumberInput gives them. */
+export type InstrumentFormValues = {
+  name: string;
+  base: string;
+  quote: string;
+  category: Category;
+  bids: string;
+  asks: string;
+  tradingview: string;
+  alias: string;
+  leverage: number | string;
+  tradable: boolean;
+  swap: number | string;
+};
+
+function initialValues(instrument: AdminInstrumentDto | undefined, category: Category): InstrumentFormValues {
+  return {
+    name: instrument?.name ?? '',
+    base: instrument?.base ?? '',
+    quote: instrument?.quote ?? '',
+    category: instrument?.category ?? category,
+    // On edit the price starts empty: empty keeps the live price, a typed one replaces it.
+    bids: '',
+    asks: '',
+    tradingview: instrument?.tradingview ?? '',
+    alias: instrument?.alias ?? '',
+    leverage: instrument?.leverage ?? 0,
+    tradable: instrument?.tradable ?? true,
+    swap: instrument ? Number(instrument.swap) : 0,
+  };
+}
+
+export interface InstrumentFormProps {
+  /** The instrument being edited; absent for add-new. */
+  instrument?: AdminInstrumentDto;
+  /** The category of the list (from the url); a new instrument gets it. */
+  category: Category;
+  onSaved: () => void;
+  onCancel?: () => void;
+}
+
+/** Add or edit an instrument (POST /admin/instruments, PUT /admin/instruments/{id}), validated by the shared schema. */
+export function InstrumentForm({ instrument, category, onSaved, onCancel }: InstrumentFormProps) {
+  const { t } = useTranslation();
+  const form = useForm<InstrumentFormValues>({
+    initialValues: initialValues(instrument, category),
+    validate: schemaResolver(InstrumentRequest, { sync: true }),
+    validateInputOnBlur: true,
+  });
+  const f = (name: keyof InstrumentFormValues & string, type?: 'checkbox') => fieldProps(form, name, t, type ? { type } : undefined);
+
+  const submit = async (values: InstrumentFormValues) => {
+    const payload = {
+      ...values,
+      bids: values.bids.trim() === '' ? null : values.bids.trim(),
+      asks: values.asks.trim() === '' ? null : values.asks.trim(),
+      alias: values.alias.trim() === '' ? null : values.alias,
+    };
+    try {
+      if (instrument) await apiPut<AdminInstrumentResponse>(`/admin/instruments/${instrument.id}`, payload);
+      else await apiPost<AdminInstrumentResponse>('/admin/instruments', payload);
+      toastSuccess(t(instrument ? 'Instrument updated successfully' : 'Instrument added successfully'));
+      onSaved();
+    } catch (err) {
+      applyServerErrors(form, err);
+      toastError(errorMessage(err, t(GENERIC_ERROR)));
+    }
+  };
+
+  const pricePlaceholder = (live: string | null | undefined) => (instrument && live ? `${t('Current')}: ${live}` : undefined);
+  const locked = Boolean(instrument && instrument.open_positions > 0);
+  const lockedHint = locked ? t('Fixed while positions are open') : undefined;
+
+  return (
+    <form onSubmit={form.onSubmit(submit)} noValidate>
+      <Stack gap="md">
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <TextInput label={t('Instrument Name')} placeholder="EUR_USD" withAsterisk disabled={locked} description={lockedHint} {...f('name')} />
+          <TextInput label={t('Alias')} placeholder={t('Euro / US Dollar')} {...f('alias')} />
+          <TextInput label={t('Base')} placeholder="EUR" withAsterisk disabled={locked} {...f('base')} />
+          <TextInput label={t('Quote')} placeholder="USD" withAsterisk disabled={locked} {...f('quote')} />
+          <TextInput label={t('Bid')} inputMode="decimal" placeholder={pricePlaceholder(instrument?.bids)} {...f('bids')} />
+          <TextInput label={t('Ask')} inputMode="decimal" placeholder={pricePlaceholder(instrument?.asks)} {...f('asks')} />
+        </SimpleGrid>
+        <Text size="xs" c="dimmed" mt={-8}>
+          {instrument ? t('Leave bid and ask empty to keep the live price.') : t('Bid and ask set the starting price of the simulated feed.')}
+        </Text>
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          <Autocomplete label={t('Chart Provider')} data={[...CHART_PROVIDERS]} withAsterisk {...f('tradingview')} />
+          <NumberInput label={t('Leverage')} withAsterisk min={0} allowDecimal={false} allowNegative={false} {...f('leverage')} />
+          <NumberInput label={t('Swap (%)')} decimalScale={4} {...f('swap')} />
+        </SimpleGrid>
+        <Switch label={t('Tradable')} {...f('tradable', 'checkbox')} />
+        <Group justify="flex-end" gap="sm">
+          {onCancel && (
+            <Button variant="default" onClick={onCancel}>
+              {t('Cancel')}
+            </Button>
+          )}
+          <Button type="submit" loading={form.submitting} disabled={form.submitting}>
+            {instrument ? t('Update') : t('Submit')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

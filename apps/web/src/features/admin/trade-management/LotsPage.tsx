@@ -1,0 +1,170 @@
+import { ActionIcon, Button, Center, Group, Input, Loader, NumberInput, Paper, SegmentedControl, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { schemaResolver, useForm, type UseFormReturnType } from '@mantine/form';
+import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import {
+  GENERIC_ERROR,
+  LOT_KEYS,
+  LotModesRequest,
+  LotSelectorRequest,
+  type LotKey,
+  type LotSettingsResponse,
+  type MessageResponse,
+} from '@platform/domain';
+import { apiGet, apiPost, errorMessage } from '../../../api/client.ts';
+import { applyServerErrors, fieldProps } from '../../../ui/form.ts';
+import { toastError, toastSuccess } from '../../../ui/toast.ts';
+
+export const LOTS_QUERY_KEY = ['admin', 'lots'] as const;
+
+const CATEGORY_LABELS: Record<LotKey, string> = {
+  lot_forex: 'Forex',
+  lot_commodity: 'Commodity',
+  lot_index: 'Index',
+  lot_stock: 'Stock',
+  lot_crypto: 'Crypto',
+};
+
+type ModeValues = LotSettingsResponse['modes'];
+
+type PresetValues = {
+  lotSelector: Array<{ label: string; value: number | string }>;
+};
+
+/** Posts one of the two forms; both answer "Lots updated successfully" (spec §8) and reload the settings. */
+function useSave<V extends Record<string, unknown>>(url: string, form: UseFormReturnType<V>) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  return async (values: V) => {
+    try {
+      await apiPost<MessageResponse>(url, values);
+      toastSuccess(t('Lots updated successfully'));
+      await queryClient.invalidateQueries({ queryKey: LOTS_QUERY_KEY });
+    } catch (err) {
+      applyServerErrors(form, err);
+      toastError(errorMessage(err, t(GENERIC_ERROR)));
+    }
+  };
+}
+
+/** Per category: the order size is picked from the lot presets or typed as an amount. */
+function LotModesForm({ initial }: { initial: ModeValues }) {
+  const { t } = useTranslation();
+  const form = useForm<ModeValues>({ initialValues: { ...initial }, validate: schemaResolver(LotModesRequest, { sync: true }) });
+  const save = useSave('/admin/lots', form);
+  const options = [
+    { value: 'lot', label: t('Lot') },
+    { value: 'amount', label: t('Amount') },
+  ];
+  return (
+    <form onSubmit={form.onSubmit(save)} noValidate aria-label={t('Lot Mode')}>
+      <Stack gap="md">
+        <div>
+          <Title order={4}>{t('Lot Mode')}</Title>
+          <Text size="sm" c="dimmed">
+            {t('Whether traders pick a lot preset or type an amount, per market.')}
+          </Text>
+        </div>
+        {LOT_KEYS.map((key) => (
+          <Input.Wrapper key={key} label={t(CATEGORY_LABELS[key])} error={fieldProps(form, key, t).error} data-testid={`lot-mode-${key}`}>
+            <div>
+              <SegmentedControl
+                data={options}
+                value={form.values[key]}
+                onChange={(v) => form.setFieldValue(key, v as ModeValues[LotKey])}
+                aria-label={t(CATEGORY_LABELS[key])}
+              />
+            </div>
+          </Input.Wrapper>
+        ))}
+        <Group justify="flex-end">
+          <Button type="submit" loading={form.submitting} disabled={form.submitting}>
+            {t('Update')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** The lot presets the order dialog offers (label and size in units), in order. */
+function LotSelectorForm({ initial }: { initial: LotSettingsResponse['lotSelector'] }) {
+  const { t } = useTranslation();
+  const form = useForm<PresetValues>({
+    initialValues: { lotSelector: initial.map((p) => ({ ...p })) },
+    validate: schemaResolver(LotSelectorRequest, { sync: true }),
+    validateInputOnBlur: true,
+  });
+  const save = useSave('/admin/lotSelector', form);
+  const listError = form.errors.lotSelector;
+  /** Input props of a list field (e.g. lotSelector.0.value) with the schema's message translated. */
+  const itemField = (path: string) => {
+    const props = form.getInputProps(path);
+    return { ...props, error: typeof props.error === 'string' && props.error ? t(props.error) : props.error };
+  };
+  return (
+    <form onSubmit={form.onSubmit(save)} noValidate aria-label={t('Lot Selector')}>
+      <Stack gap="md">
+        <div>
+          <Title order={4}>{t('Lot Selector')}</Title>
+          <Text size="sm" c="dimmed">
+            {t('The presets traders choose from in lot mode; the value is the size in units (a standard lot is 100000).')}
+          </Text>
+        </div>
+        {form.values.lotSelector.map((_, i) => (
+          <Group key={i} align="flex-start" gap="sm" wrap="nowrap" data-testid={`lot-preset-${i}`}>
+            <TextInput label={t('Label')} withAsterisk style={{ flex: 2 }} {...itemField(`lotSelector.${i}.label`)} />
+            <NumberInput label={t('Value')} withAsterisk min={0} decimalScale={8} allowNegative={false} style={{ flex: 1 }} {...itemField(`lotSelector.${i}.value`)} />
+            <Tooltip label={t('Remove')}>
+              <ActionIcon variant="subtle" color="red" mt={28} aria-label={t('Remove')} onClick={() => form.removeListItem('lotSelector', i)}>
+                <IconTrash size={18} />
+              </ActionIcon>
+            </Tooltip>
+          </Group>
+        ))}
+        {typeof listError === 'string' && (
+          <Text c="red" size="sm">
+            {t(listError)}
+          </Text>
+        )}
+        <Group justify="space-between">
+          <Button variant="light" leftSection={<IconPlus size={16} />} onClick={() => form.insertListItem('lotSelector', { label: '', value: '' })}>
+            {t('Add Preset')}
+          </Button>
+          <Button type="submit" loading={form.submitting} disabled={form.submitting}>
+            {t('Update')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** Lot Settings (/admin/lots): the per-category mode form and the lot selector presets form (back-office spec §2). */
+export function LotsPage() {
+  const { t } = useTranslation();
+  const query = useQuery({ queryKey: LOTS_QUERY_KEY, queryFn: () => apiGet<LotSettingsResponse>('/admin/lots') });
+  if (query.isLoading)
+    return (
+      <Center mih={200}>
+        <Loader />
+      </Center>
+    );
+  if (query.isError || !query.data)
+    return (
+      <Text c="red" ta="center" py="lg">
+        {errorMessage(query.error, t(GENERIC_ERROR))}
+      </Text>
+    );
+  return (
+    <Stack gap="lg">
+      <Paper withBorder radius="md" p={{ base: 'md', sm: 'xl' }}>
+        <LotModesForm key={JSON.stringify(query.data.modes)} initial={query.data.modes} />
+      </Paper>
+      <Paper withBorder radius="md" p={{ base: 'md', sm: 'xl' }}>
+        <LotSelectorForm key={JSON.stringify(query.data.lotSelector)} initial={query.data.lotSelector} />
+      </Paper>
+    </Stack>
+  );
+}
