@@ -2,15 +2,18 @@
  * Price fan-out over Socket.IO: boots the server in this process the way main.ts does (embedded database, the
  * product's realtime layer attached to the HTTP server, the product's market broadcaster batching book ticks
  * every 250 ms), feeds the price book at 4 bursts a second with ~20 changed instruments each, and connects N
- * Socket.IO clients (websocket transport, loopback) from a child process. Per N it prints the delivered
- * `priceUpdate` messages per second and two latencies: emit -> client (the fan-out: from the server's broadcast
- * call to the client's handler) and tick -> client (from the newest tick's price time, so it includes the wait
- * for the next batch, 0-250 ms).
+ * clients (websocket transport, loopback) from child processes: N - F lean clients that speak the Socket.IO
+ * protocol over a plain WebSocket and read only each batch's key, and F full socket.io-client clients that decode
+ * every message and check it against what the server sent (fanout-client.ts says why the clients are lean). Per N
+ * it prints the delivered `priceUpdate` messages per second and two latencies: emit -> client (the fan-out: from
+ * the server's broadcast call to the client's handler) and tick -> client (from the newest tick's price time, so it
+ * includes the wait for the next batch), then the same for the full clients alone with the payload check.
  *
- *   node --import tsx bench/fanout.ts [--clients=1000,5000] [--seconds=10] [--warmup=3] [--concurrency=200] [--procs=1]
+ *   node --import tsx bench/fanout.ts [--clients=1000,5000] [--full=5] [--seconds=10] [--warmup=3] [--concurrency=200] [--procs=1]
  * or: npm run fanout -w bench
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -22,11 +25,12 @@ import { loadConfig } from '../apps/server/src/config.ts';
 import { createMarketBroadcaster } from '../apps/server/src/market/broadcast.ts';
 import type { Quote } from '../apps/server/src/market/price-book.ts';
 import type { Realtime } from '../apps/server/src/realtime/realtime.ts';
-import type { ClientCommand, ClientReply, MeasureReport } from './fanout-client.ts';
+import type { ClientCommand, ClientReply, Emit, GroupReport, MeasureReport } from './fanout-client.ts';
 
 const { values: args } = parseArgs({
   options: {
     clients: { type: 'string', default: process.env.BENCH_CLIENTS ?? '1000,5000' },
+    full: { type: 'string', default: process.env.BENCH_FULL ?? '5' },
     seconds: { type: 'string', default: process.env.BENCH_SECONDS ?? '10' },
     warmup: { type: 'string', default: process.env.BENCH_WARMUP ?? '3' },
     concurrency: { type: 'string', default: process.env.BENCH_CONCURRENCY ?? '200' },
@@ -38,8 +42,9 @@ const SECONDS = Number(args.seconds);
 const WARMUP = Number(args.warmup);
 const CONCURRENCY = Number(args.concurrency);
 const PROCS = Number(args.procs);
-if (![SECONDS, WARMUP, CONCURRENCY, PROCS, ...STEPS].every((n) => Number.isFinite(n) && n > 0)) {
-  console.error('--clients (comma-separated), --seconds, --warmup, --concurrency and --procs must be positive numbers');
+const FULL = Number(args.full);
+if (![SECONDS, WARMUP, CONCURRENCY, PROCS, ...STEPS].every((n) => Number.isFinite(n) && n > 0) || !(FULL >= 0 && FULL <= Math.min(...STEPS))) {
+  console.error('--clients (comma-separated), --seconds, --warmup, --concurrency and --procs must be positive numbers; --full at most the fewest clients');
   process.exit(2);
 }
 const BURST_MS = 250;
@@ -47,6 +52,21 @@ const CHANGED_PER_BURST = 20;
 
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Milliseconds of CPU the whole machine has spent busy since boot (Linux's /proc/stat; null elsewhere), less softirq
+ * time, in which the kernel also moves the benchmark's own loopback packets without charging them to its processes.
+ * Other processes' share over the window shows a run that had to share the 2 cores with more than the benchmark.
+ */
+function machineBusyMs(): number | null {
+  try {
+    // cpu  user nice system idle iowait irq softirq steal ..., in USER_HZ ticks (100 a second)
+    const t = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1, 9).map(Number);
+    return (t[0] + t[1] + t[2] + t[5] + t[7]) * 10;
+  } catch {
+    return null;
+  }
+}
 
 /** A client process: one command at a time, one reply each. */
 class ClientProcess {
@@ -68,12 +88,15 @@ class ClientProcess {
   }
 }
 
-/** The clients spread evenly over the client processes. */
+/** The lean clients spread evenly over the client processes; the full ones in the first. */
 class Clients {
   private readonly procs = Array.from({ length: PROCS }, () => new ClientProcess());
   async connect(url: string, total: number): Promise<{ clients: number; ms: number; failed: number; firstError: string | null }> {
+    const lean = total - FULL;
     const replies = await Promise.all(
-      this.procs.map((p, i) => p.send({ type: 'connect', url, total: Math.floor(total / PROCS) + (i < total % PROCS ? 1 : 0), concurrency: Math.ceil(CONCURRENCY / PROCS) })),
+      this.procs.map((p, i) =>
+        p.send({ type: 'connect', url, lean: Math.floor(lean / PROCS) + (i < lean % PROCS ? 1 : 0), full: i === 0 ? FULL : 0, concurrency: Math.ceil(CONCURRENCY / PROCS) }),
+      ),
     );
     const ok = replies.flatMap((r) => (r.type === 'connected' ? [r] : []));
     return { clients: ok.reduce((s, r) => s + r.clients, 0), ms: Math.max(...ok.map((r) => r.ms)), failed: ok.reduce((s, r) => s + r.failed, 0), firstError: ok.find((r) => r.firstError)?.firstError ?? null };
@@ -81,15 +104,13 @@ class Clients {
   async measure(): Promise<void> {
     await Promise.all(this.procs.map((p) => p.send({ type: 'measure' })));
   }
-  async report(emits: Array<[number, number]>): Promise<MeasureReport> {
+  async report(emits: Emit[]): Promise<MeasureReport> {
     const replies = await Promise.all(this.procs.map((p) => p.send({ type: 'report', emits })));
     const parts = replies.flatMap((r) => (r.type === 'report' ? [r.report] : []));
+    const full = parts.map((r) => r.full);
     return {
-      clients: parts.reduce((s, r) => s + r.clients, 0),
-      delivered: parts.reduce((s, r) => s + r.delivered, 0),
-      expected: parts.reduce((s, r) => s + r.expected, 0),
-      tick: parts.flatMap((r) => r.tick),
-      emit: parts.flatMap((r) => r.emit),
+      lean: merge(parts.map((r) => r.lean)),
+      full: { ...merge(full), identical: full.reduce((s, r) => s + r.identical, 0), different: full.reduce((s, r) => s + r.different, 0) },
       cpu: parts.reduce((s, r) => s + r.cpu, 0),
     };
   }
@@ -98,12 +119,24 @@ class Clients {
   }
 }
 
+function merge(groups: GroupReport[]): GroupReport {
+  return {
+    clients: groups.reduce((s, r) => s + r.clients, 0),
+    delivered: groups.reduce((s, r) => s + r.delivered, 0),
+    expected: groups.reduce((s, r) => s + r.expected, 0),
+    tick: groups.flatMap((r) => r.tick),
+    emit: groups.flatMap((r) => r.emit),
+  };
+}
+
 interface Row {
   report: MeasureReport;
   /** Median and worst duration of one broadcast call, and its median CPU time. */
   emitCall: [number, number, number];
   batches: number;
   serverCpu: number;
+  /** Share of one core the whole machine was busy, or null when unknown. */
+  machineCpu: number | null;
   loopP99: number;
 }
 
@@ -126,22 +159,22 @@ if (!address || typeof address === 'string') throw new Error('no listening addre
 const url = `http://127.0.0.1:${address.port}`;
 
 // The product's broadcaster on the product's realtime layer; the wrapper only notes when each batch is handed
-// to Socket.IO (keyed by its newest tick time, which the clients see too).
-let emits: Array<[number, number]> | null = null;
-/** How long each broadcast call took: Socket.IO writes the frame to every socket inside it. */
+// to it (keyed by its newest tick time, which the clients see too) and what it held, for the full clients' check.
+let emits: Emit[] | null = null;
+/** How long each broadcast call took: the frame is written to every socket inside it. */
 let emitCost: number[] = [];
 /** CPU time of each broadcast call: what it costs without other processes competing for the cores. */
 let emitCpu: number[] = [];
 const timedRealtime: Pick<Realtime, 'broadcast'> = {
-  broadcast(event, payload) {
+  broadcast(event, payload, opts) {
     const at = now();
     const cpu = process.cpuUsage();
-    if (emits && event === 'priceUpdate') emits.push([Math.max(...(payload as PriceTick[]).map((t) => t.time)), at]);
-    ctx.realtime.broadcast(event, payload);
-    if (emits) {
+    ctx.realtime.broadcast(event, payload, opts);
+    if (emits && event === 'priceUpdate') {
       emitCost.push(now() - at);
       const used = process.cpuUsage(cpu);
       emitCpu.push((used.user + used.system) / 1000);
+      emits.push([Math.max(...(payload as PriceTick[]).map((t) => t.time)), at, JSON.stringify(payload)]);
     }
   },
 };
@@ -178,6 +211,7 @@ try {
     const loop = monitorEventLoopDelay({ resolution: 10 });
     loop.enable();
     const cpu = process.cpuUsage();
+    const busy = machineBusyMs();
     const started = performance.now();
     emits = [];
     emitCost = [];
@@ -186,12 +220,13 @@ try {
     const window = emits;
     emits = null;
     const serverCpu = process.cpuUsage(cpu);
+    const busyAfter = machineBusyMs();
     const wall = performance.now() - started;
     loop.disable();
     await sleep(1000); // the last batches of the window are still on their way
     const r = await clients.report(window);
     const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-    rows.push({ report: r, emitCall: [median(emitCost), Math.max(...emitCost), median(emitCpu)], batches: window.length / SECONDS, serverCpu: (serverCpu.user + serverCpu.system) / 1000 / wall, loopP99: loop.percentile(99) / 1e6 });
+    rows.push({ report: r, emitCall: [median(emitCost), Math.max(...emitCost), median(emitCpu)], batches: window.length / SECONDS, serverCpu: (serverCpu.user + serverCpu.system) / 1000 / wall, machineCpu: busy === null || busyAfter === null ? null : (busyAfter - busy) / wall, loopP99: loop.percentile(99) / 1e6 });
   }
 } finally {
   clearInterval(feed);
@@ -208,22 +243,42 @@ const percentile = (xs: number[], p: number) => {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : NaN;
 };
 const f = (v: number, d = 1) => (Number.isFinite(v) ? v.toFixed(d) : '-');
-const head = ['clients', 'batches/s', 'msgs/s delivered', 'delivered %', 'emit->client p50 / p99 / max ms', 'tick->client p50 / p99 ms', 'emit call p50 / max / CPU ms', 'server CPU', 'loop delay p99 ms', 'clients CPU'];
-const body = rows.map(({ report: r, emitCall, batches, serverCpu, loopP99 }) => [
-  String(r.clients),
-  f(batches, 2),
-  f(r.delivered / SECONDS, 0),
-  f((100 * r.delivered) / Math.max(1, r.expected), 2),
-  `${f(percentile(r.emit, 0.5))} / ${f(percentile(r.emit, 0.99))} / ${f(percentile(r.emit, 1))}`,
-  `${f(percentile(r.tick, 0.5))} / ${f(percentile(r.tick, 0.99))}`,
-  `${f(emitCall[0])} / ${f(emitCall[1])} / ${f(emitCall[2])}`,
-  `${f(serverCpu * 100, 0)}%`,
-  f(loopP99),
-  `${f(r.cpu * 100, 0)}%`,
-]);
-const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i])).join('  ');
-console.log(`\nPrice fan-out: ${CHANGED_PER_BURST} instruments per burst at ${1000 / BURST_MS} Hz, batched every 250 ms; ${PROCS} client process(es); ${os.cpus().length} cores, Node ${process.version}, load average ${os.loadavg()[0].toFixed(1)}`);
-console.log(line(head));
-for (const b of body) console.log(line(b));
+const pct = (g: GroupReport) => f((100 * g.delivered) / Math.max(1, g.expected), 2);
+const latencies = (g: GroupReport) => [`${f(percentile(g.emit, 0.5))} / ${f(percentile(g.emit, 0.99))} / ${f(percentile(g.emit, 1))}`, `${f(percentile(g.tick, 0.5))} / ${f(percentile(g.tick, 0.99))}`];
+const table = (head: string[], body: string[][]) => {
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i])).join('  ');
+  console.log(line(head));
+  for (const b of body) console.log(line(b));
+};
+
+console.log(
+  `\nPrice fan-out: ${CHANGED_PER_BURST} instruments per burst at ${1000 / BURST_MS} Hz, batched every 250 ms; clients in ${PROCS} process(es), ` +
+    `${FULL} of them full socket.io-client, the rest lean (fanout-client.ts); ${os.cpus().length} cores, Node ${process.version}, load average ${os.loadavg()[0].toFixed(1)}`,
+);
+console.log('\nAll clients (CPU figures are shares of one core; the machine has ' + os.cpus().length + '):');
+table(
+  ['clients', 'batches/s', 'msgs/s delivered', 'delivered %', 'emit->client p50 / p99 / max ms', 'tick->client p50 / p99 ms', 'emit call p50 / max / CPU ms', 'emit CPU µs per client', 'server CPU', 'loop delay p99 ms', 'clients CPU', 'other processes CPU'],
+  rows.map(({ report: r, emitCall, batches, serverCpu, machineCpu, loopP99 }) => {
+    const all = merge([r.lean, r.full]);
+    return [
+      String(all.clients),
+      f(batches, 2),
+      f(all.delivered / SECONDS, 0),
+      pct(all),
+      ...latencies(all),
+      `${f(emitCall[0])} / ${f(emitCall[1])} / ${f(emitCall[2])}`,
+      f((1000 * emitCall[2]) / all.clients, 1),
+      `${f(serverCpu * 100, 0)}%`,
+      f(loopP99),
+      `${f(r.cpu * 100, 0)}%`,
+      machineCpu === null ? '-' : `${f(Math.max(0, machineCpu - serverCpu - r.cpu) * 100, 0)}%`,
+    ];
+  }),
+);
+console.log('\nOf which full socket.io-client clients, every payload decoded and compared with the one broadcast:');
+table(
+  ['clients', 'of', 'delivered %', 'payloads identical / different', 'emit->client p50 / p99 / max ms', 'tick->client p50 / p99 ms'],
+  rows.map(({ report: { lean, full } }) => [String(full.clients), String(full.clients + lean.clients), pct(full), `${full.identical} / ${full.different}`, ...latencies(full)]),
+);
 process.exit(0);

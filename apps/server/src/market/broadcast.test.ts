@@ -156,4 +156,26 @@ describe('price batching', () => {
     expect(sent[1].names.sort()).toEqual(['EUR_USD', 'USD_JPY']);
     b.stop();
   });
+
+  it('offers a client that skipped batches every instrument’s latest price in place of the next one', () => {
+    const book = new PriceBook();
+    book.prime([quote('EUR_USD', 1.1, 1), quote('GBP_USD', 1.3, 2)]);
+    const catchUps: Array<() => unknown> = [];
+    const b = createMarketBroadcaster({
+      book,
+      realtime: { broadcast: (event, _payload, opts) => void (event === 'priceUpdate' && opts?.catchUp && catchUps.push(opts.catchUp)) },
+      status: () => status,
+      priceBatchMs: 60_000,
+      statusCheckMs: 60_000,
+    });
+    b.start();
+    book.apply([quote('EUR_USD', 1.2, 3)]);
+    b.flushPrices();
+    b.stop();
+    expect(catchUps).toHaveLength(1);
+    expect(catchUps[0]()).toEqual([
+      { name: 'EUR_USD', bids: 1.2, asks: 1.2002, closeoutBid: 1.1999, closeoutAsk: 1.2003, time: 3 },
+      { name: 'GBP_USD', bids: 1.3, asks: 1.3002, closeoutBid: 1.2999, closeoutAsk: 1.3003, time: 2 },
+    ]);
+  });
 });

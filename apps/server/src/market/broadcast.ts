@@ -1,6 +1,6 @@
 import type { MarketStatus, PriceTick } from '@platform/domain';
 import type { Realtime } from '../realtime/realtime.ts';
-import type { PriceBook } from './price-book.ts';
+import type { PriceBook, Quote } from './price-book.ts';
 
 export const PRICE_BATCH_MS = 250;
 export const STATUS_CHECK_MS = 15_000;
@@ -23,11 +23,14 @@ export interface MarketBroadcasterOptions {
 }
 
 const sameStatus = (a: MarketStatus, b: MarketStatus) => a.fx === b.fx && a.stock === b.stock && a.crypto === b.crypto;
+const tickOf = (q: Quote): PriceTick => ({ name: q.name, bids: q.bid, asks: q.ask, closeoutBid: q.closeoutBid, closeoutAsk: q.closeoutAsk, time: q.time });
 
 /**
  * Pushes prices and market status to every connected client. Ticks are batched: the names changed since the last
  * batch go out as ONE `priceUpdate` with each name's latest quote, so a client gets one message per batch however
- * many instruments moved, and Socket.IO encodes that message once for all clients.
+ * many instruments moved, and the realtime layer encodes that message once for all clients. A client too far behind
+ * to take a batch skips it and gets every instrument's price in place of the next one it does take (see
+ * Realtime.broadcast), so its memory on the server stays bounded and no price it missed stays stale.
  * At most one batch per PRICE_BATCH_MS, sent as early as that allows: a tick arriving after a quiet interval goes
  * out at once (after the current burst is complete), not on the next beat of a fixed timer, which would add up
  * to a whole interval of delay to every price.
@@ -57,10 +60,10 @@ export function createMarketBroadcaster(opts: MarketBroadcasterOptions): MarketB
     const ticks: PriceTick[] = [];
     for (const name of changed) {
       const q = book.get(name);
-      if (q) ticks.push({ name, bids: q.bid, asks: q.ask, closeoutBid: q.closeoutBid, closeoutAsk: q.closeoutAsk, time: q.time });
+      if (q) ticks.push(tickOf(q));
     }
     changed.clear();
-    if (ticks.length > 0) realtime.broadcast('priceUpdate', ticks);
+    if (ticks.length > 0) realtime.broadcast('priceUpdate', ticks, { catchUp: () => book.all().map(tickOf) });
   };
 
   const schedule = (): void => {

@@ -3,13 +3,27 @@ import { Server, type Socket } from 'socket.io';
 import { parse as parseCookie } from 'cookie';
 import type { Db } from '../db/client.ts';
 import { resolveSession, SESSION_COOKIE } from '../modules/auth/sessions.ts';
+import { createFanOut, type FanOut } from './fan-out.ts';
 
-/** Server side of the realtime channel. Rooms: `user:{id}` per signed-in user, `staff` for staff roles. */
+/**
+ * A socket with this much not yet handed to the kernel skips catch-up broadcasts (price batches) until it has
+ * drained. The kernel's own send buffer (hundreds of KB to MBs, tuned per connection) is full by then, so the client
+ * has stopped reading; 64 KiB is some 25 batches of 20 prices.
+ */
+export const SLOW_BACKLOG_BYTES = 64 * 1024;
+
+/** Server side of the realtime channel. Rooms: `user:{id}` per signed-in user, `admins` for the admin role. */
 export interface Realtime {
   /** Sends an event to one user's sockets; the spec's per-user event is named `user:{id}`. */
   toUser(userId: number, event: string, payload: unknown): void;
-  broadcast(event: string, payload: unknown): void;
-  toStaff(event: string, payload: unknown): void;
+  /**
+   * Sends an event to every socket, encoded once. With `catchUp` the event is a delta that later ones build on
+   * (price batches): a socket too far behind (SLOW_BACKLOG_BYTES) skips it, and the first one it gets once it has
+   * drained is replaced by `catchUp()`, the whole current state.
+   */
+  broadcast(event: string, payload: unknown, opts?: { catchUp?: () => unknown }): void;
+  /** Sends an event to signed-in admins only (provider heartbeats for the API Status screen, role 1). */
+  toAdmins(event: string, payload: unknown): void;
   /** Runs for every newly connected socket (e.g. to send it the current market status); returns the unsubscribe. */
   onConnect(listener: (socket: Socket) => void): () => void;
   attach(server: HttpServer, db: Db): void;
@@ -18,16 +32,17 @@ export interface Realtime {
 
 export function createRealtime(): Realtime {
   let io: Server | null = null;
+  let fanOut: FanOut | null = null;
   const connectListeners = new Set<(socket: Socket) => void>();
   return {
     toUser(userId, event, payload) {
       io?.to(`user:${userId}`).emit(event, payload);
     },
-    broadcast(event, payload) {
-      io?.emit(event, payload);
+    broadcast(event, payload, opts) {
+      fanOut?.(event, payload, opts?.catchUp);
     },
-    toStaff(event, payload) {
-      io?.to('staff').emit(event, payload);
+    toAdmins(event, payload) {
+      io?.to('admins').emit(event, payload);
     },
     onConnect(listener) {
       connectListeners.add(listener);
@@ -37,6 +52,7 @@ export function createRealtime(): Realtime {
       // No per-message deflate (also engine.io's default): a broadcast is framed once and the same bytes go to every
       // socket, which compressing per connection would undo.
       io = new Server(server, { path: '/socket.io', serveClient: false, cors: { origin: false }, perMessageDeflate: false });
+      fanOut = createFanOut(io, SLOW_BACKLOG_BYTES);
       // Cookie auth on the handshake: anonymous sockets get public events only.
       io.use(async (socket: Socket, next) => {
         try {
@@ -51,13 +67,14 @@ export function createRealtime(): Realtime {
       });
       io.on('connection', (socket) => {
         if (socket.data.userId) socket.join(`user:${socket.data.userId}`);
-        if (socket.data.roleId && socket.data.roleId !== 3) socket.join('staff');
+        if (socket.data.roleId === 1) socket.join('admins');
         for (const listener of connectListeners) listener(socket);
       });
     },
     async close() {
       await io?.close();
       io = null;
+      fanOut = null;
     },
   };
 }
