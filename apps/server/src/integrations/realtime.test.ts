@@ -57,3 +57,23 @@ describe('realtime notifications', () => {
     expect(leaked).toEqual([]);
   });
 });
+
+describe('provider heartbeats', () => {
+  it('reach signed-in admins only (the API Status screen is role 1)', async () => {
+    const admin = await socketWith(await signIn(t.app, DEMO.admin, undefined, '127.0.0.1'));
+    const others = [
+      await socketWith(await signIn(t.app, DEMO.manager, undefined, '127.0.0.1')),
+      await socketWith(await signIn(t.app, DEMO.client, undefined, '127.0.0.1')),
+      await socketWith(),
+    ];
+    const leaked: unknown[] = [];
+    for (const s of others) s.on('heartbeat', (beat: unknown) => leaked.push(beat));
+
+    const beat = { api: 'polygonForex', success: false, msg: 'Connection refused' };
+    const arrived = new Promise((resolve) => admin.once('heartbeat', resolve));
+    t.ctx.realtime.toAdmins('heartbeat', beat);
+    expect(await arrived).toEqual(beat);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(leaked).toEqual([]);
+  });
+});

@@ -61,7 +61,7 @@ function build(opts: { isOpen?: (c: Category) => boolean } = {}) {
   const book = new PriceBook();
   const staff: Array<{ event: string; payload: unknown }> = [];
   // A realtime server never attached to HTTP: emits go nowhere, staff events are recorded.
-  const realtime: Realtime = { ...createRealtime(), toStaff: (event, payload) => void staff.push({ event, payload }) };
+  const realtime: Realtime = { ...createRealtime(), toAdmins: (event, payload) => void staff.push({ event, payload }) };
   manager = createFeedManager({
     db: t.ctx.db,
     config: { ...t.ctx.config, POLYGON_WS_URL: polygon.url, EOD_WS_URL: eod.url, OANDA_STREAM_URL: oanda.url, CURRENCY_API_URL: currencyApi.url },

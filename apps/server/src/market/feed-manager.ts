@@ -105,7 +105,7 @@ export function createFeedManager(deps: FeedManagerDeps): FeedManager {
 
   const onHeartbeat = (beat: Heartbeat): void => {
     beats.set(beat.api, beat);
-    deps.realtime.toStaff('heartbeat', beat);
+    deps.realtime.toAdmins('heartbeat', beat);
   };
 
   // Real providers keep streaming around the clock; a closed market's prices stand still, as its status says.
