@@ -7,7 +7,7 @@
  * The run checks afterwards that every position is closed, every margin hold released and every wallet equal to
  * its ledger, and reports where the CPU went (server, database backends, load generator, other processes).
  *
- *   node --import tsx bench/orders.ts [--db=pglite|postgres|both] [--seconds=10] [--warmup=3] [--concurrency=32,96]
+ *   node --import tsx bench/orders.ts [--db=pglite|postgres|both] [--seconds=10] [--warmup=3] [--concurrency=24,96]
  *                                      [--users=200] [--pg-url=postgres://postgres@127.0.0.1:5432/postgres]
  *                                      [--profile=DIR]
  * Every option can also come from the environment: BENCH_DB, BENCH_SECONDS, BENCH_WARMUP, BENCH_CONCURRENCY,
@@ -36,7 +36,7 @@ const { values: args } = parseArgs({
     db: { type: 'string', default: process.env.BENCH_DB ?? 'both' },
     seconds: { type: 'string', default: process.env.BENCH_SECONDS ?? '10' },
     warmup: { type: 'string', default: process.env.BENCH_WARMUP ?? '3' },
-    concurrency: { type: 'string', default: process.env.BENCH_CONCURRENCY ?? '32,96' },
+    concurrency: { type: 'string', default: process.env.BENCH_CONCURRENCY ?? '24,96' },
     users: { type: 'string', default: process.env.BENCH_USERS ?? '200' },
     'pg-url': { type: 'string', default: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
     /** A folder: the server's CPU profile of each measured HTTP window is written there (open it in Chrome DevTools). */
