@@ -1,10 +1,9 @@
-import { ActionIcon, Button, Center, Group, Input, Loader, NumberInput, Paper, SegmentedControl, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Group, Input, NumberInput, Paper, SegmentedControl, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { schemaResolver, useForm, type UseFormReturnType } from '@mantine/form';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import {
-  GENERIC_ERROR,
   LOT_KEYS,
   LotModesRequest,
   LotSelectorRequest,
@@ -12,9 +11,9 @@ import {
   type LotSettingsResponse,
   type MessageResponse,
 } from '@platform/domain';
-import { apiGet, apiPost, errorMessage } from '../../../api/client.ts';
-import { applyServerErrors, fieldProps } from '../../../ui/form.ts';
-import { toastError, toastSuccess } from '../../../ui/toast.ts';
+import { apiGet, apiPost } from '../../../api/client.ts';
+import { fieldProps } from '../../../ui/form.ts';
+import { Loaded, UpdateButton, useSettingsSave } from './settingsForm.tsx';
 
 export const LOTS_QUERY_KEY = ['admin', 'lots'] as const;
 
@@ -33,26 +32,18 @@ type PresetValues = {
 };
 
 /** Posts one of the two forms; both answer "Lots updated successfully" (spec §8) and reload the settings. */
-function useSave<V extends Record<string, unknown>>(url: string, form: UseFormReturnType<V>) {
+/** Both lot forms post their own values and report "Lots updated successfully". */
+function useLotsSave<V extends Record<string, unknown>>(url: string, form: UseFormReturnType<V>) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
-  return async (values: V) => {
-    try {
-      await apiPost<MessageResponse>(url, values);
-      toastSuccess(t('Lots updated successfully'));
-      await queryClient.invalidateQueries({ queryKey: LOTS_QUERY_KEY });
-    } catch (err) {
-      applyServerErrors(form, err);
-      toastError(errorMessage(err, t(GENERIC_ERROR)));
-    }
-  };
+  const save = useSettingsSave(form, LOTS_QUERY_KEY);
+  return (values: V) => save(() => apiPost<MessageResponse>(url, values), t('Lots updated successfully'));
 }
 
 /** Per category: the order size is picked from the lot presets or typed as an amount. */
 function LotModesForm({ initial }: { initial: ModeValues }) {
   const { t } = useTranslation();
   const form = useForm<ModeValues>({ initialValues: { ...initial }, validate: schemaResolver(LotModesRequest, { sync: true }) });
-  const save = useSave('/admin/lots', form);
+  const save = useLotsSave('/admin/lots', form);
   const options = [
     { value: 'lot', label: t('Lot') },
     { value: 'amount', label: t('Amount') },
@@ -79,9 +70,7 @@ function LotModesForm({ initial }: { initial: ModeValues }) {
           </Input.Wrapper>
         ))}
         <Group justify="flex-end">
-          <Button type="submit" loading={form.submitting} disabled={form.submitting}>
-            {t('Update')}
-          </Button>
+          <UpdateButton submitting={form.submitting} />
         </Group>
       </Stack>
     </form>
@@ -96,7 +85,7 @@ function LotSelectorForm({ initial }: { initial: LotSettingsResponse['lotSelecto
     validate: schemaResolver(LotSelectorRequest, { sync: true }),
     validateInputOnBlur: true,
   });
-  const save = useSave('/admin/lotSelector', form);
+  const save = useLotsSave('/admin/lotSelector', form);
   const listError = form.errors.lotSelector;
   /** Input props of a list field (e.g. lotSelector.0.value) with the schema's message translated. */
   const itemField = (path: string) => {
@@ -132,9 +121,7 @@ function LotSelectorForm({ initial }: { initial: LotSettingsResponse['lotSelecto
           <Button variant="light" leftSection={<IconPlus size={16} />} onClick={() => form.insertListItem('lotSelector', { label: '', value: '' })}>
             {t('Add Preset')}
           </Button>
-          <Button type="submit" loading={form.submitting} disabled={form.submitting}>
-            {t('Update')}
-          </Button>
+          <UpdateButton submitting={form.submitting} />
         </Group>
       </Stack>
     </form>
@@ -143,28 +130,19 @@ function LotSelectorForm({ initial }: { initial: LotSettingsResponse['lotSelecto
 
 /** Lot Settings (/admin/lots): the per-category mode form and the lot selector presets form (back-office spec §2). */
 export function LotsPage() {
-  const { t } = useTranslation();
   const query = useQuery({ queryKey: LOTS_QUERY_KEY, queryFn: () => apiGet<LotSettingsResponse>('/admin/lots') });
-  if (query.isLoading)
-    return (
-      <Center mih={200}>
-        <Loader />
-      </Center>
-    );
-  if (query.isError || !query.data)
-    return (
-      <Text c="red" ta="center" py="lg">
-        {errorMessage(query.error, t(GENERIC_ERROR))}
-      </Text>
-    );
   return (
-    <Stack gap="lg">
-      <Paper withBorder radius="md" p={{ base: 'md', sm: 'xl' }}>
-        <LotModesForm key={JSON.stringify(query.data.modes)} initial={query.data.modes} />
-      </Paper>
-      <Paper withBorder radius="md" p={{ base: 'md', sm: 'xl' }}>
-        <LotSelectorForm key={JSON.stringify(query.data.lotSelector)} initial={query.data.lotSelector} />
-      </Paper>
-    </Stack>
+    <Loaded query={query}>
+      {(data) => (
+        <Stack gap="lg">
+          <Paper withBorder radius="md" p={{ base: 'md', sm: 'xl' }}>
+            <LotModesForm key={JSON.stringify(data.modes)} initial={data.modes} />
+          </Paper>
+          <Paper withBorder radius="md" p={{ base: 'md', sm: 'xl' }}>
+            <LotSelectorForm key={JSON.stringify(data.lotSelector)} initial={data.lotSelector} />
+          </Paper>
+        </Stack>
+      )}
+    </Loaded>
   );
 }

@@ -1,11 +1,11 @@
-import { Button, Center, Group, Loader, NumberInput, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Group, NumberInput, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { GENERIC_ERROR, SPREAD_KEYS, SpreadsRequest, type MessageResponse, type SpreadKey, type SpreadsResponse } from '@platform/domain';
-import { apiGet, apiPost, errorMessage } from '../../../api/client.ts';
-import { applyServerErrors, fieldProps } from '../../../ui/form.ts';
-import { toastError, toastSuccess } from '../../../ui/toast.ts';
+import { SPREAD_KEYS, SpreadsRequest, type MessageResponse, type SpreadKey, type SpreadsResponse } from '@platform/domain';
+import { apiGet, apiPost } from '../../../api/client.ts';
+import { fieldProps } from '../../../ui/form.ts';
+import { Loaded, UpdateButton, useSettingsSave } from './settingsForm.tsx';
 
 export const SPREADS_QUERY_KEY = ['admin', 'spreads'] as const;
 
@@ -21,23 +21,14 @@ const LABELS: Record<SpreadKey, string> = {
 
 function SpreadsForm({ initial }: { initial: SpreadsResponse }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const form = useForm<SpreadValues>({
     initialValues: { ...initial },
     validate: schemaResolver(SpreadsRequest, { sync: true }),
     validateInputOnBlur: true,
   });
 
-  const submit = async (values: SpreadValues) => {
-    try {
-      await apiPost<MessageResponse>('/admin/spreads', values);
-      toastSuccess(t('Spreads updated successfully'));
-      await queryClient.invalidateQueries({ queryKey: SPREADS_QUERY_KEY });
-    } catch (err) {
-      applyServerErrors(form, err);
-      toastError(errorMessage(err, t(GENERIC_ERROR)));
-    }
-  };
+  const save = useSettingsSave(form, SPREADS_QUERY_KEY);
+  const submit = (values: SpreadValues) => save(() => apiPost<MessageResponse>('/admin/spreads', values), t('Spreads updated successfully'));
 
   return (
     <form onSubmit={form.onSubmit(submit)} noValidate>
@@ -51,9 +42,7 @@ function SpreadsForm({ initial }: { initial: SpreadsResponse }) {
           ))}
         </SimpleGrid>
         <Group justify="flex-end">
-          <Button type="submit" loading={form.submitting} disabled={form.submitting}>
-            {t('Update')}
-          </Button>
+          <UpdateButton submitting={form.submitting} />
         </Group>
       </Stack>
     </form>
@@ -62,21 +51,12 @@ function SpreadsForm({ initial }: { initial: SpreadsResponse }) {
 
 /** Spread Settings (/admin/spreads): one form of five numbers, initialised from the spread_ settings records. */
 export function SpreadsPage() {
-  const { t } = useTranslation();
   const query = useQuery({ queryKey: SPREADS_QUERY_KEY, queryFn: () => apiGet<SpreadsResponse>('/admin/spreads') });
   return (
     <Paper withBorder p={{ base: 'md', sm: 'xl' }} radius="md">
-      {query.isLoading ? (
-        <Center mih={160}>
-          <Loader />
-        </Center>
-      ) : query.isError || !query.data ? (
-        <Text c="red" ta="center">
-          {errorMessage(query.error, t(GENERIC_ERROR))}
-        </Text>
-      ) : (
-        <SpreadsForm key={JSON.stringify(query.data)} initial={query.data} />
-      )}
+      <Loaded query={query} minHeight={160}>
+        {(data) => <SpreadsForm key={JSON.stringify(data)} initial={data} />}
+      </Loaded>
     </Paper>
   );
 }

@@ -1,20 +1,19 @@
-import { Button, Center, Group, Loader, Paper, PasswordInput, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { Group, Paper, PasswordInput, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import {
   API_SETTING_KEYS,
   API_SETTING_NAMES,
   API_SETTING_SCHEMAS,
-  GENERIC_ERROR,
   type ApiSettingDto,
   type ApiSettingKey,
   type ApiSettingsResponse,
   type MessageResponse,
 } from '@platform/domain';
-import { apiGet, apiPut, errorMessage } from '../../../api/client.ts';
-import { applyServerErrors, fieldProps } from '../../../ui/form.ts';
-import { toastError, toastSuccess } from '../../../ui/toast.ts';
+import { apiGet, apiPut } from '../../../api/client.ts';
+import { fieldProps } from '../../../ui/form.ts';
+import { Loaded, UpdateButton, useSettingsSave } from './settingsForm.tsx';
 
 export const API_SETTINGS_QUERY_KEY = ['admin', 'apis'] as const;
 
@@ -58,7 +57,6 @@ const DESCRIPTIONS: Record<ApiSettingKey, string> = {
 
 function ApiSettingCard({ setting }: { setting: ApiSettingDto }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const { key } = setting;
   const form = useForm<ApiFormValues>({
     initialValues: {
@@ -71,20 +69,14 @@ function ApiSettingCard({ setting }: { setting: ApiSettingDto }) {
     validateInputOnBlur: true,
   });
   const name = t(API_SETTING_NAMES[key]);
+  const save = useSettingsSave(form, API_SETTINGS_QUERY_KEY);
 
   const submit = async (values: ApiFormValues) => {
     // Read-only quota fields are the server's; only the fields this provider edits are sent.
     const payload: Record<string, string> = { key };
     for (const f of FIELDS[key]) if (!f.readOnly) payload[f.name] = values[f.name];
     if (key === 'oandaAPI') payload.value3 = values.value3;
-    try {
-      await apiPut<MessageResponse>(`/admin/apis/${key}`, payload);
-      toastSuccess(t('{{name}} updated successfully', { name }));
-      await queryClient.invalidateQueries({ queryKey: API_SETTINGS_QUERY_KEY });
-    } catch (err) {
-      applyServerErrors(form, err);
-      toastError(errorMessage(err, t(GENERIC_ERROR)));
-    }
+    await save(() => apiPut<MessageResponse>(`/admin/apis/${key}`, payload), t('{{name}} updated successfully', { name }));
   };
 
   return (
@@ -114,9 +106,7 @@ function ApiSettingCard({ setting }: { setting: ApiSettingDto }) {
             />
           )}
           <Group justify="flex-end">
-            <Button type="submit" loading={form.submitting} disabled={form.submitting}>
-              {t('Update')}
-            </Button>
+            <UpdateButton submitting={form.submitting} />
           </Group>
         </Stack>
       </form>
@@ -126,30 +116,21 @@ function ApiSettingCard({ setting }: { setting: ApiSettingDto }) {
 
 /** Trade APIs (/admin/apis): a two-column grid, one card per provider setting (back-office spec §2). */
 export function TradeApisPage() {
-  const { t } = useTranslation();
   const query = useQuery({ queryKey: API_SETTINGS_QUERY_KEY, queryFn: () => apiGet<ApiSettingsResponse>('/admin/apis') });
-
-  if (query.isLoading)
-    return (
-      <Center mih={200}>
-        <Loader />
-      </Center>
-    );
-  if (query.isError || !query.data)
-    return (
-      <Text c="red" ta="center" py="lg">
-        {errorMessage(query.error, t(GENERIC_ERROR))}
-      </Text>
-    );
-
-  const byKey = new Map(query.data.map((s) => [s.key, s]));
   return (
-    <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-      {API_SETTING_KEYS.map((key) => {
-        const setting = byKey.get(key) ?? { key, value1: null, value2: null, value3: null, value4: null, value5: null, updated_at: null };
-        // Keyed by the saved time so a save (or another admin's) starts the card from the stored values.
-        return <ApiSettingCard key={`${key}:${setting.updated_at ?? ''}`} setting={setting} />;
-      })}
-    </SimpleGrid>
+    <Loaded query={query}>
+      {(settings) => {
+        const byKey = new Map(settings.map((s) => [s.key, s]));
+        return (
+          <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+            {API_SETTING_KEYS.map((key) => {
+              const setting = byKey.get(key) ?? { key, value1: null, value2: null, value3: null, value4: null, value5: null, updated_at: null };
+              // Keyed by the saved time so a save (or another admin's) starts the card from the stored values.
+              return <ApiSettingCard key={`${key}:${setting.updated_at ?? ''}`} setting={setting} />;
+            })}
+          </SimpleGrid>
+        );
+      }}
+    </Loaded>
   );
 }
