@@ -1,12 +1,11 @@
 import { useCallback, useMemo, useState } from 'react';
-import { ActionIcon, Button, Group, Modal, Tooltip } from '@mantine/core';
-import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { Modal } from '@mantine/core';
 import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { CATEGORIES, GENERIC_ERROR, type AdminInstrumentDto, type Category } from '@platform/domain';
 import { ApiError, apiDelete } from '../../../api/client.ts';
 import { toastError, toastSuccess } from '../../../ui/toast.ts';
-import { ConfirmPopover, DataTable, StatusChip, useRefreshList, type DataTableColumn } from '../../../ui/data-table/index.ts';
+import { AddNewButton, DataTable, EditDeleteActions, StatusChip, useRefreshList, type DataTableColumn } from '../../../ui/data-table/index.ts';
 import { PageNotFound } from '../StatusViews.tsx';
 import { InstrumentForm } from './InstrumentForm.tsx';
 
@@ -66,18 +65,7 @@ function InstrumentsList({ type }: { type: Category }) {
         key: 'actions',
         label: t('ACTIONS'),
         render: (i) => (
-          <Group gap={4} wrap="nowrap">
-            <Tooltip label={t('Edit')}>
-              <ActionIcon variant="subtle" aria-label={t('Edit')} onClick={() => setEditing({ mode: 'edit', instrument: i })}>
-                <IconPencil size={18} />
-              </ActionIcon>
-            </Tooltip>
-            <ConfirmPopover message={t('Are you sure to delete this pair?')} onConfirm={() => remove(i)}>
-              <ActionIcon variant="subtle" color="red" aria-label={t('Delete')}>
-                <IconTrash size={18} />
-              </ActionIcon>
-            </ConfirmPopover>
-          </Group>
+          <EditDeleteActions onEdit={() => setEditing({ mode: 'edit', instrument: i })} deleteMessage={t('Are you sure to delete this pair?')} onDelete={() => remove(i)} />
         ),
       },
     ],
@@ -91,11 +79,7 @@ function InstrumentsList({ type }: { type: Category }) {
       <DataTable<AdminInstrumentDto>
         url={url}
         columns={columns}
-        toolbar={
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing({ mode: 'add' })}>
-            {t('Add New')}
-          </Button>
-        }
+        toolbar={<AddNewButton onClick={() => setEditing({ mode: 'add' })} />}
       />
       <Modal opened={editing !== null} onClose={close} size="lg" title={editing?.mode === 'edit' ? t('Edit Instrument') : t('Add Instrument')}>
         {editing && (

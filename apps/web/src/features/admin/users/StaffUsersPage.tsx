@@ -1,11 +1,10 @@
 import { useCallback, useMemo, useState } from 'react';
-import { ActionIcon, Button, Group, Modal, Tooltip } from '@mantine/core';
-import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { Modal } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ROLE_NAMES, isRoleId, type StaffUserDto } from '@platform/domain';
 import { apiDelete } from '../../../api/client.ts';
 import { toastError, toastSuccess } from '../../../ui/toast.ts';
-import { ConfirmPopover, DataTable, OnlineName, StatusChip, useRefreshList, type DataTableColumn } from '../../../ui/data-table/index.ts';
+import { AddNewButton, DataTable, EditDeleteActions, OnlineName, StatusChip, useRefreshList, type DataTableColumn } from '../../../ui/data-table/index.ts';
 import { StaffUserForm } from './StaffUserForm.tsx';
 
 export const STAFF_USERS_URL = '/admin/users/api';
@@ -65,18 +64,7 @@ export function StaffUsersPage() {
         key: 'actions',
         label: t('ACTIONS'),
         render: (u) => (
-          <Group gap={4} wrap="nowrap">
-            <Tooltip label={t('Edit')}>
-              <ActionIcon variant="subtle" aria-label={t('Edit')} onClick={() => setEditing({ mode: 'edit', user: u })}>
-                <IconPencil size={18} />
-              </ActionIcon>
-            </Tooltip>
-            <ConfirmPopover message={t('Are you sure to delete this user?')} onConfirm={() => remove(u)}>
-              <ActionIcon variant="subtle" color="red" aria-label={t('Delete')}>
-                <IconTrash size={18} />
-              </ActionIcon>
-            </ConfirmPopover>
-          </Group>
+          <EditDeleteActions onEdit={() => setEditing({ mode: 'edit', user: u })} deleteMessage={t('Are you sure to delete this user?')} onDelete={() => remove(u)} />
         ),
       },
     ],
@@ -90,11 +78,7 @@ export function StaffUsersPage() {
       <DataTable<StaffUserDto>
         url={STAFF_USERS_URL}
         columns={columns}
-        toolbar={
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing({ mode: 'add' })}>
-            {t('Add New')}
-          </Button>
-        }
+        toolbar={<AddNewButton onClick={() => setEditing({ mode: 'add' })} />}
       />
       <Modal opened={editing !== null} onClose={close} size="lg" title={editing?.mode === 'edit' ? t('Edit User') : t('Add New User')}>
         {editing && (
