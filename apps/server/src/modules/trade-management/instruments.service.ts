@@ -130,6 +130,19 @@ async function syncMarket(ctx: InstrumentCtx, log: SyncLog, after: Row | null, p
 const priceOf = (input: Pick<InstrumentInput, 'bids' | 'asks'>): { bid: number; ask: number } | null =>
   input.bids !== null && input.asks !== null ? { bid: Number(input.bids), ask: Number(input.asks) } : null;
 
+/** The columns an admin sets directly; price and digits follow their own rules. */
+const editableFields = (input: InstrumentInput) => ({
+  name: input.name,
+  base: input.base,
+  quote: input.quote,
+  alias: input.alias,
+  category: input.category,
+  tradingview: input.tradingview,
+  leverage: input.leverage,
+  tradable: input.tradable,
+  swap: input.swap,
+});
+
 /** POST /admin/instruments */
 export async function createInstrument(ctx: InstrumentCtx, actor: Actor, input: InstrumentInput, log: SyncLog): Promise<AdminInstrumentDto> {
   let row: Row;
@@ -138,15 +151,7 @@ export async function createInstrument(ctx: InstrumentCtx, actor: Actor, input: 
       const [created] = await tx
         .insert(instruments)
         .values({
-          name: input.name,
-          base: input.base,
-          quote: input.quote,
-          alias: input.alias,
-          category: input.category,
-          tradingview: input.tradingview,
-          leverage: input.leverage,
-          tradable: input.tradable,
-          swap: input.swap,
+          ...editableFields(input),
           digits: digitsFor(defaultDigits(input.category, input.quote), input),
           bids: input.bids,
           asks: input.asks,
@@ -193,15 +198,7 @@ export async function updateInstrument(ctx: InstrumentCtx, actor: Actor, id: num
       const [after] = await tx
         .update(instruments)
         .set({
-          name: input.name,
-          base: input.base,
-          quote: input.quote,
-          alias: input.alias,
-          category: input.category,
-          tradingview: input.tradingview,
-          leverage: input.leverage,
-          tradable: input.tradable,
-          swap: input.swap,
+          ...editableFields(input),
           ...(price ? { bids: input.bids, asks: input.asks, digits: digitsFor(before.digits, input) } : {}),
         })
         .where(eq(instruments.id, id))
