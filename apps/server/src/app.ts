@@ -15,7 +15,9 @@ import {
 } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.ts';
 import { AppError } from './lib/errors.ts';
-import { registerSecurity } from './lib/security.ts';
+import { publicAssets, registerSecurity } from './lib/security.ts';
+import { resolveDotSegments } from './lib/request-path.ts';
+import { registerSecurityHeaders } from './lib/headers.ts';
 import type { RouteAccess } from './lib/http.ts';
 import { apiRoutes } from './modules/index.ts';
 
@@ -44,17 +46,25 @@ export async function buildApp({ ctx, logger = false }: BuildOptions): Promise<F
     logger,
     trustProxy: ctx.config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
+    // Odd spellings of a path (case, doubled or trailing slashes, dot segments) reach the route they name, with its guard.
+    routerOptions: { caseSensitive: false, ignoreDuplicateSlashes: true, ignoreTrailingSlash: true },
+    rewriteUrl: (req) => resolveDotSegments(req.url ?? '/'),
   });
   app.decorate('ctx', ctx);
-  // Collected before any plugin registers routes, so nothing escapes the access audit of the route matrix.
+  // Collected before any plugin registers routes, so nothing escapes the access audit of the route matrix. The access
+  // is read when asked: a plugin scope (publicAssets) may set it after this hook has seen the route.
   const registeredRoutes: RegisteredRoute[] = [];
   app.decorate('registeredRoutes', registeredRoutes);
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) registeredRoutes.push({ method, url: route.url, access: route.config?.access });
+    for (const method of [route.method].flat())
+      registeredRoutes.push({ method, url: route.url, get access() { return route.config?.access; } });
   });
+  // Before any route exists: every route gets its guard when it is registered.
+  registerSecurity(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  await registerSecurityHeaders(app, ctx);
   await app.register(cookie);
   await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 5 } });
   await app.register(rateLimit, { global: false });
@@ -62,9 +72,7 @@ export async function buildApp({ ctx, logger = false }: BuildOptions): Promise<F
     openapi: { info: { title: 'Trading platform API', version: '1.0.0' } },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
-
-  registerSecurity(app);
+  await app.register(publicAssets(async (scope) => scope.register(swaggerUi, { routePrefix: '/api/docs' })));
   app.setErrorHandler(errorHandler);
 
   await app.register(apiRoutes, { prefix: '/api' });
@@ -97,11 +105,14 @@ function errorHandler(this: FastifyInstance, err: FastifyError, req: Parameters<
 async function serveWebApp(app: FastifyInstance, webDist: string): Promise<void> {
   const index = path.join(webDist, 'index.html');
   const hasWeb = fs.existsSync(index);
-  if (hasWeb) await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+  // One wildcard route reads files at request time (a path that is no file falls through to the handler below).
+  if (hasWeb) await app.register(publicAssets(async (scope) => scope.register(fastifyStatic, { root: webDist, index: false })));
   app.setNotFoundHandler((req, reply) => {
-    if (req.url.startsWith('/api/') || req.url === '/api' || req.method !== 'GET' || !hasWeb) {
+    const isApi = /^\/+api(\/|$)/i.test(req.url);
+    if (isApi || req.method !== 'GET' || !hasWeb) {
       return reply.status(404).send({ message: 'Not found.' });
     }
-    return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+    // Revalidated on every visit, so a deploy's new script names are picked up at once.
+    return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
   });
 }

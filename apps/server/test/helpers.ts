@@ -21,7 +21,10 @@ export interface TestApp {
  * A fresh app on a fresh database with the demo data: in-memory PGlite by default, or a new database on the
  * PostgreSQL server named by TEST_DATABASE_URL (the suite runs once on each in `npm test`).
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  opts: { beforeReady?: (app: FastifyInstance) => Promise<void> | void } = {},
+): Promise<TestApp> {
   const base = process.env.TEST_DATABASE_URL;
   let dbName: string | null = null;
   let url: string | undefined;
@@ -38,6 +41,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const config: Config = loadConfig({ NODE_ENV: 'test', PORT: '0', SEED_DEMO: 'true', LOG_LEVEL: 'silent', MARKET_HOURS: 'open', ...(url ? { DATABASE_URL: url } : {}), ...env });
   const { ctx, database, risk } = await boot(config, { memory: !url });
   const app = await buildApp({ ctx });
+  await opts.beforeReady?.(app);
   await app.ready();
   return {
     app,

@@ -10,7 +10,10 @@ export type RouteAccess = 'public' | 'user' | readonly RoleId[];
 
 declare module 'fastify' {
   interface FastifyContextConfig {
+    /** Who may call the route; a route without one is refused for everyone. */
     access?: RouteAccess;
+    /** Public files that need no caller identity: the session cookie is not even looked up. */
+    sessionless?: boolean;
   }
   interface FastifyRequest {
     auth: AuthState | null;

@@ -1,5 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { AppError } from './errors.ts';
+import type { RouteAccess } from './http.ts';
 import { resolveSession, SESSION_COOKIE } from '../modules/auth/sessions.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -25,29 +26,68 @@ function assertSameOrigin(req: FastifyRequest, allowedOrigins: Set<string>): voi
   if (origin === 'null' || req.headers['sec-fetch-site'] === 'cross-site') throw new AppError('CSRF');
 }
 
+/** The access a route was registered with; undefined (no rule) is refused by the guard. */
+export const accessOf = (req: FastifyRequest): RouteAccess | undefined => req.routeOptions.config.access;
+
+/** Decides whether the caller may run the route they reached; throws 401/403 otherwise. */
+function assertAllowed(req: FastifyRequest, access: RouteAccess | undefined): void {
+  if (access === undefined) throw new AppError('FORBIDDEN', 'This endpoint declares no access rule.');
+  if (access === 'public') return;
+  if (!req.auth) throw new AppError('UNAUTHENTICATED');
+  if (access === 'user') return;
+  if (!access.includes(req.auth.user.roleId)) throw new AppError('FORBIDDEN');
+}
+
+function noStore(_req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void): void {
+  // API answers carry personal data (balances, profiles, mail): never kept by a browser or proxy cache.
+  if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  done(null, payload);
+}
+
+const asArray = <T>(hook: T | T[] | undefined): T[] => (hook === undefined ? [] : Array.isArray(hook) ? hook : [hook]);
+
 /**
- * Resolves the session cookie on every API request and enforces each route's declared access.
- * Deny by default: a route that declares no access is refused for everyone.
+ * The guard is attached to every route when it is registered (onRoute), so whichever URL spelling the router
+ * resolved to a route, that route's own rule applies: there is no URL test that an encoded or odd path could
+ * slip past. Per route, before anything else runs for it (before the body is even parsed):
+ *  1. the CSRF check for state-changing methods,
+ *  2. the session cookie resolved to the caller (`req.auth`),
+ *  3. the route's declared access: 'public', 'user' or a list of roles. A route without a rule is refused.
+ * Static assets (the web app's files, the API docs page) are registered inside `publicAssets`, which marks them
+ * public and sessionless. Must be called before any plugin registers routes.
  */
 export function registerSecurity(app: FastifyInstance): void {
   const allowedOrigins = new Set([new URL(app.ctx.config.appUrl).origin]);
   app.decorateRequest('auth', null);
 
-  app.addHook('onRequest', async (req) => {
-    if (!req.url.startsWith('/api/') || req.url.startsWith('/api/docs')) return;
+  async function guard(req: FastifyRequest): Promise<void> {
+    const { access, sessionless } = req.routeOptions.config;
+    if (access === undefined) assertAllowed(req, access);
     assertSameOrigin(req, allowedOrigins);
-    const token = req.cookies[SESSION_COOKIE];
-    req.auth = token ? await resolveSession(app.ctx.db, token, req.ip) : null;
-  });
+    if (!sessionless) {
+      const token = req.cookies[SESSION_COOKIE];
+      req.auth = token ? await resolveSession(app.ctx.db, token, req.ip) : null;
+    }
+    assertAllowed(req, access);
+  }
 
-  // preValidation: access is decided before the body is validated, so anonymous callers get 401, not 400.
-  app.addHook('preValidation', async (req) => {
-    if (req.is404 || !req.url.startsWith('/api/') || req.url.startsWith('/api/docs')) return;
-    const access = req.routeOptions.config.access;
-    if (access === undefined) throw new AppError('FORBIDDEN', 'This endpoint declares no access rule.');
-    if (access === 'public') return;
-    if (!req.auth) throw new AppError('UNAUTHENTICATED');
-    if (access === 'user') return;
-    if (!access.includes(req.auth.user.roleId)) throw new AppError('FORBIDDEN');
+  app.addHook('onRoute', (route: RouteOptions) => {
+    // First of the route's own hooks: a hook a route or plugin declares never runs for a caller the guard refuses.
+    route.onRequest = [guard, ...asArray(route.onRequest)];
+    route.onSend = [...asArray(route.onSend), noStore];
   });
+}
+
+/**
+ * Registers plugins whose routes serve public files (the web app, the API docs page): each route they add is
+ * marked public and sessionless, and keeps the long-lived caching its plugin sets. Anything else stays deny-by-default.
+ */
+export function publicAssets(register: (scope: FastifyInstance) => Promise<void>) {
+  return async (scope: FastifyInstance) => {
+    scope.addHook('onRoute', (route: RouteOptions) => {
+      route.config = { ...route.config, access: 'public', sessionless: true };
+      route.onSend = asArray(route.onSend).filter((h) => h !== noStore);
+    });
+    await register(scope);
+  };
 }

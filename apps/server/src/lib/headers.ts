@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify';
+import helmet from '@fastify/helmet';
+import type { AppContext } from '../context.ts';
+import { getSetting, isOn } from '../modules/settings/service.ts';
+
+/** Google reCAPTCHA's script and challenge frames, allowed only while the captcha switch is on. */
+const RECAPTCHA_SCRIPT = ['https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/'];
+const RECAPTCHA_FRAME = ['https://www.google.com/recaptcha/', 'https://recaptcha.google.com/recaptcha/'];
+
+/**
+ * Security headers on every response (helmet): a Content-Security-Policy that fits the app — its own scripts only,
+ * API and websocket on the same origin, the captcha's hosts when the captcha is switched on — no framing by any
+ * site, no MIME sniffing, no Referer (reset and verification links carry tokens), HSTS when served over HTTPS.
+ */
+export async function registerSecurityHeaders(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const captchaOn = await captchaSwitch(ctx);
+  // The policy is built per response; the switch is re-read at most every few seconds, before helmet's hook runs.
+  app.addHook('onRequest', captchaOn.refresh);
+  // A directive's whole source list, with the captcha's hosts added while it is on.
+  const withCaptcha = (base: string, hosts: string[]) => () => (captchaOn.value ? [base, ...hosts].join(' ') : base);
+  await app.register(helmet, {
+    global: true,
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: [withCaptcha("'self'", RECAPTCHA_SCRIPT)],
+        // Mantine sets CSS variables in style attributes and a style element; no script runs from them.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        // Branding images (logo, background) may live on the broker's own CDN.
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        fontSrc: ["'self'", 'data:'],
+        // 'self' covers the same-origin Socket.IO websocket.
+        connectSrc: ["'self'"],
+        frameSrc: [() => (captchaOn.value ? RECAPTCHA_FRAME.join(' ') : "'none'")],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        ...(ctx.config.COOKIE_SECURE ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+    hsts: ctx.config.COOKIE_SECURE ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    // Cross-origin isolation headers would block the captcha's frames and branding images from other hosts.
+    crossOriginEmbedderPolicy: false,
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+  });
+}
+
+const CAPTCHA_RECHECK_MS = 5_000;
+
+/** The recaptcha switch (settings `recaptcha`.value3), read at start and again when older than a few seconds. */
+async function captchaSwitch(ctx: AppContext) {
+  let checkedAt = 0;
+  const state = {
+    value: false,
+    async refresh(): Promise<void> {
+      if (Date.now() - checkedAt < CAPTCHA_RECHECK_MS) return;
+      checkedAt = Date.now();
+      state.value = isOn(await getSetting(ctx.db, 'recaptcha'), 'value3');
+    },
+  };
+  await state.refresh();
+  return state;
+}
