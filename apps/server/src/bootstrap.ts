@@ -5,7 +5,7 @@ import { isEmpty, seedBase, seedDemo } from './db/seed/index.ts';
 import { createMailer } from './integrations/mail.ts';
 import { createCaptchaVerifier } from './integrations/captcha.ts';
 import { createRealtime } from './realtime/realtime.ts';
-import { AttemptLimiter } from './lib/attempt-limiter.ts';
+import { SignInLimits } from './modules/auth/sign-in-limits.ts';
 import { createMarket } from './market/index.ts';
 import { noRisk } from './engine/hooks.ts';
 import { RiskService } from './engine/risk-service.ts';
@@ -36,7 +36,7 @@ export async function boot(config: Config, opts: { memory?: boolean } = {}): Pro
     mailer: createMailer(database.db, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }),
     captcha: createCaptchaVerifier(config.RECAPTCHA_VERIFY_URL),
     realtime,
-    loginLimiter: new AttemptLimiter(5, 15 * 60 * 1000),
+    signInLimits: new SignInLimits(),
     market: await createMarket({ config, db: database.db, realtime }),
     risk: noRisk,
   };

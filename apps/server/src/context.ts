@@ -3,7 +3,7 @@ import type { Db } from './db/client.ts';
 import type { Mailer } from './integrations/mail.ts';
 import type { CaptchaVerifier } from './integrations/captcha.ts';
 import type { Realtime } from './realtime/realtime.ts';
-import type { AttemptLimiter } from './lib/attempt-limiter.ts';
+import type { SignInLimits } from './modules/auth/sign-in-limits.ts';
 import type { Market } from './market/types.ts';
 import type { RiskHooks } from './engine/hooks.ts';
 
@@ -15,7 +15,8 @@ export interface AppContext {
   mailer: Mailer;
   captcha: CaptchaVerifier;
   realtime: Realtime;
-  loginLimiter: AttemptLimiter;
+  /** Failed sign-in counters per account and per IP. */
+  signInLimits: SignInLimits;
   market: Market;
   /** The risk engine's view of open positions; replaced by the engine at boot. */
   risk: RiskHooks;

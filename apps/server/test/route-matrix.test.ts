@@ -21,6 +21,8 @@ const EXPECTED: Record<string, RouteAccess> = {
   'POST /api/forgot-password': 'public',
   'PUT /api/forgot-password': 'public',
   'POST /api/authManager/back-to-admin': 'user',
+  'GET /api/admin/users/:id/sign-in-lock': [1],
+  'DELETE /api/admin/users/:id/sign-in-lock': [1],
   // settings
   'GET /api/settings/branding': 'public',
   'GET /api/countries': 'public',
@@ -48,6 +50,7 @@ const EXPECTED: Record<string, RouteAccess> = {
   // mail outbox
   'GET /api/admin/mail/api': [1],
   'GET /api/admin/mail/:id': [1],
+  'GET /api/admin/mail/delivery': [1],
   // notifications
   'GET /api/notifications': 'user',
   'POST /api/notifications/read': 'user',

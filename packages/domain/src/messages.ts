@@ -12,6 +12,8 @@ export const ERRORS = {
   ACCOUNT_INACTIVE: { status: 403, message: 'Your account is inactive. Please contact support.' },
   IP_NOT_ALLOWED: { status: 403, message: 'Access from your IP address is not allowed for this account.' },
   TOO_MANY_ATTEMPTS: { status: 429, message: 'Too many attempts. Please wait a few minutes and try again.' },
+  ACCOUNT_LOCKED: { status: 429, message: 'Too many failed sign-ins for this account. Try again later, or reset your password.' },
+  IP_LOCKED: { status: 429, message: 'Too many failed sign-ins from your network. Please try again later.' },
   CAPTCHA_FAILED: { status: 422, message: 'Human verification failed. Please try again.' },
   CAPTCHA_UNAVAILABLE: { status: 503, message: 'Human verification is unavailable right now. Please try again later.' },
   EMAIL_TAKEN: { status: 409, message: 'An account with this email already exists.' },

@@ -21,6 +21,14 @@ export class AttemptLimiter {
     if (this.hits.size > 100_000) this.sweep(now);
   }
 
+  /** Milliseconds until the key is no longer blocked (0 when it is not). */
+  retryAfterMs(key: string, now = Date.now()): number {
+    const list = this.recent(key, now);
+    if (list.length < this.limit) return 0;
+    // Unblocked once enough of the oldest failures have left the window.
+    return list[list.length - this.limit] + this.windowMs - now;
+  }
+
   reset(key: string): void {
     this.hits.delete(key);
   }

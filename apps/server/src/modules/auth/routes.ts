@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  CurrentUserResponse, ForgotPasswordRequest, LoginRequest, MessageResponse, ResetPasswordRequest, SignupRequest,
+  CurrentUserResponse, ForgotPasswordRequest, IdParam, SignInLockResponse, LoginRequest, MessageResponse, ResetPasswordRequest, SignupRequest,
   SignupResponse, VerifyEmailRequest,
 } from '@platform/domain';
 import { authOf, type RoutesPlugin } from '../../lib/http.ts';
@@ -9,12 +9,15 @@ import { clearSessionCookie, setSessionCookie } from './cookie.ts';
 import { getCurrentUser } from './current-user.ts';
 import { login, requestPasswordReset, resetPassword, signup, verifyEmail } from './service.ts';
 import { createSession, destroySession, ipAllowed } from './sessions.ts';
+import { clearSignInLock, signInLockOf } from './sign-in-lock.ts';
 import { users } from '../../db/schema.ts';
 import { eq } from 'drizzle-orm';
 
 const LoginResponse = z.object({ message: z.string(), user: z.object({ id: z.number(), role_id: z.number() }) });
 /** Per-IP request limits on the unauthenticated endpoints, beside the per-account failure limit. */
 const authRateLimit = { rateLimit: { max: 30, timeWindow: '1 minute' } };
+/** Sign-in allows more: colleagues behind one office address sign in at the same time (failures are limited apart). */
+const signInRateLimit = { rateLimit: { max: 60, timeWindow: '1 minute' } };
 
 export const authRoutes: RoutesPlugin = async (app) => {
   const { ctx } = app;
@@ -27,7 +30,7 @@ export const authRoutes: RoutesPlugin = async (app) => {
 
   app.post(
     '/auth/login',
-    { config: { access: 'public', ...authRateLimit }, schema: { tags: ['auth'], body: LoginRequest, response: { 200: LoginResponse } } },
+    { config: { access: 'public', ...signInRateLimit }, schema: { tags: ['auth'], body: LoginRequest, response: { 200: LoginResponse } } },
     async (req, reply) => {
       const result = await login(ctx, req.body, { ip: req.ip, userAgent: req.headers['user-agent'] });
       // Session rotation: a sign-in always replaces whatever session the browser carried.
@@ -96,5 +99,18 @@ export const authRoutes: RoutesPlugin = async (app) => {
       setSessionCookie(reply, ctx.config, session.token, false, session.expiresAt);
       return { message: 'Back to your admin session' };
     },
+  );
+
+  // Failed sign-in locks (docs/decisions.md): admins see and clear them for any account, staff or customer.
+  app.get(
+    '/admin/users/:id/sign-in-lock',
+    { config: { access: [1] }, schema: { tags: ['auth'], params: IdParam, response: { 200: SignInLockResponse } } },
+    async (req) => signInLockOf(ctx, req.params.id),
+  );
+
+  app.delete(
+    '/admin/users/:id/sign-in-lock',
+    { config: { access: [1] }, schema: { tags: ['auth'], params: IdParam, response: { 200: MessageResponse } } },
+    async (req) => ({ message: await clearSignInLock(ctx, { id: authOf(req).user.id, ip: req.ip }, req.params.id) }),
   );
 };
