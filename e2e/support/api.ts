@@ -21,13 +21,18 @@ export class ApiSession {
   }
 }
 
-/** The newest mail to an address, read from the outbox as an admin (how people without SMTP read mail). */
+/**
+ * The link in the newest mail to an address, read as an admin the way people without SMTP do: the list finds
+ * the mail (it never carries links), the single read shows the link while it works (and audits that read).
+ */
 export async function lastMailLink(baseUrl: string, to: string, route: string): Promise<string> {
   const admin = new ApiSession(baseUrl);
   await admin.signIn('admin@demo.test');
-  const list = await admin.call<{ data: { id: number; to: string; text: string }[] }>('GET', `/admin/mail/api?search=${encodeURIComponent(to)}`);
-  const mail = list.json.data.find((m) => m.to === to);
-  const m = mail?.text.match(new RegExp(`https?://[^\\s]+${route}\\?token=[\\w-]+`));
+  const list = await admin.call<{ data: { id: number; to: string }[] }>('GET', `/admin/mail/api?search=${encodeURIComponent(to)}`);
+  const found = list.json.data.find((m) => m.to === to);
+  if (!found) throw new Error(`no mail to ${to}`);
+  const mail = await admin.call<{ text: string }>('GET', `/admin/mail/${found.id}`);
+  const m = mail.json.text?.match(new RegExp(`https?://[^\\s]+${route}\\?token=[\\w-]+`));
   if (!m) throw new Error(`no ${route} link mailed to ${to}`);
   return m[0];
 }

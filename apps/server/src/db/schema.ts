@@ -203,6 +203,10 @@ export const mailOutbox = pgTable('mail_outbox', {
   html: text('html'),
   sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
   error: text('error'),
+  /** The link of a verification or reset mail, kept only when no SMTP server delivers mail; `text` never holds it. */
+  secret: text('secret'),
+  /** The auth_tokens row behind that link, to tell whether it still works. No foreign key: the mail outlives the token. */
+  tokenId: integer('token_id'),
   createdAt: createdAt(),
 });
 

@@ -2,8 +2,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { desc, eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
-import { createTestApp, DEMO, type TestApp } from '../../test/helpers.ts';
-import { mailOutbox } from '../db/schema.ts';
+import { createTestApp, signIn, DEMO, type TestApp } from '../../test/helpers.ts';
+import { auditLogs, mailOutbox } from '../db/schema.ts';
+import { LINK_EMAILED } from './mail.ts';
 
 interface Received {
   from: string;
@@ -56,20 +57,43 @@ const lastOutbox = async (to: string) =>
   (await t.ctx.db.select().from(mailOutbox).where(eq(mailOutbox.to, to)).orderBy(desc(mailOutbox.id)).limit(1))[0];
 
 describe('SMTP delivery', () => {
-  it('delivers the password-reset mail with its link and marks the outbox row sent', async () => {
+  it('delivers the password-reset mail with its link, marks the outbox row sent and keeps no link', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/forgot-password', payload: { email: DEMO.client } });
     expect(res.statusCode).toBe(200);
     expect(received).toHaveLength(1);
     const mail = received[0];
     expect(mail.to).toEqual([DEMO.client]);
     expect(mail.from).toBe('no-reply@platform.test');
-    const link = bodyText(mail.raw).match(/https?:\/\/\S+\/reset-password\?token=[\w-]+/)?.[0];
-    expect(link).toBeDefined();
+    const link = bodyText(mail.raw).match(/https?:\/\/\S+\/reset-password\?token=([\w-]+)/);
+    expect(link).not.toBeNull();
+    const token = link![1];
 
     const row = await lastOutbox(DEMO.client);
     expect(row.sentAt).toBeInstanceOf(Date);
     expect(row.error).toBeNull();
-    expect(row.text).toContain(link);
+    expect(JSON.stringify(row)).not.toContain(token);
+    expect(row.text).toContain(LINK_EMAILED);
+    expect(row.secret).toBeNull();
+
+    // Staff see that the mail had a link, never the link.
+    const admin = await signIn(t.app, DEMO.admin);
+    const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { cookie: admin } });
+    const list = await get('/api/admin/mail/api');
+    const one = await get(`/api/admin/mail/${row.id}`);
+    for (const res of [list, one]) {
+      expect(res.statusCode).toBe(200);
+      expect(res.body).not.toContain(token);
+    }
+    expect(one.json()).toMatchObject({ link: 'emailed', link_live: true });
+    expect(one.json().text).toContain(LINK_EMAILED);
+    expect(list.json().data[0]).toMatchObject({ id: row.id, link: 'emailed', link_live: true });
+    expect((await get('/api/admin/mail/delivery')).json()).toEqual({ mode: 'smtp' });
+    expect(await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.action, 'mail.secret_read'))).toHaveLength(0);
+
+    // The delivered link is the working one, once.
+    const reset = await t.app.inject({ method: 'PUT', url: '/api/forgot-password', payload: { token, password: 'BrandNew123' } });
+    expect(reset.statusCode).toBe(200);
+    expect((await get(`/api/admin/mail/${row.id}`)).json()).toMatchObject({ link: 'emailed', link_live: false });
   });
 
   it('records the delivery error and still answers 200 when the SMTP server is down', async () => {
@@ -79,6 +103,10 @@ describe('SMTP delivery', () => {
     const row = await lastOutbox(DEMO.manager);
     expect(row.sentAt).toBeNull();
     expect(row.error).toMatch(/ECONNREFUSED|connect/i);
+    // The mail was never delivered and its link is not kept: asking again is the way on.
+    expect(row.text).toContain(LINK_EMAILED);
+    expect(row.text).not.toMatch(/token=/);
+    expect(row.secret).toBeNull();
     expect(received).toHaveLength(1);
   });
 });

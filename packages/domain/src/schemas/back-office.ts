@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { paged } from './common.ts';
-import { MailDto } from './misc.ts';
+import { MailDto, MailLink } from './misc.ts';
 import { StaffUserDto } from './users.ts';
 
 /** GET /admin/users/api */
@@ -11,8 +11,8 @@ export type StaffUserListResponse = z.infer<typeof StaffUserListResponse>;
 export const StaffUserCreatedResponse = z.object({ message: z.string(), user: StaffUserDto });
 export type StaffUserCreatedResponse = z.infer<typeof StaffUserCreatedResponse>;
 
-/** GET /admin/mail/api */
-export const MailListResponse = paged(MailDto);
+/** GET /admin/mail/api: the list never carries a link (the single read does, audited). */
+export const MailListResponse = paged(MailDto.extend({ link: MailLink.exclude(['shown']) }));
 export type MailListResponse = z.infer<typeof MailListResponse>;
 
 /** POST /admin/customers/login-as/{id}: the browser goes to `redirect` with the customer's session. */

@@ -33,13 +33,29 @@ export type BrandingResponse = z.infer<typeof BrandingResponse>;
 
 export const MissingTranslationRequest = z.object({ key: z.string().trim().min(1).max(500) });
 
+/**
+ * Where a mail's sign-in link (verification, password reset) is: `none` (no link), `emailed` (sent by SMTP only,
+ * never stored), `withheld` (kept without SMTP but left out of this answer: the list, or the link no longer works),
+ * `shown` (in `text`: the single read of a live link, which is audited).
+ */
+export const MailLink = z.enum(['none', 'emailed', 'withheld', 'shown']);
+export type MailLink = z.infer<typeof MailLink>;
+
 export const MailDto = z.object({
   id: z.number(),
   to: z.string(),
   subject: z.string(),
+  /** The mail's text; the link stands in it only when `link` is `shown`, otherwise a note replaces it. */
   text: z.string(),
   created_at: z.string(),
   sent_at: z.string().nullable(),
   error: z.string().nullable(),
+  link: MailLink,
+  /** The link still works: its token is neither used nor expired. */
+  link_live: z.boolean(),
 });
 export type MailDto = z.infer<typeof MailDto>;
+
+/** GET /admin/mail/delivery: `smtp` when mail is delivered, `offline` when it is only kept in the outbox. */
+export const MailDeliveryResponse = z.object({ mode: z.enum(['smtp', 'offline']) });
+export type MailDeliveryResponse = z.infer<typeof MailDeliveryResponse>;

@@ -8,7 +8,7 @@ import { hashPassword, verifyPassword } from '../../lib/crypto.ts';
 import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
 import { getBranding, getSetting, isOn } from '../settings/service.ts';
 import { createSession, destroyUserSessions, ipAllowed } from './sessions.ts';
-import { consumeToken, issueToken } from './tokens.ts';
+import { consumeToken, issueTokenRow } from './tokens.ts';
 
 // Verifying against a real hash when the account does not exist keeps response times alike (no user enumeration).
 const DUMMY_HASH = hashPassword('not-a-real-password-for-timing');
@@ -29,13 +29,16 @@ export async function findUserByEmail(db: DbOrTx, email: string) {
 }
 
 async function sendVerificationMail(ctx: AppContext, user: { id: number; email: string; fullName: string }, appName: string) {
-  const token = await issueToken(ctx.db, user.id, 'verify_email');
+  const { id, token } = await issueTokenRow(ctx.db, user.id, 'verify_email');
   const link = `${ctx.config.appUrl}/verify-email?token=${token}`;
-  await ctx.mailer.send({
-    to: user.email,
-    subject: `Verify your email for ${appName}`,
-    text: `Hello ${user.fullName},\n\nPlease confirm your email address by opening this link:\n${link}\n\nThe link works once and expires in 48 hours.\n\n${appName}`,
-  });
+  await ctx.mailer.send(
+    {
+      to: user.email,
+      subject: `Verify your email for ${appName}`,
+      text: `Hello ${user.fullName},\n\nPlease confirm your email address by opening this link:\n${link}\n\nThe link works once and expires in 48 hours.\n\n${appName}`,
+    },
+    { link, tokenId: id },
+  );
 }
 
 type Signup = z.output<typeof SignupRequest>;
@@ -140,13 +143,16 @@ export async function requestPasswordReset(ctx: AppContext, input: z.output<type
   const user = await findUserByEmail(ctx.db, input.email);
   if (user && user.isActive && !user.deletedAt) {
     const { appName } = await getBranding(ctx.db);
-    const token = await issueToken(ctx.db, user.id, 'reset_password');
+    const { id, token } = await issueTokenRow(ctx.db, user.id, 'reset_password');
     const link = `${ctx.config.appUrl}/reset-password?token=${token}`;
-    await ctx.mailer.send({
-      to: user.email,
-      subject: `Reset your ${appName} password`,
-      text: `Hello ${user.fullName},\n\nTo set a new password, open this link:\n${link}\n\nThe link works once and expires in 1 hour. If you did not ask for this, ignore this email.\n\n${appName}`,
-    });
+    await ctx.mailer.send(
+      {
+        to: user.email,
+        subject: `Reset your ${appName} password`,
+        text: `Hello ${user.fullName},\n\nTo set a new password, open this link:\n${link}\n\nThe link works once and expires in 1 hour. If you did not ask for this, ignore this email.\n\n${appName}`,
+      },
+      { link, tokenId: id },
+    );
   }
   return `We have sent a verification email to ${input.email}. Please click the link in it to reset your password.`;
 }

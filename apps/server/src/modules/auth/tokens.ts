@@ -8,18 +8,21 @@ const LIFETIME_MS: Record<TokenKind, number> = { verify_email: 48 * 3600_000, re
 
 /** Issues a single-use token; only its hash is stored. Earlier unused tokens of the same kind are voided. */
 export async function issueToken(db: DbOrTx, userId: number, kind: TokenKind): Promise<string> {
+  return (await issueTokenRow(db, userId, kind)).token;
+}
+
+/** issueToken, also giving the token's row id so a mail can refer to it (and tell whether its link still works). */
+export async function issueTokenRow(db: DbOrTx, userId: number, kind: TokenKind): Promise<{ id: number; token: string }> {
   const token = randomToken();
   await db
     .update(authTokens)
     .set({ usedAt: new Date() })
     .where(and(eq(authTokens.userId, userId), eq(authTokens.kind, kind), isNull(authTokens.usedAt)));
-  await db.insert(authTokens).values({
-    userId,
-    kind,
-    tokenHash: sha256(token),
-    expiresAt: new Date(Date.now() + LIFETIME_MS[kind]),
-  });
-  return token;
+  const [row] = await db
+    .insert(authTokens)
+    .values({ userId, kind, tokenHash: sha256(token), expiresAt: new Date(Date.now() + LIFETIME_MS[kind]) })
+    .returning({ id: authTokens.id });
+  return { id: row.id, token };
 }
 
 /** Marks a live token used and returns its user, or null when unknown, used or expired. Atomic: one use only. */

@@ -1,25 +1,32 @@
 import { useMemo, useState } from 'react';
-import { Button, Divider, Group, Modal, Stack, Text } from '@mantine/core';
-import { IconEye } from '@tabler/icons-react';
+import { Alert, Button } from '@mantine/core';
+import { IconEye, IconMailOff } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, type MailDto } from '@platform/domain';
+import type { MailDeliveryResponse, MailDto } from '@platform/domain';
+import { apiGet } from '../../../api/client.ts';
 import { DataTable, StatusChip, type DataTableColumn } from '../../../ui/data-table/index.ts';
-import { linkify } from './linkify.tsx';
+import { mailStatus, MailView } from './MailView.tsx';
 
 export const MAIL_OUTBOX_URL = '/admin/mail/api';
 
-type MailStatus = { label: string; color: string };
-
-/** Sent once delivered; Failed when delivery was tried and refused; otherwise only stored (no SMTP set up). */
-function mailStatus(mail: MailDto): MailStatus {
-  if (mail.sent_at) return { label: 'Sent', color: 'green' };
-  if (mail.error) return { label: 'Failed', color: 'red' };
-  return { label: 'Stored', color: 'gray' };
+/** Without SMTP the outbox is the only way to get at sign-in links: fine to try the platform, not to run it. */
+function OfflineNotice() {
+  const { t } = useTranslation();
+  const delivery = useQuery({ queryKey: ['admin', 'mail', 'delivery'], queryFn: () => apiGet<MailDeliveryResponse>('/admin/mail/delivery') });
+  if (delivery.data?.mode !== 'offline') return null;
+  return (
+    <Alert color="yellow" variant="light" icon={<IconMailOff size={18} />} mb="md" title={t('Offline mail: for evaluation only')} data-testid="mail-offline-notice">
+      {t(
+        'No SMTP server is set up, so mail is not sent. Verification and password-reset links are shown here only for evaluation, and every opening of a mail with a live link is recorded in the audit log.',
+      )}
+    </Alert>
+  );
 }
 
 /**
- * Mail Outbox (/admin/mail): every mail the platform wrote. Without SMTP this is where staff read
- * verification and password-reset mails and pass their links on.
+ * Mail Outbox (/admin/mail): every mail the platform wrote. The list never shows sign-in links; with SMTP they
+ * go by email only, without it an admin opens the mail to see one (audited).
  */
 export function MailOutboxPage() {
   const { t } = useTranslation();
@@ -54,39 +61,11 @@ export function MailOutboxPage() {
     [t],
   );
 
-  const status = viewing ? mailStatus(viewing) : null;
-
   return (
     <>
+      <OfflineNotice />
       <DataTable<MailDto> url={MAIL_OUTBOX_URL} columns={columns} />
-      <Modal opened={viewing !== null} onClose={() => setViewing(null)} size="lg" title={viewing?.subject}>
-        {viewing && status && (
-          <Stack gap="xs">
-            <Group gap="xs">
-              <Text size="sm" c="dimmed">
-                {t('To')}
-              </Text>
-              <Text size="sm">{viewing.to}</Text>
-            </Group>
-            <Group gap="xs">
-              <Text size="sm" c="dimmed">
-                {t('Date')}
-              </Text>
-              <Text size="sm">{formatDateTime(viewing.created_at)}</Text>
-              <StatusChip label={t(status.label)} color={status.color} />
-            </Group>
-            {viewing.error && (
-              <Text size="sm" c="red">
-                {viewing.error}
-              </Text>
-            )}
-            <Divider my="xs" />
-            <Text size="sm" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }} data-testid="mail-text">
-              {linkify(viewing.text)}
-            </Text>
-          </Stack>
-        )}
-      </Modal>
+      <MailView row={viewing} onClose={() => setViewing(null)} />
     </>
   );
 }
