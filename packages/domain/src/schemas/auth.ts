@@ -58,6 +58,10 @@ export const ChangePasswordRequest = z.object({
 export const ProfileUpdateRequest = ProfileFields.extend({ phone: phoneField.optional() });
 export type ProfileUpdateRequest = z.input<typeof ProfileUpdateRequest>;
 
+/** GET /admin/users/{id}/sign-in-lock: locked by failed sign-ins, and the minutes until it opens by itself. */
+export const SignInLockResponse = z.object({ locked: z.boolean(), minutes: z.number().int() });
+export type SignInLockResponse = z.infer<typeof SignInLockResponse>;
+
 export const SignupResponse = z.object({ message: z.string(), emailVerification: z.boolean() });
 
 export const BalanceDto = z.object({

@@ -109,24 +109,20 @@ type Login = z.output<typeof LoginRequest>;
 
 /** Checks credentials, account state, IP whitelist and attempt limits; returns a fresh session token. */
 export async function login(ctx: AppContext, input: Login, meta: { ip: string; userAgent?: string }) {
-  const { loginLimiter } = ctx;
-  const ipKey = `ip:${meta.ip}`;
-  const accountKey = `acct:${input.email}`;
-  if (loginLimiter.isBlocked(accountKey) || loginLimiter.isBlocked(ipKey)) throw new AppError('TOO_MANY_ATTEMPTS');
+  const { signInLimits } = ctx;
+  signInLimits.assertAllowed(input.email, meta.ip);
   await assertHuman(ctx, input.humanKey, meta.ip);
 
   const user = await findUserByEmail(ctx.db, input.email);
   const ok = user && !user.deletedAt ? await verifyPassword(user.passwordHash, input.password) : (await verifyPassword(await DUMMY_HASH, input.password), false);
   if (!user || !ok) {
-    loginLimiter.fail(accountKey);
-    loginLimiter.fail(ipKey);
-    // The per-IP limit counts more failures than the per-account one so one office is not locked out by one typo-prone user.
+    signInLimits.failed(input.email, meta.ip);
     throw new AppError('INVALID_CREDENTIALS');
   }
   if (!user.isActive) throw new AppError('ACCOUNT_INACTIVE');
   if (!user.isEmailVerified) throw new AppError('EMAIL_NOT_VERIFIED');
   if (user.roleId !== 3 && !(await ipAllowed(ctx.db, user.id, meta.ip))) throw new AppError('IP_NOT_ALLOWED');
-  loginLimiter.reset(accountKey);
+  signInLimits.clearAccount(input.email);
   const session = await createSession(ctx.db, { userId: user.id, remember: input.remember, ip: meta.ip, userAgent: meta.userAgent });
   return { ...session, user: { id: user.id, role_id: user.roleId } };
 }
@@ -160,11 +156,14 @@ export async function requestPasswordReset(ctx: AppContext, input: z.output<type
 /** Sets the new password from a reset token and signs the account out everywhere. */
 export async function resetPassword(ctx: AppContext, input: z.output<typeof ResetPasswordRequest>): Promise<void> {
   const passwordHash = await hashPassword(input.password);
-  await ctx.db.transaction(async (tx) => {
+  const email = await ctx.db.transaction(async (tx) => {
     const userId = await consumeToken(tx, input.token, 'reset_password');
     if (!userId) throw new AppError('TOKEN_INVALID');
     // Following the mailed link proves the address too.
-    await tx.update(users).set({ passwordHash, isEmailVerified: true }).where(eq(users.id, userId));
+    const [user] = await tx.update(users).set({ passwordHash, isEmailVerified: true }).where(eq(users.id, userId)).returning({ email: users.email });
     await destroyUserSessions(tx, userId);
+    return user.email;
   });
+  // Whoever can read the mailbox may sign in again at once, even if the account was locked by failed guesses.
+  ctx.signInLimits.clearAccount(email);
 }
