@@ -13,8 +13,18 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+const violations = new WeakMap<BrowserContext, string[]>();
+
+/** Content-Security-Policy violations Chromium reported on the context's pages (a blocked script, style or frame). */
+export const cspViolations = (context: BrowserContext): string[] => violations.get(context) ?? [];
+
 export async function newPage(browser: Browser, baseURL: string, viewport = { width: 1366, height: 850 }): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL, viewport });
+  const seen: string[] = [];
+  violations.set(context, seen);
+  context.on('console', (msg) => {
+    if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) seen.push(`${msg.location().url}: ${msg.text()}`);
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   return { context, page };

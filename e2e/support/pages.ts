@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { launchBrowser, newPage, snap } from './browser.ts';
+import { cspViolations, launchBrowser, newPage, snap } from './browser.ts';
 import { startServer, type RunningServer } from './server.ts';
 
 /** Password of every demo account. */
@@ -43,8 +43,11 @@ export function useJourney(env: Record<string, string> = {}): Journey {
     if (current && ctx.task.result?.state === 'fail') {
       await snap(current.page, `FAILED-${ctx.task.name.replace(/[^\w-]+/g, '_').slice(0, 80)}`).catch(() => undefined);
     }
+    const blocked = current ? cspViolations(current.context) : [];
     await current?.context.close();
     current = undefined;
+    // The app must work within its own Content-Security-Policy: anything the browser blocked fails the journey.
+    expect(blocked, 'Content-Security-Policy violations').toEqual([]);
   });
 
   return {
@@ -61,6 +64,8 @@ export function useJourney(env: Record<string, string> = {}): Journey {
       return server.url;
     },
     async reopen() {
+      const blocked = current ? cspViolations(current.context) : [];
+      expect(blocked, 'Content-Security-Policy violations').toEqual([]);
       await current?.context.close();
       current = await newPage(browser!, server!.url);
       return current.page;

@@ -105,14 +105,14 @@ function errorHandler(this: FastifyInstance, err: FastifyError, req: Parameters<
 async function serveWebApp(app: FastifyInstance, webDist: string): Promise<void> {
   const index = path.join(webDist, 'index.html');
   const hasWeb = fs.existsSync(index);
-  // One wildcard route reads files at request time (a path that is no file falls through to the handler below).
-  if (hasWeb) await app.register(publicAssets(async (scope) => scope.register(fastifyStatic, { root: webDist, index: false })));
+  // One route per built file; any other GET path falls through to the handler below (the app's client-side routes).
+  if (hasWeb) await app.register(publicAssets(async (scope) => scope.register(fastifyStatic, { root: webDist, wildcard: false, index: false })));
   app.setNotFoundHandler((req, reply) => {
     const isApi = /^\/+api(\/|$)/i.test(req.url);
     if (isApi || req.method !== 'GET' || !hasWeb) {
       return reply.status(404).send({ message: 'Not found.' });
     }
     // Revalidated on every visit, so a deploy's new script names are picked up at once.
-    return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
+    return reply.type('text/html').header('cache-control', 'no-cache').send(fs.createReadStream(index));
   });
 }

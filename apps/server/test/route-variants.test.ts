@@ -179,14 +179,15 @@ describe('a route added to the server later', () => {
   let late: TestApp;
   beforeAll(async () => {
     late = await createTestApp({}, {
-      beforeReady: (app) =>
-        app.register(
+      beforeReady: async (app) => {
+        await app.register(
           async (scope) => {
             scope.get('/late/undeclared', async () => ({ leaked: true }));
             scope.get('/late/admins', { config: { access: [1] } }, async () => ({ ok: true }));
           },
           { prefix: '/api' },
-        ),
+        );
+      },
     });
   });
   afterAll(async () => late.close());

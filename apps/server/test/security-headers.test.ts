@@ -59,10 +59,12 @@ describe('security headers', () => {
     const asset = await t.app.inject({ method: 'GET', url: '/assets/index-AbC123.js' });
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).not.toMatch(/no-store/);
-    const page = await t.app.inject({ method: 'GET', url: '/dashboard' });
-    expect(page.statusCode).toBe(200);
-    expect(page.headers['content-type']).toMatch(/text\/html/);
-    expect(page.headers['cache-control']).toBe('no-cache');
+    for (const url of ['/', '/dashboard', '/admin/users']) {
+      const page = await t.app.inject({ method: 'GET', url });
+      expect(page.statusCode, url).toBe(200);
+      expect(page.headers['content-type'], url).toMatch(/text\/html/);
+      expect(page.headers['cache-control'], url).toBe('no-cache');
+    }
   });
 
   it('allows the captcha provider only while the captcha is switched on', async () => {
