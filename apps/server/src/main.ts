@@ -19,7 +19,8 @@ if (seededDemo || (config.SEED_DEMO !== 'false' && database.kind === 'pglite')) 
   console.log(`Demo sign-ins (password ${DEMO_PASSWORD}):`);
   for (const u of DEMO_USERS) console.log(`  role ${u.roleId}  ${u.email}`);
 }
-if (!ctx.mailer.smtpEnabled) console.log('Mail: no SMTP_URL set, mails are kept in the outbox (Admin > Mail Outbox).');
+if (!ctx.mailer.smtpEnabled)
+  console.log('Mail: no SMTP_URL set, so nothing is sent (evaluation mode): Admin > Mail Outbox shows sign-in links, and each opening of a live one is audited.');
 
 let closing = false;
 async function shutdown(signal: string) {
