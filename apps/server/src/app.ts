@@ -109,7 +109,7 @@ async function serveWebApp(app: FastifyInstance, webDist: string): Promise<void>
   if (hasWeb) await app.register(publicAssets(async (scope) => scope.register(fastifyStatic, { root: webDist, wildcard: false, index: false })));
   app.setNotFoundHandler((req, reply) => {
     const isApi = /^\/+api(\/|$)/i.test(req.url);
-    if (isApi || req.method !== 'GET' || !hasWeb) {
+    if (isApi || (req.method !== 'GET' && req.method !== 'HEAD') || !hasWeb) {
       return reply.status(404).send({ message: 'Not found.' });
     }
     // Revalidated on every visit, so a deploy's new script names are picked up at once.

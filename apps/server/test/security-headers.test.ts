@@ -59,8 +59,8 @@ describe('security headers', () => {
     const asset = await t.app.inject({ method: 'GET', url: '/assets/index-AbC123.js' });
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).not.toMatch(/no-store/);
-    for (const url of ['/', '/dashboard', '/admin/users']) {
-      const page = await t.app.inject({ method: 'GET', url });
+    for (const [method, url] of [['GET', '/'], ['GET', '/dashboard'], ['GET', '/admin/users'], ['HEAD', '/'], ['HEAD', '/dashboard']] as const) {
+      const page = await t.app.inject({ method, url });
       expect(page.statusCode, url).toBe(200);
       expect(page.headers['content-type'], url).toMatch(/text\/html/);
       expect(page.headers['cache-control'], url).toBe('no-cache');

@@ -34,7 +34,7 @@ export function SignInLockNotice({ userId }: { userId: number }) {
         <Text size="sm">
           {t('Too many failed sign-ins. The lock opens by itself in {{minutes}} minutes.', { minutes: lock.data.minutes })}
         </Text>
-        <Button size="xs" color="orange" onClick={unlock}>
+        <Button size="xs" color="orange" onClick={unlock} style={{ flexShrink: 0 }}>
           {t('Unlock now')}
         </Button>
       </Group>
