@@ -28,7 +28,7 @@ export async function boot(config: Config, opts: { memory?: boolean } = {}): Pro
   const wantDemo = config.SEED_DEMO === 'true' || (config.SEED_DEMO === 'auto' && database.kind === 'pglite');
   const seededDemo = wantDemo && (await isEmpty(database.db));
   if (seededDemo) await seedDemo(database.db);
-  const realtime = createRealtime();
+  const realtime = createRealtime(config.appUrl);
   const ctx: AppContext = {
     config,
     db: database.db,

@@ -25,9 +25,10 @@ afterAll(async () => {
 
 const idOf = async (email: string) => (await t.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0].id;
 
-/** A connected socket carrying the given session cookie (none: anonymous). */
-async function socketWith(cookie?: string): Promise<Socket> {
-  const s = connect(base, { path: '/socket.io', transports: ['websocket'], forceNew: true, extraHeaders: cookie ? { cookie } : {} });
+/** A connected socket carrying the given session cookie (none: anonymous) and, optionally, the page's Origin. */
+async function socketWith(cookie?: string, origin?: string): Promise<Socket> {
+  const headers: Record<string, string> = { ...(cookie ? { cookie } : {}), ...(origin ? { origin } : {}) };
+  const s = connect(base, { path: '/socket.io', transports: ['websocket'], forceNew: true, reconnection: false, extraHeaders: headers });
   sockets.push(s);
   await new Promise<void>((resolve, reject) => {
     s.once('connect', () => resolve());
@@ -75,5 +76,16 @@ describe('provider heartbeats', () => {
     expect(await arrived).toEqual(beat);
     await new Promise((r) => setTimeout(r, 200));
     expect(leaked).toEqual([]);
+  });
+});
+
+describe('realtime handshake', () => {
+  it('refuses a socket opened by a page on another site, even with the visitor’s cookie', async () => {
+    const cookie = await signIn(t.app, DEMO.client, undefined, '127.0.0.1');
+    await expect(socketWith(cookie, 'https://evil.example')).rejects.toThrow(/Cross-site connection refused/);
+    await expect(socketWith(undefined, 'null')).rejects.toThrow(/Cross-site connection refused/);
+    // The app's own pages connect as before.
+    const own = await socketWith(cookie, base);
+    expect(own.connected).toBe(true);
   });
 });

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { AppError } from './errors.ts';
 import type { RouteAccess } from './http.ts';
@@ -6,25 +7,31 @@ import { resolveSession, SESSION_COOKIE } from '../modules/auth/sessions.ts';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * CSRF defence for cookie sessions: SameSite=Lax cookies, and state-changing requests must not come from
- * another site (Origin header, else Sec-Fetch-Site). Non-browser clients that send neither pass.
+ * True when a browser says the request comes from another site: an Origin that is neither the app's address nor the
+ * host it was sent to, an opaque ("null") Origin, or, without Origin, Sec-Fetch-Site: cross-site. Non-browser
+ * clients that send neither pass (they carry no ambient cookies of a victim).
  */
-function assertSameOrigin(req: FastifyRequest, allowedOrigins: Set<string>): void {
-  if (SAFE_METHODS.has(req.method)) return;
-  const origin = req.headers.origin;
+export function isCrossSite(headers: IncomingHttpHeaders, allowedOrigins: ReadonlySet<string>): boolean {
+  const origin = headers.origin;
   if (origin && origin !== 'null') {
-    const host = req.headers['x-forwarded-host'] ?? req.headers.host;
-    let ok = allowedOrigins.has(origin);
+    if (allowedOrigins.has(origin)) return false;
+    const host = headers['x-forwarded-host'] ?? headers.host;
     try {
-      ok ||= new URL(origin).host === host;
+      return new URL(origin).host !== host;
     } catch {
-      ok = false;
+      return true;
     }
-    if (!ok) throw new AppError('CSRF');
-    return;
   }
-  if (origin === 'null' || req.headers['sec-fetch-site'] === 'cross-site') throw new AppError('CSRF');
+  return origin === 'null' || headers['sec-fetch-site'] === 'cross-site';
 }
+
+/** CSRF defence for cookie sessions: SameSite=Lax cookies, and state-changing requests must not come from another site. */
+function assertSameOrigin(req: FastifyRequest, allowedOrigins: ReadonlySet<string>): void {
+  if (!SAFE_METHODS.has(req.method) && isCrossSite(req.headers, allowedOrigins)) throw new AppError('CSRF');
+}
+
+/** The origins the app is served from (its public address), accepted beside the request's own host. */
+export const appOrigins = (appUrl: string): ReadonlySet<string> => new Set([new URL(appUrl).origin]);
 
 /** The access a route was registered with; undefined (no rule) is refused by the guard. */
 export const accessOf = (req: FastifyRequest): RouteAccess | undefined => req.routeOptions.config.access;
@@ -57,7 +64,7 @@ const asArray = <T>(hook: T | T[] | undefined): T[] => (hook === undefined ? [] 
  * public and sessionless. Must be called before any plugin registers routes.
  */
 export function registerSecurity(app: FastifyInstance): void {
-  const allowedOrigins = new Set([new URL(app.ctx.config.appUrl).origin]);
+  const allowedOrigins = appOrigins(app.ctx.config.appUrl);
   app.decorateRequest('auth', null);
 
   async function guard(req: FastifyRequest): Promise<void> {

@@ -3,6 +3,7 @@ import { Server, type Socket } from 'socket.io';
 import { parse as parseCookie } from 'cookie';
 import type { Db } from '../db/client.ts';
 import { resolveSession, SESSION_COOKIE } from '../modules/auth/sessions.ts';
+import { appOrigins, isCrossSite } from '../lib/security.ts';
 import { createFanOut, type FanOut } from './fan-out.ts';
 
 /**
@@ -30,7 +31,9 @@ export interface Realtime {
   close(): Promise<void>;
 }
 
-export function createRealtime(): Realtime {
+/** `appUrl`: the app's public address; a handshake from any other site is refused (cross-site WebSocket hijacking). */
+export function createRealtime(appUrl = 'http://localhost'): Realtime {
+  const allowedOrigins = appOrigins(appUrl);
   let io: Server | null = null;
   let fanOut: FanOut | null = null;
   const connectListeners = new Set<(socket: Socket) => void>();
@@ -55,6 +58,8 @@ export function createRealtime(): Realtime {
       fanOut = createFanOut(io, SLOW_BACKLOG_BYTES);
       // Cookie auth on the handshake: anonymous sockets get public events only.
       io.use(async (socket: Socket, next) => {
+        // A page on another site must not open a socket riding the visitor's cookie (CORS does not apply to WebSockets).
+        if (isCrossSite(socket.handshake.headers, allowedOrigins)) return next(new Error('Cross-site connection refused'));
         try {
           const token = parseCookie(socket.handshake.headers.cookie ?? '')[SESSION_COOKIE];
           const auth = token ? await resolveSession(db, token, socket.handshake.address) : null;
