@@ -11,11 +11,10 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * host it was sent to, an opaque ("null") Origin, or, without Origin, Sec-Fetch-Site: cross-site. Non-browser
  * clients that send neither pass (they carry no ambient cookies of a victim).
  */
-export function isCrossSite(headers: IncomingHttpHeaders, allowedOrigins: ReadonlySet<string>): boolean {
+export function isCrossSite(headers: IncomingHttpHeaders, allowedOrigins: ReadonlySet<string>, host = headers.host): boolean {
   const origin = headers.origin;
   if (origin && origin !== 'null') {
     if (allowedOrigins.has(origin)) return false;
-    const host = headers['x-forwarded-host'] ?? headers.host;
     try {
       return new URL(origin).host !== host;
     } catch {
@@ -27,7 +26,8 @@ export function isCrossSite(headers: IncomingHttpHeaders, allowedOrigins: Readon
 
 /** CSRF defence for cookie sessions: SameSite=Lax cookies, and state-changing requests must not come from another site. */
 function assertSameOrigin(req: FastifyRequest, allowedOrigins: ReadonlySet<string>): void {
-  if (!SAFE_METHODS.has(req.method) && isCrossSite(req.headers, allowedOrigins)) throw new AppError('CSRF');
+  // req.host is X-Forwarded-Host only behind a trusted proxy (TRUST_PROXY); otherwise the Host header.
+  if (!SAFE_METHODS.has(req.method) && isCrossSite(req.headers, allowedOrigins, req.host)) throw new AppError('CSRF');
 }
 
 /** The origins the app is served from (its public address), accepted beside the request's own host. */

@@ -129,6 +129,16 @@ describe('sign-up, verification and sign-in', () => {
     const cookie = await signIn(t.app, DEMO.client);
     const evil = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie, origin: 'https://evil.example', host: 'localhost:3000' } });
     expect(evil.statusCode).toBe(403);
+    // Neither an odd spelling of the path nor a forged X-Forwarded-Host (no trusted proxy here) gets past the check.
+    for (const headers of [
+      { cookie, origin: 'https://evil.example', host: 'localhost:3000', url: '/%61pi/auth/logout' },
+      { cookie, origin: 'https://evil.example', host: 'localhost:3000', 'x-forwarded-host': 'evil.example', url: '/api/auth/logout' },
+      { cookie, 'sec-fetch-site': 'cross-site', url: '/API//auth/logout/' },
+    ]) {
+      const { url, ...h } = headers;
+      expect((await t.app.inject({ method: 'POST', url, headers: h })).statusCode, JSON.stringify(headers)).toBe(403);
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie } })).statusCode).toBe(200);
     const same = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie, origin: 'http://localhost:3000', host: 'localhost:3000' } });
     expect(same.statusCode).toBe(200);
   });
