@@ -108,11 +108,20 @@ async function serveWebApp(app: FastifyInstance, webDist: string): Promise<void>
   // One route per built file; any other GET path falls through to the handler below (the app's client-side routes).
   if (hasWeb) await app.register(publicAssets(async (scope) => scope.register(fastifyStatic, { root: webDist, wildcard: false, index: false })));
   app.setNotFoundHandler((req, reply) => {
-    const isApi = /^\/+api(\/|$)/i.test(req.url);
+    // Whatever its spelling (encoded slash, `;` parameters), a path under /api never gets the web app's page.
+    const isApi = /^\/+api(?![a-z0-9_-])/i.test(safeDecode(req.url.split('?')[0]));
     if (isApi || (req.method !== 'GET' && req.method !== 'HEAD') || !hasWeb) {
       return reply.status(404).send({ message: 'Not found.' });
     }
     // Revalidated on every visit, so a deploy's new script names are picked up at once.
     return reply.type('text/html').header('cache-control', 'no-cache').send(fs.createReadStream(index));
   });
+}
+
+function safeDecode(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }

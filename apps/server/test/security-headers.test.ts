@@ -59,6 +59,12 @@ describe('security headers', () => {
     const asset = await t.app.inject({ method: 'GET', url: '/assets/index-AbC123.js' });
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).not.toMatch(/no-store/);
+    // Paths under /api in any spelling are API paths: never answered with the web app's page.
+    for (const url of ['/api%2Fauth%2Fuser', '/api;x=1/auth/user', '/%61pi/nothing', '/api']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type'], url).toMatch(/json/);
+    }
     for (const [method, url] of [['GET', '/'], ['GET', '/dashboard'], ['GET', '/admin/users'], ['HEAD', '/'], ['HEAD', '/dashboard']] as const) {
       const page = await t.app.inject({ method, url });
       expect(page.statusCode, url).toBe(200);
