@@ -24,10 +24,15 @@ const cspOf = (h: Record<string, unknown>) =>
   );
 
 let t: TestApp;
+let dist: string;
 beforeAll(async () => {
-  t = await createTestApp({ WEB_DIST: webDist() });
+  dist = webDist();
+  t = await createTestApp({ WEB_DIST: dist });
 });
-afterAll(async () => t.close());
+afterAll(async () => {
+  await t.close();
+  fs.rmSync(dist, { recursive: true, force: true });
+});
 
 describe('security headers', () => {
   it('every response carries the CSP, framing, sniffing and referrer headers', async () => {
