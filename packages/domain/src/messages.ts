@@ -43,6 +43,7 @@ export const ERRORS = {
   INVALID_TAKE_PROFIT: { status: 422, message: 'Take profit is outside the allowed range.' },
   INVALID_STOP_LOSS: { status: 422, message: 'Stop loss is outside the allowed range.' },
   NO_PRICE: { status: 503, message: 'No price is available for this instrument right now. Please try again.' },
+  UNKNOWN_CURRENCY: { status: 400, message: 'Unknown currency.' },
   RATE_UNAVAILABLE: { status: 503, message: 'No conversion rate is available for this currency right now.' },
   NO_ACTIVE_WALLET: { status: 422, message: 'Please choose a wallet first.' },
   TOO_MANY_POSITIONS: { status: 422, message: 'You have reached the maximum number of open positions on this wallet.' },

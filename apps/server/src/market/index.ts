@@ -83,6 +83,9 @@ export async function createMarket(deps: MarketDeps): Promise<Market> {
       const w = usd.get(walletCurrency);
       return q && w ? q / w : null;
     },
+    knowsCurrency(code) {
+      return instruments.list().some((i) => i.base === code || i.quote === code) || feeds.usdRates().has(code);
+    },
     feeds,
     candles: (instrumentId, interval, limit) => aggregator.history(instrumentId, interval, limit),
     async start() {

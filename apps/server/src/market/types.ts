@@ -15,6 +15,8 @@ export interface Market {
    * currency API's rates; null when no rate is known.
    */
   conversionRate(quote: string, walletCurrency: string): number | null;
+  /** True when some instrument is quoted in or based on `code`, or the currency API knows it. */
+  knowsCurrency(code: string): boolean;
   /** The price providers behind the book (real adapters or the simulated feed): heartbeats, USD rates, reload. */
   readonly feeds?: FeedManager;
   /** The latest `limit` OHLC bars (bid prices) of an instrument, oldest first, including the bar in progress. */

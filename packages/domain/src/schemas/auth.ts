@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { isCountry } from '../countries.ts';
-import { DateString, emailField, isAdult, passwordField, requiredString } from './common.ts';
+import { DateString, emailField, isAdult, optionalString, passwordField, requiredString, safeString } from './common.ts';
 
 export const LoginRequest = z.object({
   email: emailField,
   password: z.string({ error: 'Password is required' }).min(1, { error: 'Password is required' }).max(128),
   remember: z.boolean().optional().default(false),
-  humanKey: z.string().max(4000).optional().nullable(),
+  humanKey: safeString(4000).optional().nullable(),
 });
 export type LoginRequest = z.input<typeof LoginRequest>;
 
@@ -29,15 +29,15 @@ export const SignupRequest = ProfileFields.extend({
   email: emailField,
   password: passwordField,
   passwordConfirmation: z.string({ error: 'Password confirmation is required' }).min(1, { error: 'Password confirmation is required' }),
-  promoCode: z.string().trim().max(64).optional().nullable(),
+  promoCode: optionalString(64),
   currency: requiredString('Currency is required', 10),
-  humanKey: z.string().max(4000).optional().nullable(),
+  humanKey: safeString(4000).optional().nullable(),
 }).refine((v) => v.password === v.passwordConfirmation, { path: ['passwordConfirmation'], error: 'Passwords must match' });
 export type SignupRequest = z.input<typeof SignupRequest>;
 
 export const ForgotPasswordRequest = z.object({
   email: emailField,
-  humanKey: z.string().max(4000).optional().nullable(),
+  humanKey: safeString(4000).optional().nullable(),
 });
 export const ResetPasswordRequest = z.object({
   password: passwordField,
@@ -119,4 +119,4 @@ export const CurrentUserResponse = z.object({
 });
 export type CurrentUserResponse = z.infer<typeof CurrentUserResponse>;
 
-export const SwitchWalletRequest = z.object({ balanceId: z.coerce.number().int().positive({ error: 'Wallet is required' }) });
+export const SwitchWalletRequest = z.object({ balanceId: z.coerce.number().int().positive({ error: 'Wallet is required' }).max(2_147_483_647, { error: 'Wallet not found' }) });

@@ -1,15 +1,37 @@
 import { z } from 'zod';
 
+/**
+ * Text no column can store: NUL (PostgreSQL refuses it in text) and a UTF-16 half without its pair (not Unicode;
+ * JSONB refuses it). Every text field of every payload is checked for them, so they are a 400, never a 500.
+ */
+const UNSAFE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+export const UNSAFE_TEXT_MESSAGE = 'Contains characters that are not allowed';
+export const isSafeText = (s: string): boolean => !UNSAFE_TEXT.test(s);
+
+/** Any text the API takes: at most `max` characters (what its column holds), no NUL, no lone surrogates. */
+export const safeString = (max: number, required?: string) =>
+  z
+    .string(required ? { error: required } : undefined)
+    .max(max, { error: `Must be at most ${max} characters` })
+    .refine(isSafeText, { error: UNSAFE_TEXT_MESSAGE });
+
 /** A required trimmed string with the spec's "X is required" message for missing or empty input. */
 export const requiredString = (message: string, max = 255) =>
   z
     .string({ error: message })
     .trim()
     .min(1, { error: message })
-    .max(max, { error: `Must be at most ${max} characters` });
+    .max(max, { error: `Must be at most ${max} characters` })
+    .refine(isSafeText, { error: UNSAFE_TEXT_MESSAGE });
 
 export const optionalString = (max = 255) =>
-  z.string().trim().max(max, { error: `Must be at most ${max} characters` }).optional().nullable();
+  z
+    .string()
+    .trim()
+    .max(max, { error: `Must be at most ${max} characters` })
+    .refine(isSafeText, { error: UNSAFE_TEXT_MESSAGE })
+    .optional()
+    .nullable();
 
 export const emailField = z
   .string({ error: 'Email is required' })
@@ -25,11 +47,11 @@ export const passwordField = z
   .min(8, { error: 'Password must be at least 8 characters' })
   .max(128, { error: 'Password must be at most 128 characters' });
 
-/** Query of every paged list: ?page&limit&search (limit 15 by default, at most 100). */
+/** Query of every paged list: ?page&limit&search (limit 15 by default, at most 100; pages beyond a million rows are refused). */
 export const PagedQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(100_000, { error: 'Page is out of range' }).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(15),
-  search: z.string().trim().max(100).optional(),
+  search: z.string().trim().max(100).refine(isSafeText, { error: UNSAFE_TEXT_MESSAGE }).optional(),
 });
 export type PagedQuery = z.infer<typeof PagedQuery>;
 

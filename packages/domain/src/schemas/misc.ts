@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requiredString } from './common.ts';
 
 export const NotificationDto = z.object({
   id: z.number(),
@@ -31,7 +32,7 @@ export const BrandingResponse = z.object({
 });
 export type BrandingResponse = z.infer<typeof BrandingResponse>;
 
-export const MissingTranslationRequest = z.object({ key: z.string().trim().min(1).max(500) });
+export const MissingTranslationRequest = z.object({ key: requiredString('Key is required', 500) });
 
 /**
  * Where a mail's sign-in link (verification, password reset) is: `none` (no link), `emailed` (sent by SMTP only,

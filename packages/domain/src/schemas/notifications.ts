@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { optionalString, requiredString } from './common.ts';
 import { NotificationDto } from './misc.ts';
 
 /** GET /notifications: the caller's latest notifications and how many of all theirs are unread. */
@@ -7,8 +8,8 @@ export type NotificationListResponse = z.infer<typeof NotificationListResponse>;
 
 /** What server code passes to notify(); also the shape staff tools would post. */
 export const NotificationInput = z.object({
-  title: z.string().trim().min(1).max(200),
-  description: z.string().max(2000).optional().nullable(),
-  url: z.string().max(2000).optional().nullable(),
+  title: requiredString('Title is required', 200),
+  description: optionalString(2000),
+  url: optionalString(2000),
 });
 export type NotificationInput = z.input<typeof NotificationInput>;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { Decimal } from '../money.ts';
 import { CATEGORIES, type Category } from '../trading.ts';
-import { PagedQuery, paged, requiredString } from './common.ts';
-import { LOT_STATES, LotOption } from './trading.ts';
+import { PagedQuery, UNSAFE_TEXT_MESSAGE, isSafeText, paged, requiredString } from './common.ts';
+import { LOT_STATES, LotOption, MAX_PRICE } from './trading.ts';
 
 /**
  * Back office "Trade Management" (back-office spec §2, §3, §5, §7): Trade APIs, spread settings, lot settings and
@@ -217,6 +217,7 @@ const optionalPrice = (label: string) =>
         .string()
         .regex(/^\d+(\.\d{1,8})?$/, { error: `${label} must be a positive number with at most 8 decimals` })
         .refine((s) => Number(s) > 0, { error: `${label} must be greater than 0` })
+        .refine((s) => Number(s) <= MAX_PRICE, { error: `${label} must be at most ${MAX_PRICE}` })
         .nullable(),
     );
 
@@ -268,6 +269,7 @@ export const InstrumentRequest = z
       .string()
       .trim()
       .max(80, { error: 'Must be at most 80 characters' })
+      .refine(isSafeText, { error: UNSAFE_TEXT_MESSAGE })
       .optional()
       .nullable()
       .transform((v) => v || null),

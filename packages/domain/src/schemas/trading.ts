@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CATEGORIES, type Category } from '../trading.ts';
-import { MoneyString, PagedQuery, paged } from './common.ts';
+import { MoneyString, PagedQuery, UNSAFE_TEXT_MESSAGE, isSafeText, paged, requiredString } from './common.ts';
 
 /**
  * Payloads of the trading dashboard and statements (client-area spec §3, §7). Money and rates of orders travel
@@ -73,7 +73,7 @@ export const CANDLE_INTERVALS = ['1m', '1h', '1d'] as const;
 export const CandleInterval = z.enum(CANDLE_INTERVALS);
 export type CandleInterval = z.infer<typeof CandleInterval>;
 export const CandlesQuery = z.object({
-  symbol: z.string().trim().min(1).max(40),
+  symbol: requiredString('Symbol is required', 40),
   interval: CandleInterval.default('1d'),
   limit: z.coerce.number().int().min(1).max(2000).default(500),
 });
@@ -81,20 +81,32 @@ export const CandlesQuery = z.object({
 export const Candle = z.object({ time: z.number().int(), open: z.number(), high: z.number(), low: z.number(), close: z.number() });
 export type Candle = z.infer<typeof Candle>;
 
-/** A number or decimal string from a form, kept as an exact decimal string. */
-const decimalInput = (required: string) =>
+/**
+ * Largest order size in units, and largest price or rate: far above any real trade or quote, and well inside the
+ * NUMERIC(20,8) columns that store them, so an absurd number is a 400 rather than a database overflow.
+ */
+export const MAX_ORDER_AMOUNT = 1_000_000_000;
+export const MAX_PRICE = 1_000_000_000;
+
+/** A number or decimal string from a form, kept as an exact decimal string, at most `max`. */
+const decimalInput = (required: string, max: number) =>
   z
     .union([z.number({ error: required }), z.string({ error: required })], { error: required })
     .transform((v) => (typeof v === 'number' ? v.toString() : v.trim()))
-    .pipe(z.string().regex(/^\d+(\.\d{1,8})?$/, { error: 'Enter a positive number with at most 8 decimals' }));
+    .pipe(
+      z
+        .string()
+        .regex(/^\d+(\.\d{1,8})?$/, { error: 'Enter a positive number with at most 8 decimals' })
+        .refine((s) => Number(s) <= max, { error: `Must be at most ${max}` }),
+    );
 
-const rateInput = decimalInput('Enter a rate').nullable();
+const rateInput = decimalInput('Enter a rate', MAX_PRICE).nullable();
 
 /** POST /dashboard/orders. The client never sends a price: the server fills at its own quote. */
 export const OrderCreateRequest = z.object({
   type: OrderType,
-  instrument: z.string({ error: 'Instrument is required' }).trim().min(1, { error: 'Instrument is required' }).max(40),
-  amount: decimalInput('Amount is required'),
+  instrument: requiredString('Instrument is required', 40),
+  amount: decimalInput('Amount is required', MAX_ORDER_AMOUNT),
   profit: rateInput.optional().default(null),
   loss: rateInput.optional().default(null),
 });
@@ -102,7 +114,7 @@ export type OrderCreateRequest = z.input<typeof OrderCreateRequest>;
 
 export const OrderCloseRequest = z.object({
   orderId: z.coerce.number({ error: 'Order is required' }).int().positive({ error: 'Order is required' }).max(2_147_483_647),
-  instrument: z.string().trim().max(40).optional(),
+  instrument: z.string().trim().max(40).refine(isSafeText, { error: UNSAFE_TEXT_MESSAGE }).optional(),
 });
 export type OrderCloseRequest = z.input<typeof OrderCloseRequest>;
 
@@ -154,7 +166,16 @@ export const FavoriteRequest = z.object({ id: z.coerce.number({ error: 'Instrume
 export const FavoriteDto = z.object({ id: z.number().int(), list_id: z.number().int(), name: z.string() });
 export type FavoriteDto = z.infer<typeof FavoriteDto>;
 
-export const RatesQuery = z.object({ quote: z.string().trim().min(1, { error: 'Quote currency is required' }).max(10) });
+/** A currency or asset code as instruments name them (USD, JPY, BTC, USDT, XAU...). */
+export const RatesQuery = z.object({
+  quote: z
+    .string({ error: 'Quote currency is required' })
+    .trim()
+    .min(1, { error: 'Quote currency is required' })
+    .max(20, { error: 'Unknown currency' })
+    .toUpperCase()
+    .regex(/^[A-Z0-9][A-Z0-9.-]*$/, { error: 'Unknown currency' }),
+});
 /** Quote-currency units per unit of the active wallet's currency. */
 export const RateResponse = z.object({ rate: MoneyString, base: z.string(), quote: z.string() });
 export type RateResponse = z.infer<typeof RateResponse>;

@@ -13,7 +13,11 @@ export async function conversionRate(ctx: Pick<AppContext, 'db' | 'market'>, use
   const trader = await loadTrader(ctx.db, userId);
   const code = quote.toUpperCase();
   const rate = ctx.market.conversionRate(code, trader.wallet.currency);
-  if (!rate || !(rate > 0)) throw new AppError('RATE_UNAVAILABLE');
+  if (!rate || !(rate > 0)) {
+    // A code nothing is traded in is the caller's mistake; a known one without a rate right now is ours.
+    if (code !== trader.wallet.currency && !ctx.market.knowsCurrency(code)) throw new AppError('UNKNOWN_CURRENCY', `Unknown currency: ${code}`, { quote: `Unknown currency: ${code}` });
+    throw new AppError('RATE_UNAVAILABLE');
+  }
   return { rate: dec(rate).toDecimalPlaces(8).toString(), base: trader.wallet.currency, quote: code };
 }
 
