@@ -299,7 +299,9 @@ describe('lists and market information', () => {
     expect(jpy).toEqual({ rate: '150.01', base: 'USD', quote: 'JPY' });
     const usd = (await t.app.inject({ url: '/api/dashboard/rates?quote=usd', headers: { cookie: client } })).json();
     expect(usd.rate).toBe('1');
-    expect((await t.app.inject({ url: '/api/dashboard/rates?quote=XYZ', headers: { cookie: client } })).statusCode).toBe(503);
+    const unknown = await t.app.inject({ url: '/api/dashboard/rates?quote=XYZ', headers: { cookie: client } });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().message).toBe('Unknown currency: XYZ');
     expect((await t.app.inject({ url: '/api/dashboard/rates', headers: { cookie: client } })).statusCode).toBe(400);
     const lots = (await t.app.inject({ url: '/api/dashboard/lot-state/forex', headers: { cookie: client } })).json();
     expect(lots.lotState).toBe('lot');
