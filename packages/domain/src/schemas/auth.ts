@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { isCountry } from '../countries.ts';
-import { DateString, emailField, isAdult, optionalString, passwordField, requiredString, safeString } from './common.ts';
+import { DateString, emailField, isAdult, optionalString, passwordField, requiredString, safeString, secretString } from './common.ts';
 
 export const LoginRequest = z.object({
   email: emailField,
-  password: z.string({ error: 'Password is required' }).min(1, { error: 'Password is required' }).max(128),
+  password: secretString('Password is required'),
   remember: z.boolean().optional().default(false),
   humanKey: safeString(4000).optional().nullable(),
 });
@@ -28,7 +28,7 @@ export const ProfileFields = z.object({
 export const SignupRequest = ProfileFields.extend({
   email: emailField,
   password: passwordField,
-  passwordConfirmation: z.string({ error: 'Password confirmation is required' }).min(1, { error: 'Password confirmation is required' }),
+  passwordConfirmation: secretString('Password confirmation is required'),
   promoCode: optionalString(64),
   currency: requiredString('Currency is required', 10),
   humanKey: safeString(4000).optional().nullable(),
@@ -46,7 +46,7 @@ export const ResetPasswordRequest = z.object({
 export const VerifyEmailRequest = z.object({ token: requiredString('Token is required', 200) });
 
 export const ChangePasswordRequest = z.object({
-  currentPassword: z.string({ error: 'Current password is required' }).min(1, { error: 'Current password is required' }).max(128),
+  currentPassword: secretString('Current password is required'),
   newPassword: z
     .string({ error: 'New password is required' })
     .min(1, { error: 'New password is required' })

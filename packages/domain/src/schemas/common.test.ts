@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PagedQuery, UNSAFE_TEXT_MESSAGE, isSafeText, optionalString, requiredString, safeString } from './common.ts';
+import { PagedQuery, UNSAFE_TEXT_MESSAGE, isSafeText, optionalString, requiredString, safeString, secretString } from './common.ts';
+import { LoginRequest } from './auth.ts';
 import { OrderCreateRequest, RatesQuery } from './trading.ts';
 import { InstrumentRequest } from './trade-management.ts';
 
@@ -18,6 +19,12 @@ describe('safe text', () => {
       expect(schema.safeParse('fine').success).toBe(true);
     }
     expect(firstMessage(requiredString('Name is required', 10).safeParse('x'.repeat(100_000)))).toBe('Must be at most 10 characters');
+  });
+
+  it('bounds passwords, which are only hashed, by length alone', () => {
+    expect(secretString('Password is required').safeParse('p\u0000ss\ud800word').success).toBe(true);
+    expect(firstMessage(secretString('Password is required').safeParse(''))).toBe('Password is required');
+    expect(firstMessage(LoginRequest.safeParse({ email: 'a@b.test', password: 'x'.repeat(100_000) }))).toBe('Must be at most 128 characters');
   });
 
   it('keeps searches and pages within what the database can answer', () => {

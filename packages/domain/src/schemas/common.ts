@@ -33,6 +33,16 @@ export const optionalString = (max = 255) =>
     .optional()
     .nullable();
 
+/**
+ * A password as typed: only hashed or compared, never stored as text, so any character is fine; the length is
+ * bounded so hashing stays cheap. `message` is the "X is required" of a missing or empty value.
+ */
+export const secretString = (message: string, max = 128) =>
+  z
+    .string({ error: message })
+    .min(1, { error: message })
+    .max(max, { error: `Must be at most ${max} characters` });
+
 export const emailField = z
   .string({ error: 'Email is required' })
   .trim()
