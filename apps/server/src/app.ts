@@ -14,7 +14,7 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.ts';
-import { AppError } from './lib/errors.ts';
+import { AppError, isBadDataError } from './lib/errors.ts';
 import { publicAssets, registerSecurity } from './lib/security.ts';
 import { resolveDotSegments } from './lib/request-path.ts';
 import { registerSecurityHeaders } from './lib/headers.ts';
@@ -96,6 +96,11 @@ function errorHandler(this: FastifyInstance, err: FastifyError, req: Parameters<
   if (err.statusCode === 429) return reply.status(429).send({ message: 'Too many requests. Please wait a moment and try again.' });
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
     return reply.status(err.statusCode).send({ message: err.message });
+  }
+  if (isBadDataError(err)) {
+    // Input the schemas should have refused: a 400 for the caller, a warning for us to add the missing bound.
+    req.log.warn({ err, route: req.routeOptions.url }, 'database refused a value the request schema accepted');
+    return reply.status(400).send({ message: 'A value is not valid or out of range.' });
   }
   req.log.error(err);
   return reply.status(500).send({ message: 'Something went wrong' });

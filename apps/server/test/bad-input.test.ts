@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { createTestApp, DEMO, newVerifiedCustomer, signIn, type TestApp } from './helpers.ts';
 
 /**
@@ -88,5 +89,32 @@ describe('bad input is a 400 with a message', () => {
   it('still answers a real currency', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/dashboard/rates?quote=JPY', headers: { cookie: client } })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/api/dashboard/rates?quote=usd', headers: { cookie: client } })).json()).toMatchObject({ quote: 'USD' });
+  });
+});
+
+describe('a value the database refuses', () => {
+  let late: TestApp;
+  beforeAll(async () => {
+    late = await createTestApp({}, {
+      beforeReady: async (app) => {
+        // A route whose schema forgot the bound: the number reaches the database, which refuses it.
+        await app.register(async (scope) => {
+          scope.get('/unbounded', { config: { access: 'public' } }, async (req) => {
+            const { n } = req.query as { n: string };
+            await late.ctx.db.execute(sql`select ${n}::numeric(20,8) as n`);
+            return { ok: true };
+          });
+        }, { prefix: '/api' });
+      },
+    });
+  });
+  afterAll(async () => late.close());
+
+  it('is answered as bad input (400), never a 500', async () => {
+    expect((await late.app.inject({ method: 'GET', url: '/api/unbounded?n=1' })).statusCode).toBe(200);
+    const res = await late.app.inject({ method: 'GET', url: '/api/unbounded?n=1e20' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('A value is not valid or out of range.');
+    expect((await late.app.inject({ method: 'GET', url: '/api/unbounded?n=abc' })).statusCode).toBe(400);
   });
 });

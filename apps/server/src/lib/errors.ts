@@ -29,3 +29,18 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   }
   return false;
 }
+
+/**
+ * PostgreSQL's "data exception" codes a value from outside can cause: characters it cannot store (22021, 22P05), text
+ * too long (22001), a number out of range (22003), a malformed number or date (22P02, 22007, 22008). The shared
+ * schemas refuse such input first; this is the backstop for a bound one of them misses, answered as bad input.
+ */
+const BAD_DATA_CODES = new Set(['22021', '22P05', '22001', '22003', '22P02', '22007', '22008']);
+
+export function isBadDataError(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code } = e as { code?: unknown };
+    if (typeof code === 'string' && BAD_DATA_CODES.has(code)) return true;
+  }
+  return false;
+}
