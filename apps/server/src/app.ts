@@ -66,6 +66,8 @@ export async function buildApp({ ctx, logger = false }: BuildOptions): Promise<F
 
   await registerSecurityHeaders(app, ctx);
   await app.register(cookie);
+  // The API speaks JSON (and multipart for uploads): a text/plain body, which any page may send without asking, is a 415.
+  app.removeContentTypeParser('text/plain');
   await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 5 } });
   await app.register(rateLimit, { global: false });
   await app.register(swagger, {
@@ -84,7 +86,9 @@ function errorHandler(this: FastifyInstance, err: FastifyError, req: Parameters<
   if (hasZodFastifySchemaValidationErrors(err)) {
     const errors: Record<string, string> = {};
     for (const v of err.validation) {
-      const field = v.instancePath.replace(/^\//, '').replace(/\//g, '.') || String(v.params?.issue && (v.params.issue as { path?: unknown[] }).path?.join('.')) || '_';
+      const issuePath = (v.params?.issue as { path?: unknown[] } | undefined)?.path?.join('.');
+      // `_` names the request part as a whole (a body that is not an object, say).
+      const field = v.instancePath.replace(/^\//, '').replace(/\//g, '.') || issuePath || '_';
       errors[field] ??= v.message ?? 'Invalid value';
     }
     const first = Object.values(errors)[0];

@@ -80,6 +80,14 @@ describe('bad input is a 400 with a message', () => {
     expect(rate.json().message).toBe('Unknown currency: ZZZ');
   });
 
+  it('takes JSON bodies only, and names a body that is not an object as a whole', async () => {
+    const text = await t.app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'content-type': 'text/plain' }, payload: 'x' });
+    expect(text.statusCode).toBe(415);
+    const notObject = await t.app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'content-type': 'application/json' }, payload: '"x"' });
+    expect(notObject.statusCode).toBe(400);
+    expect(Object.keys(notObject.json().errors)).toEqual(['_']);
+  });
+
   it('reads an encoded surrogate in a query as replacement characters, a search like any other', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/admin/users/api?search=%ED%A0%80', headers: { cookie: admin } });
     expect(res.statusCode).toBe(200);
