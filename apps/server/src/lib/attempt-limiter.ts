@@ -29,6 +29,14 @@ export class AttemptLimiter {
     return list[list.length - this.limit] + this.windowMs - now;
   }
 
+  /** Takes back the most recent failure of a key (an attempt counted in advance that turned out not to be one). */
+  undo(key: string): void {
+    const list = this.hits.get(key);
+    if (!list?.length) return;
+    list.pop();
+    if (list.length === 0) this.hits.delete(key);
+  }
+
   reset(key: string): void {
     this.hits.delete(key);
   }

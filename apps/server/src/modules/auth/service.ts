@@ -109,20 +109,26 @@ type Login = z.output<typeof LoginRequest>;
 
 /** Checks credentials, account state, IP whitelist and attempt limits; returns a fresh session token. */
 export async function login(ctx: AppContext, input: Login, meta: { ip: string; userAgent?: string }) {
-  const { signInLimits } = ctx;
-  signInLimits.assertAllowed(input.email, meta.ip);
-  await assertHuman(ctx, input.humanKey, meta.ip);
-
-  const user = await findUserByEmail(ctx.db, input.email);
-  const ok = user && !user.deletedAt ? await verifyPassword(user.passwordHash, input.password) : (await verifyPassword(await DUMMY_HASH, input.password), false);
+  const attempt = ctx.signInLimits.begin(input.email, meta.ip);
+  let user: Awaited<ReturnType<typeof findUserByEmail>>;
+  let ok: boolean;
+  try {
+    await assertHuman(ctx, input.humanKey, meta.ip);
+    user = await findUserByEmail(ctx.db, input.email);
+    ok = user && !user.deletedAt ? await verifyPassword(user.passwordHash, input.password) : (await verifyPassword(await DUMMY_HASH, input.password), false);
+  } catch (err) {
+    attempt.abandoned();
+    throw err;
+  }
   if (!user || !ok) {
-    signInLimits.failed(input.email, meta.ip);
+    attempt.failed();
     throw new AppError('INVALID_CREDENTIALS');
   }
+  // The password was right: whatever follows (inactive, unverified, IP) is not a guess.
+  attempt.succeeded();
   if (!user.isActive) throw new AppError('ACCOUNT_INACTIVE');
   if (!user.isEmailVerified) throw new AppError('EMAIL_NOT_VERIFIED');
   if (user.roleId !== 3 && !(await ipAllowed(ctx.db, user.id, meta.ip))) throw new AppError('IP_NOT_ALLOWED');
-  signInLimits.clearAccount(input.email);
   const session = await createSession(ctx.db, { userId: user.id, remember: input.remember, ip: meta.ip, userAgent: meta.userAgent });
   return { ...session, user: { id: user.id, role_id: user.roleId } };
 }

@@ -32,6 +32,28 @@ describe('failed sign-in limits', () => {
     expect((await login(careless.email, careless.password, '203.0.113.9')).statusCode).toBe(429);
   });
 
+  it('counts guesses sent all at once as they arrive, not after the first is answered', async () => {
+    const target = await newVerifiedCustomer(t, 'parallel');
+    const ip = '198.51.100.44';
+    const guesses = Array.from({ length: 39 }, (_, i) => login(target.email, `wrong-guess-${i}`, ip));
+    const answers = await Promise.all([...guesses, login(target.email, target.password, ip)]);
+    const count = (status: number) => answers.filter((r) => r.statusCode === status).length;
+    expect(count(401)).toBe(ACCOUNT_FAILURES);
+    expect(count(429)).toBe(40 - ACCOUNT_FAILURES);
+    expect(count(200)).toBe(0);
+  });
+
+  it('does not count an attempt refused before its password was checked, nor a right password', async () => {
+    const person = await newVerifiedCustomer(t, 'steady');
+    const ip = '198.51.100.45';
+    for (let i = 0; i < 10; i++) expect((await login(person.email, person.password, ip)).statusCode).toBe(200);
+    for (let i = 0; i < ACCOUNT_FAILURES - 1; i++) expect((await login(person.email, 'wrong-password', ip)).statusCode).toBe(401);
+    // A right password starts the count again.
+    expect((await login(person.email, person.password, ip)).statusCode).toBe(200);
+    for (let i = 0; i < ACCOUNT_FAILURES - 1; i++) expect((await login(person.email, 'wrong-password', ip)).statusCode).toBe(401);
+    expect((await login(person.email, person.password, ip)).statusCode).toBe(200);
+  });
+
   it('locks an IP that sprays many accounts, at its own higher threshold', async () => {
     const sprayer = '192.0.2.66';
     for (let i = 0; i < IP_FAILURES; i++) {

@@ -12,9 +12,22 @@ export const IP_FAILURES = 50;
 
 const minutes = (ms: number) => Math.max(1, Math.ceil(ms / 60_000));
 
+/** The outcome of one sign-in attempt, reported once its password has been checked. */
+export interface SignInAttempt {
+  /** Wrong email or password: the attempt stays counted. */
+  failed(): void;
+  /** Right password: the account's counter starts again and the address's advance count is taken back. */
+  succeeded(): void;
+  /** Ended before any password was checked (captcha, an error): the advance count is taken back. */
+  abandoned(): void;
+}
+
 /**
  * Failed sign-in counters, one per account and one per IP, each with its own threshold over a sliding 15 minutes.
- * A successful sign-in clears its account's counter; so does a password reset or an admin's unlock.
+ * An attempt is counted as a failure the moment it starts, before the (slow) password check, so guesses sent in
+ * parallel are counted as they arrive rather than after the first of them has been answered; the outcome then
+ * keeps or takes back that count. A successful sign-in clears its account's counter; so does a password reset or an
+ * admin's unlock.
  */
 export class SignInLimits {
   private readonly account = new AttemptLimiter(ACCOUNT_FAILURES, WINDOW_MS);
@@ -33,9 +46,29 @@ export class SignInLimits {
       throw new AppError('IP_LOCKED', `Too many failed sign-ins from your network. Try again in ${minutes(ipWait)} minutes.`);
   }
 
-  failed(email: string, ip: string): void {
-    this.account.fail(email.toLowerCase());
+  /** Throws 429 when locked; otherwise counts the attempt now and returns how to settle it. */
+  begin(email: string, ip: string): SignInAttempt {
+    this.assertAllowed(email, ip);
+    const key = email.toLowerCase();
+    this.account.fail(key);
     this.ip.fail(ip);
+    let settled = false;
+    const settle = (f: () => void) => () => {
+      if (settled) return;
+      settled = true;
+      f();
+    };
+    return {
+      failed: settle(() => undefined),
+      succeeded: settle(() => {
+        this.account.reset(key);
+        this.ip.undo(ip);
+      }),
+      abandoned: settle(() => {
+        this.account.undo(key);
+        this.ip.undo(ip);
+      }),
+    };
   }
 
   /** The account's counter starts again (successful sign-in, password reset, admin unlock). */
