@@ -8,15 +8,16 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * True when a browser says the request comes from another site: an Origin that is neither the app's address nor the
- * host it was sent to, an opaque ("null") Origin, or, without Origin, Sec-Fetch-Site: cross-site. Non-browser
- * clients that send neither pass (they carry no ambient cookies of a victim).
+ * origin the request was sent to (scheme, host and port: an http:// page is not the https:// site), an opaque
+ * ("null") Origin, or, without Origin, Sec-Fetch-Site: cross-site. Non-browser clients that send neither pass (they
+ * carry no ambient cookies of a victim).
  */
-export function isCrossSite(headers: IncomingHttpHeaders, allowedOrigins: ReadonlySet<string>, host = headers.host): boolean {
+export function isCrossSite(headers: IncomingHttpHeaders, allowedOrigins: ReadonlySet<string>, ownOrigin: string): boolean {
   const origin = headers.origin;
   if (origin && origin !== 'null') {
-    if (allowedOrigins.has(origin)) return false;
     try {
-      return new URL(origin).host !== host;
+      const normalised = new URL(origin).origin;
+      return !allowedOrigins.has(normalised) && normalised !== new URL(ownOrigin).origin;
     } catch {
       return true;
     }
@@ -26,8 +27,8 @@ export function isCrossSite(headers: IncomingHttpHeaders, allowedOrigins: Readon
 
 /** CSRF defence for cookie sessions: SameSite=Lax cookies, and state-changing requests must not come from another site. */
 function assertSameOrigin(req: FastifyRequest, allowedOrigins: ReadonlySet<string>): void {
-  // req.host is X-Forwarded-Host only behind a trusted proxy (TRUST_PROXY); otherwise the Host header.
-  if (!SAFE_METHODS.has(req.method) && isCrossSite(req.headers, allowedOrigins, req.host)) throw new AppError('CSRF');
+  // req.protocol and req.host follow X-Forwarded-Proto/-Host only behind a trusted proxy (TRUST_PROXY).
+  if (!SAFE_METHODS.has(req.method) && isCrossSite(req.headers, allowedOrigins, `${req.protocol}://${req.host}`)) throw new AppError('CSRF');
 }
 
 /** The origins the app is served from (its public address), accepted beside the request's own host. */

@@ -59,7 +59,8 @@ export function createRealtime(appUrl = 'http://localhost'): Realtime {
       // Cookie auth on the handshake: anonymous sockets get public events only.
       io.use(async (socket: Socket, next) => {
         // A page on another site must not open a socket riding the visitor's cookie (CORS does not apply to WebSockets).
-        if (isCrossSite(socket.handshake.headers, allowedOrigins)) return next(new Error('Cross-site connection refused'));
+        const own = `${socket.handshake.secure ? 'https' : 'http'}://${socket.handshake.headers.host}`;
+        if (isCrossSite(socket.handshake.headers, allowedOrigins, own)) return next(new Error('Cross-site connection refused'));
         try {
           const token = parseCookie(socket.handshake.headers.cookie ?? '')[SESSION_COOKIE];
           const auth = token ? await resolveSession(db, token, socket.handshake.address) : null;

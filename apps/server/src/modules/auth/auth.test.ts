@@ -134,6 +134,8 @@ describe('sign-up, verification and sign-in', () => {
       { cookie, origin: 'https://evil.example', host: 'localhost:3000', url: '/%61pi/auth/logout' },
       { cookie, origin: 'https://evil.example', host: 'localhost:3000', 'x-forwarded-host': 'evil.example', url: '/api/auth/logout' },
       { cookie, 'sec-fetch-site': 'cross-site', url: '/API//auth/logout/' },
+      // Same host, other scheme: a plain-http page is not the site.
+      { cookie, origin: 'https://localhost:3000', host: 'localhost:3000', url: '/api/auth/logout' },
     ]) {
       const { url, ...h } = headers;
       expect((await t.app.inject({ method: 'POST', url, headers: h })).statusCode, JSON.stringify(headers)).toBe(403);
