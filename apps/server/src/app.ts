@@ -17,7 +17,7 @@ import type { AppContext } from './context.ts';
 import { AppError, isBadDataError } from './lib/errors.ts';
 import { publicAssets, registerSecurity } from './lib/security.ts';
 import { resolveDotSegments } from './lib/request-path.ts';
-import { registerSecurityHeaders } from './lib/headers.ts';
+import { addBaselineHeaders, clientErrorHandler, registerSecurityHeaders } from './lib/headers.ts';
 import type { RouteAccess } from './lib/http.ts';
 import { apiRoutes } from './modules/index.ts';
 
@@ -49,7 +49,9 @@ export async function buildApp({ ctx, logger = false }: BuildOptions): Promise<F
     // Odd spellings of a path (case, doubled or trailing slashes, dot segments) reach the route they name, with its guard.
     routerOptions: { caseSensitive: false, ignoreDuplicateSlashes: true, ignoreTrailingSlash: true },
     rewriteUrl: (req) => resolveDotSegments(req.url ?? '/'),
+    clientErrorHandler,
   });
+  addBaselineHeaders(app.server);
   app.decorate('ctx', ctx);
   // Collected before any plugin registers routes, so nothing escapes the access audit of the route matrix. The access
   // is read when asked: a plugin scope (publicAssets) may set it after this hook has seen the route.

@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -107,5 +109,67 @@ describe('over HTTPS (COOKIE_SECURE)', () => {
     const res = await secure.app.inject({ method: 'GET', url: '/api/settings/branding' });
     expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
     expect(cspOf(res.headers)).toHaveProperty('upgrade-insecure-requests');
+  });
+});
+
+/** One raw HTTP exchange (requests a client library would refuse to send); resolves with the status line and headers. */
+function rawRequest(port: number, request: string): Promise<{ status: number; headers: Record<string, string> }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(request));
+    let data = '';
+    socket.on('data', (chunk) => (data += chunk.toString('latin1')));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head] = data.split('\r\n\r\n');
+      const [statusLine, ...lines] = head.split('\r\n');
+      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      resolve({ status: Number(statusLine.split(' ')[1]), headers });
+    });
+  });
+}
+
+describe('answers written outside Fastify', () => {
+  let live: TestApp;
+  let port: number;
+  beforeAll(async () => {
+    live = await createTestApp();
+    await live.app.listen({ host: '127.0.0.1', port: 0 });
+    live.ctx.realtime.attach(live.app.server, live.ctx.db);
+    port = (live.app.server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await live.ctx.realtime.close();
+    await live.close();
+  });
+
+  const expectBaseline = (headers: Record<string, string>, what: string) => {
+    expect(headers['x-content-type-options'], what).toBe('nosniff');
+    expect(headers['x-frame-options'], what).toBe('DENY');
+    expect(headers['referrer-policy'], what).toBe('no-referrer');
+    expect(headers['content-security-policy'], what).toMatch(/frame-ancestors 'none'/);
+  };
+
+  it('Socket.IO polling answers carry the headers, errors included', async () => {
+    const ok = await fetch(`http://127.0.0.1:${port}/socket.io/?EIO=4&transport=polling`);
+    expect(ok.status).toBe(200);
+    expectBaseline(Object.fromEntries(ok.headers), 'polling handshake');
+    const refused = await fetch(`http://127.0.0.1:${port}/socket.io/?EIO=3&transport=polling`);
+    expect(refused.status).toBe(400);
+    expectBaseline(Object.fromEntries(refused.headers), 'polling error');
+  });
+
+  it('requests Node cannot parse get a JSON answer with the headers', async () => {
+    const badChar = await rawRequest(port, `GET /api/auth/user HTTP/1.1\r\nHost: x\r\nAccept: \x01\r\n\r\n`);
+    expect(badChar.status).toBe(400);
+    expectBaseline(badChar.headers, 'malformed header');
+    expect(badChar.headers['content-type']).toBe('application/json');
+    const huge = await rawRequest(port, `GET /api/auth/user HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(70_000)}\r\n\r\n`);
+    expect(huge.status).toBe(431);
+    expectBaseline(huge.headers, 'headers too large');
+  });
+
+  it('Fastify answers keep helmet’s fuller policy', async () => {
+    const res = await fetch(`http://127.0.0.1:${port}/api/settings/branding`);
+    expect(res.headers.get('content-security-policy')).toMatch(/^default-src 'self'/);
   });
 });

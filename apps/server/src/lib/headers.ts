@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
 import type { AppContext } from '../context.ts';
@@ -64,4 +66,41 @@ async function captchaSwitch(ctx: AppContext) {
   };
   await state.refresh();
   return state;
+}
+
+/**
+ * Headers every answer carries, also those written outside Fastify: Socket.IO's polling transport and Node's own
+ * answers to malformed requests. Fastify's answers replace them with helmet's fuller set.
+ */
+export const BASELINE_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+};
+
+/**
+ * Sets the baseline headers on every response of the HTTP server before any handler runs. Called again once
+ * Socket.IO has attached (it wraps the listeners it found), so its answers get them too; setting them twice is harmless.
+ */
+export function addBaselineHeaders(server: http.Server): void {
+  server.prependListener('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    for (const [name, value] of Object.entries(BASELINE_HEADERS)) res.setHeader(name, value);
+  });
+}
+
+/**
+ * Node's answer to a request it cannot parse (bad header characters, headers too large, timeouts), which never
+ * reaches a route: the same JSON shape as every other error, with the baseline headers.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const message = status === 431 ? 'Request headers are too large.' : status === 408 ? 'The request took too long.' : 'Malformed request.';
+  const body = JSON.stringify({ message });
+  const headers = Object.entries({ ...BASELINE_HEADERS, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  if (socket.writable) socket.write(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n${headers}\r\n${body}`);
+  socket.destroy(err);
 }

@@ -4,6 +4,7 @@ import { parse as parseCookie } from 'cookie';
 import type { Db } from '../db/client.ts';
 import { resolveSession, SESSION_COOKIE } from '../modules/auth/sessions.ts';
 import { appOrigins, isCrossSite } from '../lib/security.ts';
+import { addBaselineHeaders } from '../lib/headers.ts';
 import { createFanOut, type FanOut } from './fan-out.ts';
 
 /**
@@ -56,6 +57,9 @@ export function createRealtime(appUrl = 'http://localhost'): Realtime {
       // socket, which compressing per connection would undo.
       io = new Server(server, { path: '/socket.io', serveClient: false, cors: { origin: false }, perMessageDeflate: false });
       fanOut = createFanOut(io, SLOW_BACKLOG_BYTES);
+      // Engine.IO takes over the server's request listeners (calling them for other paths): its own answers get the
+      // baseline security headers from a listener placed in front of it.
+      addBaselineHeaders(server);
       // Cookie auth on the handshake: anonymous sockets get public events only.
       io.use(async (socket: Socket, next) => {
         // A page on another site must not open a socket riding the visitor's cookie (CORS does not apply to WebSockets).
