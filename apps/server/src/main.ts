@@ -31,6 +31,8 @@ async function shutdown(signal: string) {
   await risk.stop();
   await ctx.realtime.close();
   await app.close();
+  // Mail asked for just before the signal is still written and sent.
+  await ctx.mailer.idle();
   await database.close();
   process.exit(0);
 }

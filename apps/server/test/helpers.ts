@@ -49,6 +49,7 @@ export async function createTestApp(
     async close() {
       await risk.stop();
       await app.close();
+      await ctx.mailer.idle();
       await database.close();
       if (base && dbName) {
         const admin = new pg.Client({ connectionString: base });

@@ -25,6 +25,8 @@ const signupBody = (email: string) => ({
 });
 
 async function lastMailLink(to: string, path: string): Promise<string> {
+  // Reset mail is written after the answer (its timing must not tell whether the account exists).
+  await t.ctx.mailer.idle();
   const [m] = await t.ctx.db.select().from(mailOutbox).where(eq(mailOutbox.to, to)).orderBy(desc(mailOutbox.id)).limit(1);
   // The outbox text never holds the link; without SMTP it is kept apart for the (audited) admin read.
   const match = m?.secret?.match(new RegExp(`${path}\\?token=([\\w-]+)`));
@@ -170,5 +172,33 @@ describe('password reset', () => {
     expect(bad.json().errors.email).toBe('Invalid email');
     const empty = await t.app.inject({ method: 'POST', url: '/api/forgot-password', payload: {} });
     expect(empty.json().errors.email).toBe('Email is required');
+  });
+});
+
+describe('forgot password for unknown and known addresses', () => {
+  it('answers without waiting for the lookup and the mail, so both answer alike', async () => {
+    const original = t.ctx.mailer.send;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const sent: string[] = [];
+    // A mail server that does not answer until told to: the request must not wait for it.
+    t.ctx.mailer.send = async (msg, secret) => {
+      await held;
+      sent.push(msg.to);
+      return original(msg, secret);
+    };
+    try {
+      for (const email of [DEMO.manager, 'nobody-here@example.com']) {
+        const res = await t.app.inject({ method: 'POST', url: '/api/forgot-password', payload: { email } });
+        expect(res.statusCode).toBe(200);
+        expect(res.json().message).toBe(`We have sent a verification email to ${email}. Please click the link in it to reset your password.`);
+      }
+      expect(sent).toEqual([]);
+      release();
+      await t.ctx.mailer.idle();
+      expect(sent).toEqual([DEMO.manager]);
+    } finally {
+      t.ctx.mailer.send = original;
+    }
   });
 });

@@ -139,10 +139,18 @@ export async function verifyEmail(db: DbOrTx, token: string): Promise<void> {
   await db.update(users).set({ isEmailVerified: true }).where(eq(users.id, userId));
 }
 
-/** Sends a reset link when the account exists; answers the same either way so addresses cannot be probed. */
+/**
+ * Sends a reset link when the account exists; answers the same either way, and as fast, so addresses cannot be
+ * probed: looking the account up and mailing happen after the answer.
+ */
 export async function requestPasswordReset(ctx: AppContext, input: z.output<typeof ForgotPasswordRequest>, ip: string): Promise<string> {
   await assertHuman(ctx, input.humanKey, ip);
-  const user = await findUserByEmail(ctx.db, input.email);
+  ctx.mailer.later(() => mailResetLink(ctx, input.email));
+  return `We have sent a verification email to ${input.email}. Please click the link in it to reset your password.`;
+}
+
+async function mailResetLink(ctx: AppContext, email: string): Promise<void> {
+  const user = await findUserByEmail(ctx.db, email);
   if (user && user.isActive && !user.deletedAt) {
     const { appName } = await getBranding(ctx.db);
     const { id, token } = await issueTokenRow(ctx.db, user.id, 'reset_password');
@@ -156,7 +164,6 @@ export async function requestPasswordReset(ctx: AppContext, input: z.output<type
       { link, tokenId: id },
     );
   }
-  return `We have sent a verification email to ${input.email}. Please click the link in it to reset your password.`;
 }
 
 /** Sets the new password from a reset token and signs the account out everywhere. */
