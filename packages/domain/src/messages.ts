@@ -11,7 +11,6 @@ export const ERRORS = {
   EMAIL_NOT_VERIFIED: { status: 403, message: 'Please verify your email address first. We sent you a link when you signed up.' },
   ACCOUNT_INACTIVE: { status: 403, message: 'Your account is inactive. Please contact support.' },
   IP_NOT_ALLOWED: { status: 403, message: 'Access from your IP address is not allowed for this account.' },
-  TOO_MANY_ATTEMPTS: { status: 429, message: 'Too many attempts. Please wait a few minutes and try again.' },
   ACCOUNT_LOCKED: { status: 429, message: 'Too many failed sign-ins for this account. Try again later, or reset your password.' },
   IP_LOCKED: { status: 429, message: 'Too many failed sign-ins from your network. Please try again later.' },
   CAPTCHA_FAILED: { status: 422, message: 'Human verification failed. Please try again.' },

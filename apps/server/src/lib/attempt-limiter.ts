@@ -10,10 +10,6 @@ export class AttemptLimiter {
     private readonly windowMs: number,
   ) {}
 
-  isBlocked(key: string, now = Date.now()): boolean {
-    return this.recent(key, now).length >= this.limit;
-  }
-
   fail(key: string, now = Date.now()): void {
     const list = this.recent(key, now);
     list.push(now);

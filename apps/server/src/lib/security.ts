@@ -34,9 +34,6 @@ function assertSameOrigin(req: FastifyRequest, allowedOrigins: ReadonlySet<strin
 /** The origins the app is served from (its public address), accepted beside the request's own host. */
 export const appOrigins = (appUrl: string): ReadonlySet<string> => new Set([new URL(appUrl).origin]);
 
-/** The access a route was registered with; undefined (no rule) is refused by the guard. */
-export const accessOf = (req: FastifyRequest): RouteAccess | undefined => req.routeOptions.config.access;
-
 /** Decides whether the caller may run the route they reached; throws 401/403 otherwise. */
 function assertAllowed(req: FastifyRequest, access: RouteAccess | undefined): void {
   if (access === undefined) throw new AppError('FORBIDDEN', 'This endpoint declares no access rule.');
@@ -70,6 +67,7 @@ export function registerSecurity(app: FastifyInstance): void {
 
   async function guard(req: FastifyRequest): Promise<void> {
     const { access, sessionless } = req.routeOptions.config;
+    // A route without a rule is refused before any work is done for it.
     if (access === undefined) assertAllowed(req, access);
     assertSameOrigin(req, allowedOrigins);
     if (!sessionless) {

@@ -3,6 +3,7 @@ import { desc, eq } from 'drizzle-orm';
 import { createTestApp, DEMO, DEMO_PASSWORD, newVerifiedCustomer, signIn, type TestApp } from '../../../test/helpers.ts';
 import { auditLogs, users } from '../../db/schema.ts';
 import { ACCOUNT_FAILURES, IP_FAILURES } from './sign-in-limits.ts';
+import { issueTokenRow } from './tokens.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -89,8 +90,7 @@ describe('failed sign-in limits', () => {
     const victim = await newVerifiedCustomer(t, 'forgetful');
     await lockOut(victim.email, '198.51.100.30');
     const [{ id }] = await t.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, victim.email));
-    const { issueToken } = await import('./tokens.ts');
-    const token = await issueToken(t.ctx.db, id, 'reset_password');
+    const { token } = await issueTokenRow(t.ctx.db, id, 'reset_password');
     const reset = await t.app.inject({ method: 'PUT', url: '/api/forgot-password', payload: { token, password: 'BrandNew123!' } });
     expect(reset.statusCode).toBe(200);
     expect((await login(victim.email, 'BrandNew123!', '198.51.100.30')).statusCode).toBe(200);

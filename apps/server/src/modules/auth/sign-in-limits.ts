@@ -34,7 +34,7 @@ export class SignInLimits {
   private readonly ip = new AttemptLimiter(IP_FAILURES, WINDOW_MS);
 
   /** Throws 429 with the wait in minutes when the account or the address is locked. */
-  assertAllowed(email: string, ip: string): void {
+  private assertAllowed(email: string, ip: string): void {
     const accountWait = this.account.retryAfterMs(email.toLowerCase());
     if (accountWait > 0)
       throw new AppError(

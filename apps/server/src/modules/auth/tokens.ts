@@ -6,12 +6,10 @@ import { randomToken, sha256 } from '../../lib/crypto.ts';
 export type TokenKind = 'verify_email' | 'reset_password';
 const LIFETIME_MS: Record<TokenKind, number> = { verify_email: 48 * 3600_000, reset_password: 3600_000 };
 
-/** Issues a single-use token; only its hash is stored. Earlier unused tokens of the same kind are voided. */
-export async function issueToken(db: DbOrTx, userId: number, kind: TokenKind): Promise<string> {
-  return (await issueTokenRow(db, userId, kind)).token;
-}
-
-/** issueToken, also giving the token's row id so a mail can refer to it (and tell whether its link still works). */
+/**
+ * Issues a single-use token; only its hash is stored. Earlier unused tokens of the same kind are voided. The row id
+ * lets a mail refer to its token (and tell whether its link still works).
+ */
 export async function issueTokenRow(db: DbOrTx, userId: number, kind: TokenKind): Promise<{ id: number; token: string }> {
   const token = randomToken();
   await db
