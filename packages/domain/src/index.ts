@@ -16,3 +16,4 @@ export * from './schemas/i18n.ts';
 export * from './trading.ts';
 export * from './schemas/trading.ts';
 export * from './schemas/trade-management.ts';
+export * from './schemas/money.ts';

@@ -1,0 +1,511 @@
+import { z } from 'zod';
+import { Decimal } from '../money.ts';
+import { IdParam, PagedQuery, isSafeText, optionalString, paged, requiredString, UNSAFE_TEXT_MESSAGE } from './common.ts';
+
+/**
+ * Money and compliance (client-area §2 Deposits, Withdraws, KYC, Pricing; back-office §2 "Deposits and
+ * withdrawals", gateways, external payments, KYC Documents, Pricing Plans, Withdraw Settings). Payloads here are
+ * validated by the server and, with the same schema, by the screens' forms.
+ */
+
+// ---------------------------------------------------------------------------------------------------------------
+// Amounts
+
+/** The largest single deposit, withdrawal or plan price the platform takes (a broker's sanity bound). */
+export const MAX_MONEY_AMOUNT = 100_000_000;
+/** Decimals a wallet amount may carry (cents). */
+export const MONEY_DECIMALS = 2;
+
+/**
+ * A positive amount of money as typed: a number or a decimal string, at most 2 decimals, above 0 and at most
+ * MAX_MONEY_AMOUNT. Out as a normalised decimal string, so the server never sees a float.
+ */
+export const moneyAmount = (required = 'Amount is required', max = MAX_MONEY_AMOUNT) =>
+  z
+    .union([z.string(), z.number()], { error: required })
+    .transform((v, ctx) => {
+      const s = String(v).trim();
+      if (s === '') {
+        ctx.addIssue({ code: 'custom', message: required });
+        return z.NEVER;
+      }
+      if (!/^\d{1,12}(\.\d+)?$/.test(s)) {
+        ctx.addIssue({ code: 'custom', message: 'Amount must be a positive number' });
+        return z.NEVER;
+      }
+      const d = new Decimal(s);
+      if (d.decimalPlaces() > MONEY_DECIMALS) {
+        ctx.addIssue({ code: 'custom', message: `Amount can have at most ${MONEY_DECIMALS} decimals` });
+        return z.NEVER;
+      }
+      if (d.lte(0)) {
+        ctx.addIssue({ code: 'custom', message: 'Amount must be greater than 0' });
+        return z.NEVER;
+      }
+      if (d.gt(max)) {
+        ctx.addIssue({ code: 'custom', message: `Amount must be at most ${max.toLocaleString('en-US')}` });
+        return z.NEVER;
+      }
+      return d.toFixed(MONEY_DECIMALS);
+    });
+
+/** A fee or price that may be 0: same rules as moneyAmount but 0 allowed. */
+export const nonNegativeMoney = (required: string, max = MAX_MONEY_AMOUNT, decimals = MONEY_DECIMALS) =>
+  z
+    .union([z.string(), z.number()], { error: required })
+    .transform((v, ctx) => {
+      const s = String(v).trim();
+      if (s === '') {
+        ctx.addIssue({ code: 'custom', message: required });
+        return z.NEVER;
+      }
+      if (!/^\d{1,12}(\.\d+)?$/.test(s)) {
+        ctx.addIssue({ code: 'custom', message: 'Must be a number of 0 or more' });
+        return z.NEVER;
+      }
+      const d = new Decimal(s);
+      if (d.decimalPlaces() > decimals) {
+        ctx.addIssue({ code: 'custom', message: `At most ${decimals} decimals` });
+        return z.NEVER;
+      }
+      if (d.gt(max)) {
+        ctx.addIssue({ code: 'custom', message: `Must be at most ${max.toLocaleString('en-US')}` });
+        return z.NEVER;
+      }
+      return d.toFixed(decimals);
+    });
+
+/** A percentage fee: 0 to 100, up to 4 decimals. */
+export const percentField = (required: string) => nonNegativeMoney(required, 100, 4);
+
+const idField = (message: string) =>
+  z.coerce
+    .number({ error: message })
+    .int({ error: message })
+    .positive({ error: message })
+    .max(2_147_483_647, { error: message });
+
+export const MONEY_STATUSES = ['pending', 'approved', 'declined'] as const;
+export type MoneyStatus = (typeof MONEY_STATUSES)[number];
+
+// ---------------------------------------------------------------------------------------------------------------
+// Gateways
+
+/** Automatic gateways: the card and wallet providers, plus the built-in sandbox card gateway. */
+export const AUTOMATIC_GATEWAYS = [
+  'sandbox', 'stripe', 'paypal', 'flutterwave', 'coinpayments', 'wipays', 'perfectmoney', 'globiance', 'moonpay', 'prmoney',
+] as const;
+/** Manual gateways: staff confirm the money arrived. */
+export const MANUAL_GATEWAYS = ['bank', 'btc', 'usdt'] as const;
+export const GATEWAY_KINDS = [...AUTOMATIC_GATEWAYS, ...MANUAL_GATEWAYS] as const;
+export type GatewayKind = (typeof GATEWAY_KINDS)[number];
+export type AutomaticGateway = (typeof AUTOMATIC_GATEWAYS)[number];
+export const isAutomaticGateway = (k: string): k is AutomaticGateway => (AUTOMATIC_GATEWAYS as readonly string[]).includes(k);
+export const isCryptoGateway = (k: string): k is 'btc' | 'usdt' => k === 'btc' || k === 'usdt';
+
+export interface GatewayField {
+  key: 'key1' | 'key2' | 'key3' | 'key4' | 'key5';
+  label: string;
+  /** Secrets are write-only: the browser gets a mask, and a mask sent back keeps the stored value. */
+  secret?: boolean;
+  /** A fixed list of values (PayPal's mode). */
+  options?: readonly string[];
+  required?: boolean;
+}
+
+export interface GatewaySpec {
+  kind: GatewayKind;
+  name: string;
+  group: 'automatic' | 'manual';
+  fields: readonly GatewayField[];
+  /** Fee and active switch (the bank card has neither). */
+  hasFee: boolean;
+  /** A QR code image upload (btc, usdt). */
+  hasFile: boolean;
+  /** The coin a crypto gateway receives. */
+  coin?: string;
+}
+
+const secret = (key: GatewayField['key'], label: string): GatewayField => ({ key, label, secret: true, required: true });
+const plain = (key: GatewayField['key'], label: string): GatewayField => ({ key, label, required: true });
+
+/** Each gateway kind's card: exactly its field set from back-office §3. */
+export const GATEWAY_SPECS: Record<GatewayKind, GatewaySpec> = {
+  sandbox: { kind: 'sandbox', name: 'Sandbox Card', group: 'automatic', fields: [secret('key1', 'Signing Secret')], hasFee: true, hasFile: false },
+  stripe: { kind: 'stripe', name: 'Stripe', group: 'automatic', fields: [secret('key1', 'Secret Key'), secret('key2', 'Webhook Signing Secret')], hasFee: true, hasFile: false },
+  paypal: {
+    kind: 'paypal', name: 'PayPal', group: 'automatic', hasFee: true, hasFile: false,
+    fields: [plain('key1', 'Client Key'), secret('key2', 'Secret Key'), { key: 'key3', label: 'Mode', options: ['sandbox', 'live'], required: true }],
+  },
+  flutterwave: {
+    kind: 'flutterwave', name: 'Flutterwave', group: 'automatic', hasFee: true, hasFile: false,
+    fields: [plain('key1', 'Public Key'), secret('key2', 'Secret Key'), secret('key3', 'Encryption Key')],
+  },
+  coinpayments: {
+    kind: 'coinpayments', name: 'CoinPayments', group: 'automatic', hasFee: true, hasFile: false,
+    fields: [plain('key1', 'Public Key'), secret('key2', 'Secret Key'), plain('key3', 'Payment Currency')],
+  },
+  wipays: { kind: 'wipays', name: 'WiPays', group: 'automatic', hasFee: true, hasFile: false, fields: [plain('key1', 'Public Key'), secret('key2', 'Secret Key')] },
+  perfectmoney: {
+    kind: 'perfectmoney', name: 'Perfect Money', group: 'automatic', hasFee: true, hasFile: false,
+    fields: [plain('key1', 'USD Wallet'), plain('key2', 'EUR Wallet')],
+  },
+  globiance: { kind: 'globiance', name: 'Globiance', group: 'automatic', hasFee: true, hasFile: false, fields: [plain('key1', 'API Key'), secret('key2', 'Secret Key')] },
+  moonpay: {
+    kind: 'moonpay', name: 'MoonPay', group: 'automatic', hasFee: true, hasFile: false,
+    fields: [plain('key1', 'Public Key'), secret('key2', 'Secret Key'), secret('key3', 'Webhook Key'), plain('key4', 'Wallet Address'), plain('key5', 'Crypto Receiving')],
+  },
+  prmoney: { kind: 'prmoney', name: 'PR Money', group: 'automatic', hasFee: false, hasFile: false, fields: [plain('key1', 'Client ID'), secret('key2', 'Client Secret')] },
+  bank: {
+    kind: 'bank', name: 'Bank', group: 'manual', hasFee: false, hasFile: false,
+    fields: [plain('key1', 'Bank Name'), plain('key2', 'Account Holder Name'), plain('key3', 'IBAN / Account Number'), plain('key4', 'BIC / Swift Code'), plain('key5', 'Country')],
+  },
+  btc: { kind: 'btc', name: 'Bitcoin', group: 'manual', hasFee: true, hasFile: true, coin: 'BTC', fields: [plain('key1', 'Wallet Address')] },
+  usdt: { kind: 'usdt', name: 'USDT', group: 'manual', hasFee: true, hasFile: true, coin: 'USDT', fields: [plain('key1', 'Wallet Address')] },
+};
+
+/** What a secret field reads as in the browser; sending it back unchanged keeps the stored secret. */
+export const SECRET_MASK = '••••••••';
+
+export const GatewayNameParam = z.object({ name: z.enum(GATEWAY_KINDS, { error: 'Unknown gateway' }) });
+
+const keyValue = optionalString(500);
+
+/** PUT /admin/gateways/{name} (multipart: name, key1..key5, fee, isActive, file). */
+export const GatewayUpdateRequest = z.object({
+  name: z.enum(GATEWAY_KINDS, { error: 'Unknown gateway' }).optional(),
+  key1: keyValue,
+  key2: keyValue,
+  key3: keyValue,
+  key4: keyValue,
+  key5: keyValue,
+  fee: percentField('Fee is required').optional(),
+  isActive: z
+    .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'on', 'off'])])
+    .transform((v) => v === true || v === 'true' || v === '1' || v === 'on')
+    .optional(),
+});
+export type GatewayUpdateRequest = z.input<typeof GatewayUpdateRequest>;
+
+/** A gateway card as staff see it: secrets masked. */
+export const AdminGatewayDto = z.object({
+  name: z.string(),
+  value: z.enum(GATEWAY_KINDS),
+  group: z.enum(['automatic', 'manual']),
+  key1: z.string().nullable(),
+  key2: z.string().nullable(),
+  key3: z.string().nullable(),
+  key4: z.string().nullable(),
+  key5: z.string().nullable(),
+  fee: z.string(),
+  is_active: z.boolean(),
+  /** URL of the QR image (btc, usdt). */
+  file: z.string().nullable(),
+  /** How the platform talks to this provider, or why it cannot: shown on the card. */
+  note: z.string(),
+});
+export type AdminGatewayDto = z.infer<typeof AdminGatewayDto>;
+export const AdminGatewaysResponse = z.object({ data: z.array(AdminGatewayDto) });
+export type AdminGatewaysResponse = z.infer<typeof AdminGatewaysResponse>;
+
+/** A deposit option the client may pick (client-area §3 "Gateway option"). */
+export const GatewayOptionDto = z.object({
+  name: z.string(),
+  /** The gateway kind, or `external:{id}` for an external payment link. */
+  value: z.string(),
+  group: z.enum(['automatic', 'manual', 'external']),
+  link: z.string().nullable(),
+  logo: z.string().nullable(),
+  custom_value: z.string().nullable(),
+  custom_label: z.string().nullable(),
+  fee: z.string(),
+});
+export type GatewayOptionDto = z.infer<typeof GatewayOptionDto>;
+export const GatewayOptionsResponse = z.object({ data: z.array(GatewayOptionDto) });
+export type GatewayOptionsResponse = z.infer<typeof GatewayOptionsResponse>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Deposits
+
+/** POST /deposits. */
+export const DepositRequest = z.object({
+  balance_id: idField('Wallet is required'),
+  amount: moneyAmount('Amount is required'),
+  gateway: requiredString('Gateway is required', 40),
+});
+export type DepositRequest = z.input<typeof DepositRequest>;
+
+/** A hidden form the browser posts to the provider (Perfect Money's SCI). */
+export const PaymentFormDto = z.object({ action: z.string(), method: z.literal('POST'), fields: z.record(z.string(), z.string()) });
+export type PaymentFormDto = z.infer<typeof PaymentFormDto>;
+
+export const DepositCreatedResponse = z.object({
+  message: z.string(),
+  /** Where the browser goes next: the bank or crypto page, the provider's checkout, or the sandbox payment page. */
+  paymentLink: z.string(),
+  /** Present when the browser must post a hidden form instead of following the link. */
+  form: PaymentFormDto.nullable(),
+  id: z.number().nullable(),
+});
+export type DepositCreatedResponse = z.infer<typeof DepositCreatedResponse>;
+
+export const BankDetailsDto = z.object({ key1: z.string(), key2: z.string(), key3: z.string(), key4: z.string(), key5: z.string() });
+export type BankDetailsDto = z.infer<typeof BankDetailsDto>;
+
+/** GET /deposits/{id}: what the bank, crypto and sandbox pages need about one of the caller's deposits. */
+export const DepositDetailResponse = z.object({
+  id: z.number(),
+  gateway: z.string(),
+  gateway_name: z.string(),
+  status: z.enum(MONEY_STATUSES),
+  amount: z.string(),
+  fee: z.string(),
+  total: z.string(),
+  currency: z.string(),
+  /** Bank gateway: where to transfer to. */
+  bank: BankDetailsDto.nullable(),
+  /** Crypto gateways: the wallet to pay to, its QR image (data URL) and the total converted to the coin. */
+  crypto: z
+    .object({ coin: z.string(), walletCode: z.string(), qrCode: z.string(), convertedAmount: z.string(), rate: z.string() })
+    .nullable(),
+  /** True once the client sent the bank transfer details. */
+  proof_sent: z.boolean(),
+});
+export type DepositDetailResponse = z.infer<typeof DepositDetailResponse>;
+
+/** PUT /deposits/bank/{id} (multipart, with the proof file). */
+export const BankDepositRequest = z.object({
+  bank_name: requiredString('Bank name is required', 120),
+  account_name: requiredString('Account name is required', 120),
+  account_number: requiredString('Account number is required', 64),
+});
+export type BankDepositRequest = z.input<typeof BankDepositRequest>;
+
+export const FormattedBankDto = z.object({
+  bankName: z.string(),
+  accountName: z.string(),
+  accountNumber: z.string(),
+  swiftCode: z.string(),
+  bankCountry: z.string(),
+});
+export type FormattedBankDto = z.infer<typeof FormattedBankDto>;
+
+/** A deposit or withdrawal as its history lists show it (client-area §3, back-office §3). */
+export const MoneyRecordDto = z.object({
+  id: z.number(),
+  created_at: z.string(),
+  amount: z.string(),
+  fee: z.string(),
+  total: z.string(),
+  balance: z.object({ id: z.number(), currency: z.string(), mode: z.string() }),
+  balance_after: z.string().nullable(),
+  gateway: z.string(),
+  status: z.enum(MONEY_STATUSES),
+  description: z.string().nullable(),
+  reference: z.string().nullable(),
+  /** URL of the bank transfer proof (deposits). */
+  proof: z.string().nullable(),
+  decline_reason: z.string().nullable(),
+  formattedDescription: FormattedBankDto.nullable(),
+  user: z.object({ id: z.number(), email: z.string(), full_name: z.string() }),
+  reviewed_at: z.string().nullable(),
+});
+export type MoneyRecordDto = z.infer<typeof MoneyRecordDto>;
+export const MoneyHistoryResponse = paged(MoneyRecordDto);
+export type MoneyHistoryResponse = z.infer<typeof MoneyHistoryResponse>;
+
+export const MoneyHistoryQuery = PagedQuery;
+export const UserIdParam = z.object({ userId: IdParam.shape.id });
+
+// ---------------------------------------------------------------------------------------------------------------
+// Payments (card and wallet gateways)
+
+export const TxRefParam = z.object({ tx_ref: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'Invalid payment reference' }) });
+export const OrderIdParam = z.object({ orderID: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'Invalid order id' }) });
+export const PaymentKindParam = z.object({ kind: z.enum(AUTOMATIC_GATEWAYS, { error: 'Unknown gateway' }) });
+
+/** POST /payments/paypal/{tx_ref}: the PayPal order id the buttons approve. */
+export const PaypalOrderResponse = z.object({ id: z.string() });
+/** Where the browser goes once a payment returns: /deposits?status&amount&message. */
+export const PaymentResultResponse = z.object({ status: z.enum(['success', 'pending', 'failed']), amount: z.string(), message: z.string(), redirect: z.string() });
+export type PaymentResultResponse = z.infer<typeof PaymentResultResponse>;
+
+/** GET /payments/sandbox/{tx_ref}: the sandbox payment page. */
+export const SandboxCheckoutResponse = z.object({
+  tx_ref: z.string(),
+  amount: z.string(),
+  currency: z.string(),
+  merchant: z.string(),
+  status: z.enum(MONEY_STATUSES),
+});
+export type SandboxCheckoutResponse = z.infer<typeof SandboxCheckoutResponse>;
+export const SandboxDecisionParam = z.object({ tx_ref: TxRefParam.shape.tx_ref, decision: z.enum(['approve', 'decline']) });
+
+// ---------------------------------------------------------------------------------------------------------------
+// Withdrawals
+
+/** POST /withdraws/bank (client-area §3 "Withdraw payload"). */
+export const WithdrawRequest = z.object({
+  balance_id: idField('Wallet is required'),
+  amount: moneyAmount('Amount is required'),
+  bank_name: requiredString('Bank name is required', 120),
+  account_name: requiredString('Account name is required', 120),
+  account_number: requiredString('Account number is required', 64),
+  swift_code: requiredString('Swift code is required', 20),
+  bank_country: requiredString('Bank country is required', 100),
+});
+export type WithdrawRequest = z.input<typeof WithdrawRequest>;
+
+/** Withdraw fees: percentage/100 × amount + fixed (client-area §9). */
+export const WithdrawFeesResponse = z.object({ percentage: z.string(), fixed: z.string() });
+export type WithdrawFeesResponse = z.infer<typeof WithdrawFeesResponse>;
+
+/** POST /admin/withdraws/settings. */
+export const WithdrawSettingsRequest = z.object({
+  feePercentage: percentField('Fee percentage is required'),
+  feeFixed: nonNegativeMoney('Fixed fee is required', 1_000_000),
+});
+export type WithdrawSettingsRequest = z.input<typeof WithdrawSettingsRequest>;
+
+/** POST /admin/withdraws/{id}/decline and /admin/kyc/{id}/decline: an optional reason. */
+export const DeclineRequest = z.object({ declineReason: optionalString(500) });
+export type DeclineRequest = z.input<typeof DeclineRequest>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// External payments
+
+export const ExternalPaymentDto = z.object({
+  id: z.number(),
+  logo: z.string().nullable(),
+  name: z.string(),
+  link: z.string(),
+  custom_label: z.string().nullable(),
+  custom_value: z.string().nullable(),
+});
+export type ExternalPaymentDto = z.infer<typeof ExternalPaymentDto>;
+export const ExternalPaymentListResponse = paged(ExternalPaymentDto);
+
+const httpUrl = (message: string) =>
+  requiredString(message, 500).refine((s) => /^https?:\/\/[^\s]+$/i.test(s), { error: 'Link must start with http:// or https://' });
+
+/** POST /admin/externalPayments and PUT .../{id} (multipart; the logo is a file part, required on create). */
+export const ExternalPaymentRequest = z.object({
+  name: requiredString('Name is required', 120),
+  link: httpUrl('Link is required'),
+  customLabel: optionalString(120),
+  customValue: optionalString(255),
+});
+export type ExternalPaymentRequest = z.input<typeof ExternalPaymentRequest>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// KYC
+
+export const KYC_DOCUMENT_TYPES = ['national_id', 'passport', 'driver_license'] as const;
+export const KYC_STATUSES = ['not_submitted', 'pending', 'approved', 'declined'] as const;
+export type KycStatus = (typeof KYC_STATUSES)[number];
+
+/** POST /kyc (multipart type, front, back, address). */
+export const KycSubmitRequest = z.object({ type: z.enum(KYC_DOCUMENT_TYPES, { error: 'Document type is required' }) });
+
+/** GET /kyc: the caller's latest submission. */
+export const KycStatusResponse = z.object({
+  status: z.enum(KYC_STATUSES),
+  type: z.enum(KYC_DOCUMENT_TYPES).nullable(),
+  declineReason: z.string().nullable(),
+  created_at: z.string().nullable(),
+});
+export type KycStatusResponse = z.infer<typeof KycStatusResponse>;
+
+const fileRef = z.object({ url: z.string() }).nullable();
+export const AdminKycDto = z.object({
+  id: z.number(),
+  type: z.enum(KYC_DOCUMENT_TYPES),
+  status: z.enum(['pending', 'approved', 'declined']),
+  created_at: z.string(),
+  user: z.object({ id: z.number(), full_name: z.string(), email: z.string() }),
+  front: fileRef,
+  back: fileRef,
+  address: fileRef,
+  decline_reason: z.string().nullable(),
+});
+export type AdminKycDto = z.infer<typeof AdminKycDto>;
+export const AdminKycListResponse = paged(AdminKycDto);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Pricing plans
+
+const leverageField = z
+  .union([z.number(), z.string(), z.null()])
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v === null || v === '') return null;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 1 || n > 5000) {
+      ctx.addIssue({ code: 'custom', message: 'Leverage must be a whole number from 1 to 5000' });
+      return z.NEVER;
+    }
+    return n;
+  });
+const stopoutField = z
+  .union([z.number(), z.string(), z.null()])
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v === null || v === '') return null;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0 || n > 100) {
+      ctx.addIssue({ code: 'custom', message: 'Stop out must be a whole percent from 0 to 100' });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+/** POST /admin/pricing and PUT /admin/pricing/{id}: camelCase payload (back-office §3). */
+export const PricingPlanRequest = z.object({
+  name: requiredString('Name is required', 120),
+  description: optionalString(2000),
+  price: nonNegativeMoney('Price is required').default('0.00'),
+  forexLeverage: leverageField,
+  commodityLeverage: leverageField,
+  indexLeverage: leverageField,
+  stockLeverage: leverageField,
+  cryptoLeverage: leverageField,
+  forexStopout: stopoutField,
+  commodityStopout: stopoutField,
+  indexStopout: stopoutField,
+  stockStopout: stopoutField,
+  cryptoStopout: stopoutField,
+});
+export type PricingPlanRequest = z.input<typeof PricingPlanRequest>;
+
+/** A plan as lists show it: snake_case (the same fields as the current user's pricingTable) plus its subscribers. */
+export const PricingPlanDto = z.object({
+  id: z.number(),
+  name: z.string(),
+  description: z.string().nullable(),
+  price: z.string(),
+  currency: z.string(),
+  forex_leverage: z.number().nullable(),
+  commodity_leverage: z.number().nullable(),
+  index_leverage: z.number().nullable(),
+  stock_leverage: z.number().nullable(),
+  crypto_leverage: z.number().nullable(),
+  forex_stopout: z.number().nullable(),
+  commodity_stopout: z.number().nullable(),
+  index_stopout: z.number().nullable(),
+  stock_stopout: z.number().nullable(),
+  crypto_stopout: z.number().nullable(),
+  subscribers: z.number(),
+});
+export type PricingPlanDto = z.infer<typeof PricingPlanDto>;
+export const PricingPlanListResponse = paged(PricingPlanDto);
+export type PricingPlanListResponse = z.infer<typeof PricingPlanListResponse>;
+export const PricingListQuery = PagedQuery.extend({ limit: z.coerce.number().int().min(1).max(100).default(100) });
+
+export const PlanIdParam = z.object({ planId: IdParam.shape.id });
+
+/** Text that is safe to store, for reasons typed by staff. */
+export const reasonText = z.string().max(500).refine(isSafeText, { error: UNSAFE_TEXT_MESSAGE });
+
+/** GET /admin/withdraws/settings. */
+export const WithdrawSettingsResponse = z.object({ feePercentage: z.string(), feeFixed: z.string() });
+export type WithdrawSettingsResponse = z.infer<typeof WithdrawSettingsResponse>;
