@@ -47,6 +47,24 @@ const Env = z.object({
   /** currencyapi.com API base ('/latest' and '/status' are appended). */
   CURRENCY_API_URL: z.string().default('https://api.currencyapi.com/v3'),
   WEB_DIST: z.string().optional(),
+  /**
+   * The built-in sandbox card gateway (a payment page that approves or declines without real money). 'auto': allowed
+   * on the embedded database only, never on a real PostgreSQL one unless set to 'true'.
+   */
+  PAYMENTS_SANDBOX: z.enum(['auto', 'true', 'false']).default('auto'),
+  /** Base URLs of payment providers' APIs by gateway kind, as JSON ({"stripe":"https://..."}); for test fakes and proxies. */
+  PAYMENT_API_URLS: z
+    .string()
+    .optional()
+    .transform((s, ctx) => {
+      if (!s) return {} as Record<string, string>;
+      try {
+        return z.record(z.string(), z.string()).parse(JSON.parse(s));
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'PAYMENT_API_URLS must be a JSON object of kind to URL' });
+        return z.NEVER;
+      }
+    }),
 });
 
 export type Config = z.infer<typeof Env> & { appUrl: string; dataDir: string; webDist: string };

@@ -77,6 +77,55 @@ const EXPECTED: Record<string, RouteAccess> = {
   'POST /api/admin/instruments': [1],
   'PUT /api/admin/instruments/:id': [1],
   'DELETE /api/admin/instruments/:id': [1],
+  // files
+  'GET /api/files/:id': 'user',
+  // gateways and external payments
+  'GET /api/admin/gateways': [1],
+  'PUT /api/admin/gateways/:name': [1],
+  'GET /api/admin/externalPayments/api': [1],
+  'POST /api/admin/externalPayments': [1],
+  'PUT /api/admin/externalPayments/:id': [1],
+  'DELETE /api/admin/externalPayments/:id': [1],
+  // deposits
+  'GET /api/deposits/gateways': [3],
+  'POST /api/deposits': [3],
+  'GET /api/deposits/history': [3],
+  'GET /api/deposits/:id': [3],
+  'PUT /api/deposits/bank/:id': [3],
+  'GET /api/admin/deposits/api/history': [1, 2],
+  'GET /api/admin/deposits/api/history/:userId': [1, 2],
+  'POST /api/admin/deposits/:id/approve': [1, 2],
+  'POST /api/admin/deposits/:id/decline': [1, 2],
+  // payments
+  'POST /api/payments/:kind/callback': 'public',
+  'GET /api/payments/sandbox/:tx_ref': [3],
+  'POST /api/payments/sandbox/:tx_ref/:decision': [3],
+  'POST /api/payments/paypal/capture/:orderID': [3],
+  'POST /api/payments/paypal/:tx_ref': [3],
+  'GET /api/payments/return/:tx_ref': [3],
+  // withdrawals
+  'GET /api/withdraws/fees': [3],
+  'POST /api/withdraws/bank': [3],
+  'GET /api/withdraws/history': [3],
+  'GET /api/admin/withdraws/api/pending': [1, 2],
+  'GET /api/admin/withdraws/api/history': [1, 2],
+  'GET /api/admin/withdraws/api/history/:userId': [1, 2],
+  'POST /api/admin/withdraws/:id/approve': [1, 2],
+  'POST /api/admin/withdraws/:id/decline': [1, 2],
+  'GET /api/admin/withdraws/settings': [1],
+  'POST /api/admin/withdraws/settings': [1],
+  // kyc
+  'GET /api/kyc': [3],
+  'POST /api/kyc': [3],
+  'GET /api/admin/kyc/api': [1],
+  'POST /api/admin/kyc/:id/approve': [1],
+  'POST /api/admin/kyc/:id/decline': [1],
+  // pricing plans
+  'GET /api/dashboard/pricing': 'user',
+  'POST /api/dashboard/pricing/subscribe/:planId': [3],
+  'POST /api/admin/pricing': [1],
+  'PUT /api/admin/pricing/:id': [1],
+  'DELETE /api/admin/pricing/:id': [1],
 };
 
 const keyOf = (r: Pick<RegisteredRoute, 'method' | 'url'>) => `${r.method} ${r.url}`;

@@ -19,6 +19,8 @@ export interface RiskHooks {
   opened(order: OrderRow, wallet: WalletRef): void;
   closed(order: OrderRow, wallet: { id: number; balance: string }): void;
   levelsChanged(order: OrderRow): void;
+  /** A wallet's balance changed outside trading (deposit, withdrawal, plan charge, staff adjustment). */
+  balanceChanged(walletId: number, balance: string): void;
   /** Live P/L of a wallet's open positions in its currency; 0 when the engine does not track it. */
   unrealizedPl(walletId: number): number;
   /** Open positions the engine tracks for a wallet. */
@@ -30,6 +32,7 @@ export const noRisk: RiskHooks = {
   opened() {},
   closed() {},
   levelsChanged() {},
+  balanceChanged() {},
   unrealizedPl: () => 0,
   openPositions: () => 0,
 };

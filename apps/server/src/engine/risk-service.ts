@@ -84,6 +84,13 @@ export class RiskService implements RiskHooks {
     if (action) this.run([action]);
   }
 
+  balanceChanged(walletId: number, balance: string): void {
+    // Only wallets with open positions are tracked; a lower balance may cross the stop-out level at once.
+    if (!this.engine.setWalletBalance(walletId, Number(balance))) return;
+    const next = this.engine.checkWallet(walletId);
+    if (next) this.run([next]);
+  }
+
   unrealizedPl(walletId: number): number {
     return this.engine.walletState(walletId)?.pl ?? 0;
   }

@@ -12,6 +12,13 @@ import { apiStatusRoutes } from './api-status/routes.ts';
 import { tradingRoutes } from './trading/routes.ts';
 import { statementsRoutes } from './statements/routes.ts';
 import { tradeManagementRoutes } from './trade-management/routes.ts';
+import { filesRoutes } from './files/routes.ts';
+import { gatewaysRoutes } from './gateways/routes.ts';
+import { depositsRoutes } from './deposits/routes.ts';
+import { paymentsRoutes } from './payments/routes.ts';
+import { withdrawalsRoutes } from './withdrawals/routes.ts';
+import { kycRoutes } from './kyc/routes.ts';
+import { pricingRoutes } from './pricing/routes.ts';
 
 /** Every business area's routes, mounted under /api. */
 export const apiRoutes: RoutesPlugin = async (app) => {
@@ -28,4 +35,11 @@ export const apiRoutes: RoutesPlugin = async (app) => {
   await app.register(tradingRoutes);
   await app.register(statementsRoutes);
   await app.register(tradeManagementRoutes);
+  await app.register(filesRoutes);
+  await app.register(gatewaysRoutes);
+  await app.register(depositsRoutes);
+  await app.register(paymentsRoutes);
+  await app.register(withdrawalsRoutes);
+  await app.register(kycRoutes);
+  await app.register(pricingRoutes);
 };

@@ -5,6 +5,7 @@ import type { Db } from '../client.ts';
 import { balances, instruments, kycDocuments, languages, ledgerEntries, pricingPlans, settings, translations, userProfiles, users } from '../schema.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 import { seedInstruments } from './instruments.ts';
+import { seedDemoGateways, seedGateways } from '../../modules/gateways/service.ts';
 
 export const DEMO_PASSWORD = 'Demo12345!';
 export const DEMO_USERS = [
@@ -82,6 +83,7 @@ export async function seedBase(db: Db): Promise<void> {
   // The instrument universe goes in once; afterwards the broker's own edits and deletions stand.
   const [{ n }] = await db.select({ n: count() }).from(instruments);
   if (n === 0) await seedInstruments(db);
+  await seedGateways(db);
   for (const [i, l] of LANGUAGES.entries()) await db.insert(languages).values({ ...l, position: i }).onConflictDoNothing();
   for (const l of LANGUAGES) {
     const entries = Object.entries(shippedTranslations(l.code));
@@ -132,4 +134,9 @@ export async function seedDemo(db: Db): Promise<void> {
       await tx.insert(kycDocuments).values({ userId: user.id, type: 'passport', status: 'approved' });
     });
   }
+  // The demo manager looks after the demo client, so the manager's money screens have something to show.
+  const [manager] = await db.select({ id: users.id }).from(users).where(eq(users.email, 'manager@demo.test'));
+  const [client] = await db.select({ id: users.id }).from(users).where(eq(users.email, 'client@demo.test'));
+  await db.update(userProfiles).set({ managerId: manager.id }).where(eq(userProfiles.userId, client.id));
+  await seedDemoGateways(db);
 }

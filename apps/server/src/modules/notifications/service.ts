@@ -1,8 +1,8 @@
-import { and, count, desc, eq, isNull } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, or, sql } from 'drizzle-orm';
 import { NotificationInput, type NotificationDto, type NotificationListResponse } from '@platform/domain';
 import type { AppContext } from '../../context.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { notifications } from '../../db/schema.ts';
+import { notifications, users } from '../../db/schema.ts';
 
 type NotificationRow = typeof notifications.$inferSelect;
 
@@ -68,4 +68,29 @@ export async function markAllRead(db: DbOrTx, userId: number): Promise<number> {
     .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)))
     .returning({ id: notifications.id });
   return done.length;
+}
+
+/**
+ * Stores a notification for the staff who look after a customer's money and papers: every active admin, and the
+ * customer's manager when `withManager`. Returns what to emit after the commit.
+ */
+export async function insertStaffNotifications(
+  db: DbOrTx,
+  customerId: number,
+  input: NotificationInput,
+  withManager: boolean,
+): Promise<Array<{ userId: number; dto: NotificationDto }>> {
+  const managerOfCustomer = sql`${users.id} = (select manager_id from user_profiles where user_id = ${customerId})`;
+  const staff = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.isActive, true), isNull(users.deletedAt), withManager ? or(eq(users.roleId, 1), and(eq(users.roleId, 2), managerOfCustomer)) : eq(users.roleId, 1)));
+  const out: Array<{ userId: number; dto: NotificationDto }> = [];
+  for (const s of staff) out.push({ userId: s.id, dto: await insertNotification(db, s.id, input) });
+  return out;
+}
+
+/** Sends notifications stored in a committed transaction. */
+export function emitAll(ctx: Pick<AppContext, 'realtime'>, list: ReadonlyArray<{ userId: number; dto: NotificationDto }>): void {
+  for (const n of list) emitNotification(ctx, n.userId, n.dto);
 }

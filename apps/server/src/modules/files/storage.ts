@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { storedFiles } from '../../db/schema.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { UploadedFile } from '../../lib/multipart.ts';
+
+/** What a file is; it decides who may read it (see mayRead). */
+export type FilePurpose = 'proof' | 'kyc' | 'logo' | 'qr';
+
+export type FileKind = 'image/jpeg' | 'image/png' | 'image/webp' | 'application/pdf';
+
+/** The type of a file by its first bytes, never by its name or the browser's word: JPEG, PNG, WebP or PDF. */
+export function sniff(data: Buffer): FileKind | null {
+  if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'image/jpeg';
+  if (data.length >= 8 && data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (data.length >= 12 && data.toString('latin1', 0, 4) === 'RIFF' && data.toString('latin1', 8, 12) === 'WEBP') return 'image/webp';
+  if (data.length >= 5 && data.toString('latin1', 0, 5) === '%PDF-') return 'application/pdf';
+  return null;
+}
+
+const IMAGES: readonly FileKind[] = ['image/jpeg', 'image/png', 'image/webp'];
+const DOCUMENTS: readonly FileKind[] = [...IMAGES, 'application/pdf'];
+
+/** Which contents each purpose takes: documents may be PDFs, pictures shown in pages must be images. */
+const ACCEPTED: Record<FilePurpose, readonly FileKind[]> = { proof: DOCUMENTS, kyc: DOCUMENTS, logo: IMAGES, qr: IMAGES };
+
+/**
+ * Stores an upload under a random id after checking its content. The caller passes its transaction so a file and
+ * the record pointing at it commit together. `field` names the form field in the error.
+ */
+export async function storeFile(db: DbOrTx, file: UploadedFile, purpose: FilePurpose, ownerId: number | null): Promise<string> {
+  const mime = sniff(file.data);
+  if (!mime || !ACCEPTED[purpose].includes(mime)) {
+    const allowed = ACCEPTED[purpose] === IMAGES ? 'a JPEG, PNG or WebP image' : 'a JPEG, PNG or WebP image or a PDF';
+    throw new AppError('VALIDATION', `The file must be ${allowed}.`, { [file.field]: `The file must be ${allowed}.` });
+  }
+  const id = randomBytes(18).toString('base64url');
+  await db.insert(storedFiles).values({ id, ownerId, purpose, mime, size: file.data.length, data: file.data });
+  return id;
+}
+
+/** The URL a file is served at (through the authorised route). */
+export const fileUrl = (id: string | null | undefined): string | null => (id ? `/api/files/${id}` : null);
+
+export type StoredFile = typeof storedFiles.$inferSelect;
+
+export async function loadFile(db: DbOrTx, id: string): Promise<StoredFile | null> {
+  if (!/^[A-Za-z0-9_-]{8,40}$/.test(id)) return null;
+  const [row] = await db.select().from(storedFiles).where(eq(storedFiles.id, id)).limit(1);
+  return row ?? null;
+}
+
+/**
+ * Who may read a file: logos and QR images are shown on client pages (any signed-in user); a proof to its owner and
+ * to admins and managers; a KYC document to its owner and to admins. Anyone else is told it does not exist.
+ */
+export function mayRead(file: StoredFile, reader: { id: number; roleId: number }): boolean {
+  if (file.purpose === 'logo' || file.purpose === 'qr') return true;
+  if (file.ownerId === reader.id) return true;
+  if (file.purpose === 'proof') return reader.roleId === 1 || reader.roleId === 2;
+  if (file.purpose === 'kyc') return reader.roleId === 1;
+  return false;
+}

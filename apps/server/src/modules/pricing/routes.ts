@@ -1,0 +1,44 @@
+import type { FastifyRequest } from 'fastify';
+import { IdParam, MessageResponse, PlanIdParam, PricingListQuery, PricingPlanListResponse, PricingPlanRequest } from '@platform/domain';
+import { authOf, type RoutesPlugin } from '../../lib/http.ts';
+import type { StaffActor } from '../../lib/staff-scope.ts';
+import { createPlan, deletePlan, listPlans, subscribe, updatePlan } from './service.ts';
+
+const adminOnly = { access: [1] } as const;
+const staffOf = (req: FastifyRequest): StaffActor => ({ id: authOf(req).user.id, roleId: authOf(req).user.roleId, ip: req.ip });
+
+/** Pricing plans: the list every signed-in user reads, the client's subscription and the admins' plan editor. */
+export const pricingRoutes: RoutesPlugin = async (app) => {
+  const ctx = app.ctx;
+
+  app.get(
+    '/dashboard/pricing',
+    { config: { access: 'user' }, schema: { tags: ['pricing'], querystring: PricingListQuery, response: { 200: PricingPlanListResponse } } },
+    async (req) => listPlans(ctx, req.query),
+  );
+
+  app.post(
+    '/dashboard/pricing/subscribe/:planId',
+    { config: { access: [3] }, schema: { tags: ['pricing'], params: PlanIdParam, response: { 200: MessageResponse } } },
+    async (req) => ({ message: await subscribe(ctx, authOf(req).user.id, req.params.planId) }),
+  );
+
+  app.post('/admin/pricing', { config: adminOnly, schema: { tags: ['pricing'], body: PricingPlanRequest, response: { 200: MessageResponse } } }, async (req) => {
+    await createPlan(ctx, staffOf(req), req.body);
+    return { message: 'Plan added successfully' };
+  });
+
+  app.put(
+    '/admin/pricing/:id',
+    { config: adminOnly, schema: { tags: ['pricing'], params: IdParam, body: PricingPlanRequest, response: { 200: MessageResponse } } },
+    async (req) => {
+      await updatePlan(ctx, staffOf(req), req.params.id, req.body);
+      return { message: 'Plan updated successfully' };
+    },
+  );
+
+  app.delete('/admin/pricing/:id', { config: adminOnly, schema: { tags: ['pricing'], params: IdParam, response: { 200: MessageResponse } } }, async (req) => {
+    await deletePlan(ctx, staffOf(req), req.params.id);
+    return { message: 'Plan deleted successfully' };
+  });
+};

@@ -1,0 +1,93 @@
+import type { FastifyRequest } from 'fastify';
+import {
+  DeclineRequest, IdParam, MessageResponse, MoneyHistoryQuery, MoneyHistoryResponse, UserIdParam, WithdrawFeesResponse, WithdrawRequest,
+  WithdrawSettingsRequest, WithdrawSettingsResponse,
+} from '@platform/domain';
+import { and, eq } from 'drizzle-orm';
+import { withdrawals } from '../../db/schema.ts';
+import { authOf, type RoutesPlugin } from '../../lib/http.ts';
+import type { StaffActor } from '../../lib/staff-scope.ts';
+import {
+  pendingWithdrawals, requestWithdrawal, reviewWithdrawal, updateWithdrawSettings, withdrawFees, withdrawalPage, withdrawalScope, withdrawalsOfUser,
+} from './service.ts';
+
+const customer = { access: [3] } as const;
+const moneyStaff = { access: [1, 2] } as const;
+const adminOnly = { access: [1] } as const;
+const staffOf = (req: FastifyRequest): StaffActor => ({ id: authOf(req).user.id, roleId: authOf(req).user.roleId, ip: req.ip });
+
+/** Client withdrawals (client-area §2 Withdraws) and the staff's pending list, history and settings (back-office §2). */
+export const withdrawalsRoutes: RoutesPlugin = async (app) => {
+  const ctx = app.ctx;
+
+  app.get('/withdraws/fees', { config: customer, schema: { tags: ['withdraws'], response: { 200: WithdrawFeesResponse } } }, async () => withdrawFees(ctx.db));
+
+  app.post(
+    '/withdraws/bank',
+    { config: customer, schema: { tags: ['withdraws'], body: WithdrawRequest, response: { 200: MessageResponse } } },
+    async (req) => {
+      const auth = authOf(req);
+      return { message: await requestWithdrawal(ctx, auth.user, req.body, auth.impersonatorId !== null) };
+    },
+  );
+
+  app.get(
+    '/withdraws/history',
+    { config: customer, schema: { tags: ['withdraws'], querystring: MoneyHistoryQuery, response: { 200: MoneyHistoryResponse } } },
+    async (req) => withdrawalPage(ctx.db, withdrawalsOfUser(authOf(req).user.id), { ...req.query, search: undefined }),
+  );
+
+  app.get(
+    '/admin/withdraws/api/pending',
+    { config: moneyStaff, schema: { tags: ['withdraws'], querystring: MoneyHistoryQuery, response: { 200: MoneyHistoryResponse } } },
+    async (req) => withdrawalPage(ctx.db, and(withdrawalScope(staffOf(req)), pendingWithdrawals), req.query),
+  );
+
+  app.get(
+    '/admin/withdraws/api/history',
+    { config: moneyStaff, schema: { tags: ['withdraws'], querystring: MoneyHistoryQuery, response: { 200: MoneyHistoryResponse } } },
+    async (req) => withdrawalPage(ctx.db, withdrawalScope(staffOf(req)), { ...req.query, search: undefined }),
+  );
+
+  app.get(
+    '/admin/withdraws/api/history/:userId',
+    { config: moneyStaff, schema: { tags: ['withdraws'], params: UserIdParam, querystring: MoneyHistoryQuery, response: { 200: MoneyHistoryResponse } } },
+    async (req) => withdrawalPage(ctx.db, and(withdrawalScope(staffOf(req)), eq(withdrawals.userId, req.params.userId)), { ...req.query, search: undefined }),
+  );
+
+  app.post(
+    '/admin/withdraws/:id/approve',
+    { config: moneyStaff, schema: { tags: ['withdraws'], params: IdParam, response: { 200: MessageResponse } } },
+    async (req) => {
+      await reviewWithdrawal(ctx, staffOf(req), req.params.id, 'approved');
+      return { message: 'Withdraw approved successfully' };
+    },
+  );
+
+  app.post(
+    '/admin/withdraws/:id/decline',
+    { config: moneyStaff, schema: { tags: ['withdraws'], params: IdParam, body: DeclineRequest.optional(), response: { 200: MessageResponse } } },
+    async (req) => {
+      await reviewWithdrawal(ctx, staffOf(req), req.params.id, 'declined', req.body?.declineReason ?? null);
+      return { message: 'Withdraw declined successfully' };
+    },
+  );
+
+  app.get(
+    '/admin/withdraws/settings',
+    { config: adminOnly, schema: { tags: ['withdraws'], response: { 200: WithdrawSettingsResponse } } },
+    async () => {
+      const f = await withdrawFees(ctx.db);
+      return { feePercentage: f.percentage, feeFixed: f.fixed };
+    },
+  );
+
+  app.post(
+    '/admin/withdraws/settings',
+    { config: adminOnly, schema: { tags: ['withdraws'], body: WithdrawSettingsRequest, response: { 200: MessageResponse } } },
+    async (req) => {
+      await updateWithdrawSettings(ctx, staffOf(req), req.body);
+      return { message: 'Withdraw settings updated successfully' };
+    },
+  );
+};
