@@ -107,3 +107,27 @@ export async function newVerifiedCustomer(t: TestApp, prefix = 'customer'): Prom
   const [u] = await t.ctx.db.update(users).set({ isEmailVerified: true }).where(eq(users.email, email)).returning({ id: users.id });
   return { email, id: u.id, password };
 }
+
+/** A tiny valid PNG (1×1), for uploads. */
+export const PNG_BYTES = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
+
+/** A multipart/form-data body for inject(): text fields and files (name → bytes). */
+export function multipart(fields: Record<string, string>, files: Record<string, { data: Buffer; filename?: string; type?: string }> = {}) {
+  const boundary = `----test${randomBytes(8).toString('hex')}`;
+  const parts: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  for (const [k, f] of Object.entries(files)) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"; filename="${f.filename ?? 'file.png'}"\r\nContent-Type: ${f.type ?? 'image/png'}\r\n\r\n`));
+    parts.push(f.data, Buffer.from('\r\n'));
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/** Σ ledger of a wallet and its balance, as strings to compare. */
+export async function ledgerAndBalance(t: TestApp, balanceId: number): Promise<{ ledger: string; balance: string }> {
+  const { sql } = await import('drizzle-orm');
+  const res = await t.ctx.db.execute(sql`select (select coalesce(sum(amount), 0)::numeric(20,8)::text from ledger_entries where balance_id = ${balanceId}) as ledger, (select balance::text from balances where id = ${balanceId}) as balance`);
+  const row = ((res as unknown as { rows: Array<{ ledger: string; balance: string }> }).rows ?? (res as unknown as Array<{ ledger: string; balance: string }>))[0];
+  return { ledger: row.ledger, balance: row.balance };
+}

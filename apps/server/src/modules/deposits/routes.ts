@@ -76,7 +76,7 @@ export const depositsRoutes: RoutesPlugin = async (app) => {
 
   app.post(
     '/admin/deposits/:id/decline',
-    { config: moneyStaff, schema: { tags: ['deposits'], params: IdParam, body: DeclineRequest.optional(), response: { 200: MessageResponse } } },
+    { config: moneyStaff, schema: { tags: ['deposits'], params: IdParam, body: DeclineRequest.nullish(), response: { 200: MessageResponse } } },
     async (req) => {
       await reviewDeposit(ctx, staffOf(req), req.params.id, 'declined', req.body?.declineReason ?? null);
       return { message: 'Deposit declined successfully' };

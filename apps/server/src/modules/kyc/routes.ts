@@ -38,7 +38,7 @@ export const kycRoutes: RoutesPlugin = async (app) => {
 
   app.post(
     '/admin/kyc/:id/decline',
-    { config: adminOnly, schema: { tags: ['kyc'], params: IdParam, body: DeclineRequest.optional(), response: { 200: MessageResponse } } },
+    { config: adminOnly, schema: { tags: ['kyc'], params: IdParam, body: DeclineRequest.nullish(), response: { 200: MessageResponse } } },
     async (req) => {
       await reviewKyc(ctx, staffOf(req), req.params.id, 'declined', req.body?.declineReason ?? null);
       return { message: 'KYC declined successfully' };

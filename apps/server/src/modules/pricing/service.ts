@@ -16,7 +16,8 @@ import { moveMoney, onWallet, livePlOf } from '../wallets/ledger.ts';
 type PlanRow = typeof pricingPlans.$inferSelect;
 type Ctx = Pick<AppContext, 'db' | 'risk' | 'realtime' | 'market'>;
 
-const subscribersOf = sql<number>`(select count(*)::int from users u where u.pricing_table_id = ${pricingPlans.id} and u.deleted_at is null)`;
+// Qualified by hand: inside the subquery a bare "id" would name the user's id.
+const subscribersOf = sql<number>`(select count(*)::int from users u where u.pricing_table_id = "pricing_plans"."id" and u.deleted_at is null)`;
 
 function planDto(p: PlanRow, subscribers: number, currency: string): PricingPlanDto {
   return {
@@ -105,6 +106,9 @@ export async function subscribe(ctx: Ctx, userId: number, planId: number): Promi
     charge = price.div(rate).toDecimalPlaces(2, 0).toFixed(2); // rounded up: the broker is never paid less than the price
   }
   const apply = async () => ctx.db.transaction(async (tx) => {
+    // Locked and re-read: two subscriptions at once charge once.
+    const [locked] = await tx.select({ planId: users.pricingTableId }).from(users).where(eq(users.id, userId)).for('update');
+    if (locked.planId === planId) throw new AppError('ALREADY_SUBSCRIBED');
     let walletBalance: string | null = null;
     if (dec(charge).gt(0) && wallet) {
       const moved = await moveMoney(tx, {

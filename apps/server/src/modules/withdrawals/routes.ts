@@ -66,7 +66,7 @@ export const withdrawalsRoutes: RoutesPlugin = async (app) => {
 
   app.post(
     '/admin/withdraws/:id/decline',
-    { config: moneyStaff, schema: { tags: ['withdraws'], params: IdParam, body: DeclineRequest.optional(), response: { 200: MessageResponse } } },
+    { config: moneyStaff, schema: { tags: ['withdraws'], params: IdParam, body: DeclineRequest.nullish(), response: { 200: MessageResponse } } },
     async (req) => {
       await reviewWithdrawal(ctx, staffOf(req), req.params.id, 'declined', req.body?.declineReason ?? null);
       return { message: 'Withdraw declined successfully' };
