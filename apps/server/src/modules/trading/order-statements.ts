@@ -45,7 +45,7 @@ const ORDER_COLUMNS =
  * in). It always returns the trader's current figures; the order columns are null when nothing was written, and the
  * figures tell why (a changed wallet or plan is simply priced again).
  * $1 user, $2 expected wallet, $3 margin, $4 live P/L, $5 category, $6 expected plan leverage of the category or
- * null, $7 KYC required, $8.. the order's columns from instrument_id on.
+ * null, $7 KYC required (real wallets; demo wallets trade without it), $8.. the order's columns from instrument_id on.
  */
 export const PLACE_ORDER: Statement = {
   name: 'trading_place_order',
@@ -68,7 +68,7 @@ export const PLACE_ORDER: Statement = {
         FROM trader
        WHERE trader.wallet_id = $2::int
          AND trader.plan_leverage IS NOT DISTINCT FROM $6::int
-         AND (NOT $7::boolean OR trader.kyc)
+         AND (NOT $7::boolean OR trader.kyc OR trader.wallet_mode = 'demo')
          AND trader.wallet_balance >= $3::numeric
          AND trader.wallet_balance - trader.wallet_margin + $4::numeric >= $3::numeric
       RETURNING *

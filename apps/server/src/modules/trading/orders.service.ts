@@ -19,6 +19,9 @@ import { tradingMemoryOf } from './trading-memory.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'market' | 'risk' | 'realtime'>;
 
+/** The KYC-for-trade switch governs real money: demo wallets trade without verification. */
+const needsKyc = (kycRequired: boolean, trader: Trader): boolean => kycRequired && trader.wallet.mode !== 'demo' && !trader.kycApproved;
+
 /** A broker's cap on open positions per wallet, so one account cannot flood the engine. */
 export const MAX_OPEN_POSITIONS = 200;
 const DP = 8;
@@ -105,8 +108,8 @@ export async function placeOrder(ctx: Ctx, userId: number, input: z.output<typeo
   const memory = tradingMemoryOf(ctx.db);
   let trader = memory.trader(userId);
   // A remembered refusal is confirmed against the database before the client is told.
-  if (!trader || (kycRequired && !trader.kycApproved)) trader = await loadTrader(ctx.db, userId);
-  if (kycRequired && !trader.kycApproved) throw new AppError('KYC_REQUIRED_TRADE');
+  if (!trader || needsKyc(kycRequired, trader)) trader = await loadTrader(ctx.db, userId);
+  if (needsKyc(kycRequired, trader)) throw new AppError('KYC_REQUIRED_TRADE');
 
   // A changed wallet or plan is priced again with the current figures; twice in a row means it keeps changing.
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -152,7 +155,7 @@ async function placeFor(
   const current = traderOfRow(trader.userId, row);
   memory.rememberTrader(current);
   if (row.id === null) {
-    if (kycRequired && !current.kycApproved) throw new AppError('KYC_REQUIRED_TRADE');
+    if (needsKyc(kycRequired, current)) throw new AppError('KYC_REQUIRED_TRADE');
     if (current.wallet.id !== wallet.id || planLeverageOf(current.plan, instrument.category) !== planLeverageOf(trader.plan, instrument.category)) {
       return { current };
     }

@@ -131,15 +131,21 @@ describe('placing orders', () => {
     await t.ctx.market.instruments.reload(t.ctx.db);
   });
 
-  it('refuses to trade without approved KYC while the trade switch is on, and allows it when off', async () => {
+  it('refuses real-wallet orders without approved KYC while the trade switch is on, allows them when off, and lets demo wallets trade', async () => {
     await t.ctx.db.update(kycDocuments).set({ status: 'pending' }).where(eq(kycDocuments.userId, clientId));
-    const res = await place({ type: 'buy', instrument: 'EUR_USD', amount: 1000 });
-    expect(res.statusCode).toBe(403);
-    expect(res.json().message).toBe('Please verify KYC to enable trading');
-    await putSetting(t.ctx.db, 'kyc', { value3: 'off' });
-    expect((await place({ type: 'buy', instrument: 'EUR_USD', amount: 1000 })).statusCode).toBe(200);
-    await putSetting(t.ctx.db, 'kyc', { value3: 'on' });
-    await t.ctx.db.update(kycDocuments).set({ status: 'approved' }).where(eq(kycDocuments.userId, clientId));
+    try {
+      expect((await place({ type: 'buy', instrument: 'EUR_USD', amount: 1000 })).statusCode).toBe(200); // the demo wallet
+      await t.ctx.db.update(balances).set({ mode: 'real' }).where(eq(balances.id, walletId));
+      const res = await place({ type: 'buy', instrument: 'EUR_USD', amount: 1000 });
+      expect(res.statusCode).toBe(403);
+      expect(res.json().message).toBe('Please verify KYC to enable trading');
+      await putSetting(t.ctx.db, 'kyc', { value3: 'off' });
+      expect((await place({ type: 'buy', instrument: 'EUR_USD', amount: 1000 })).statusCode).toBe(200);
+    } finally {
+      await putSetting(t.ctx.db, 'kyc', { value3: 'on' });
+      await t.ctx.db.update(balances).set({ mode: 'demo' }).where(eq(balances.id, walletId));
+      await t.ctx.db.update(kycDocuments).set({ status: 'approved' }).where(eq(kycDocuments.userId, clientId));
+    }
   });
 
   it('lets only customers place orders', async () => {
@@ -172,9 +178,12 @@ describe('what the server remembers between orders', () => {
     expect(repriced.json().order.leverage).toBe(50);
     expect(dec(repriced.json().order.margin_used).toString()).toBe('220.04'); // 1.1002 × 10000 / 50
 
+    // The wallet is made real first (KYC governs real money) while the server still remembers it as demo.
+    await t.ctx.db.update(balances).set({ mode: 'real' }).where(eq(balances.id, walletId));
     await t.ctx.db.update(kycDocuments).set({ status: 'rejected' }).where(eq(kycDocuments.userId, clientId));
     const refused = await place({ type: 'buy', instrument: 'EUR_USD', amount: 1000 });
     await t.ctx.db.update(kycDocuments).set({ status: 'approved' }).where(eq(kycDocuments.userId, clientId));
+    await t.ctx.db.update(balances).set({ mode: 'demo' }).where(eq(balances.id, walletId));
     expect(refused.statusCode).toBe(403);
     expect(refused.json().message).toBe('Please verify KYC to enable trading');
     expect(await openMarginSum()).toEqual(dec((await wallet()).margin));
