@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
@@ -44,6 +44,8 @@ export interface BuildOptions {
 export async function buildApp({ ctx, logger = false }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
+    // Fastify's two lines per request bury everything else; logRequests below writes one line where it helps.
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: ctx.config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
     // Odd spellings of a path (case, doubled or trailing slashes, dot segments) reach the route they name, with its guard.
@@ -53,6 +55,7 @@ export async function buildApp({ ctx, logger = false }: BuildOptions): Promise<F
   });
   addBaselineHeaders(app.server);
   app.decorate('ctx', ctx);
+  logRequests(app, ctx.config.LOG_REQUESTS);
   // Collected before any plugin registers routes, so nothing escapes the access audit of the route matrix. The access
   // is read when asked: a plugin scope (publicAssets) may set it after this hook has seen the route.
   const registeredRoutes: RegisteredRoute[] = [];
@@ -82,6 +85,21 @@ export async function buildApp({ ctx, logger = false }: BuildOptions): Promise<F
   await app.register(apiRoutes, { prefix: '/api' });
   await serveWebApp(app, ctx.config.webDist);
   return app;
+}
+
+/**
+ * One concise line per API request at most: by default only server errors and slow answers ('errors'), every API
+ * request with LOG_REQUESTS=all, none with 'none'. Static files and health checks are never logged; errors are
+ * logged in full by the error handler.
+ */
+function logRequests(app: FastifyInstance, mode: 'errors' | 'all' | 'none') {
+  if (mode === 'none') return;
+  app.addHook('onResponse', async (req, reply) => {
+    if (!req.url.startsWith('/api/')) return;
+    const ms = reply.elapsedTime;
+    if (mode === 'errors' && reply.statusCode < 500 && ms < 2000) return;
+    req.log.info(`${req.method} ${req.url.split('?')[0]} ${reply.statusCode} ${Math.round(ms)} ms`);
+  });
 }
 
 function errorHandler(this: FastifyInstance, err: FastifyError, req: Parameters<FastifyInstance['errorHandler']>[1], reply: Parameters<FastifyInstance['errorHandler']>[2]) {

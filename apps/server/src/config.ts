@@ -24,6 +24,8 @@ const Env = z.object({
   /** Cookies marked Secure (HTTPS deployments). */
   COOKIE_SECURE: bool,
   LOG_LEVEL: z.string().default('info'),
+  /** Request lines: 'errors' (server errors and answers slower than 2 s, the default), 'all' (every API request), 'none'. */
+  LOG_REQUESTS: z.enum(['errors', 'all', 'none']).default('errors'),
   /**
    * Market hours: 'exchange' follows real trading hours (forex, commodities and indices closed at the weekend,
    * stocks in NYSE hours, crypto always open); 'open' or 'closed' pins every market, for demos and tests.

@@ -7,20 +7,40 @@ const config = loadConfig();
 const { ctx, database, seededDemo, risk } = await boot(config);
 const app = await buildApp({
   ctx,
-  logger: { level: config.LOG_LEVEL, ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty' } } : {}) },
+  logger: {
+    level: config.LOG_LEVEL,
+    ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty', options: { singleLine: true, ignore: 'pid,hostname,reqId', translateTime: 'HH:MM:ss' } } } : {}),
+  },
 });
 ctx.realtime.attach(app.server, ctx.db);
 await app.listen({ port: config.PORT, host: config.HOST });
 if (config.MARKET_FEED === 'true') await ctx.market.start();
 
-const where = database.kind === 'pglite' ? `embedded PostgreSQL in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)';
-console.log(`\nTrading platform running at ${config.appUrl} on ${where}`);
-if (seededDemo || (config.SEED_DEMO !== 'false' && database.kind === 'pglite')) {
-  console.log(`Demo sign-ins (password ${DEMO_PASSWORD}):`);
-  for (const u of DEMO_USERS) console.log(`  role ${u.roleId}  ${u.email}`);
+console.log(startBanner());
+
+/** What a person starting the product needs to see: where it runs, on what, and how to sign in. */
+function startBanner(): string {
+  const where = database.kind === 'pglite' ? `embedded PostgreSQL in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)';
+  const hours: Record<typeof config.MARKET_HOURS, string> = {
+    exchange: 'real exchange hours (forex, commodities and indices close at weekends; MARKET_HOURS=open npm start keeps every market open)',
+    open: 'every market open (MARKET_HOURS=open)',
+    closed: 'every market closed (MARKET_HOURS=closed)',
+  };
+  const lines = [
+    '',
+    `Trading platform: ${config.appUrl}`,
+    `  Database:     ${where}`,
+    `  Market hours: ${hours[config.MARKET_HOURS]}`,
+    `  Prices:       ${config.MARKET_FEED === 'true' ? 'simulated feed unless a provider key is set in Admin > APIs' : 'feed off (MARKET_FEED=false)'}`,
+    `  Mail:         ${ctx.mailer.smtpEnabled ? 'sent by SMTP' : 'not sent (no SMTP_URL): Admin > Mail Outbox shows the mails, each opening of a live link is audited'}`,
+  ];
+  if (seededDemo || (config.SEED_DEMO !== 'false' && database.kind === 'pglite')) {
+    lines.push(`  Demo sign-ins, password ${DEMO_PASSWORD}:`);
+    for (const u of DEMO_USERS) lines.push(`    ${u.email.padEnd(22)} role ${u.roleId}`);
+  }
+  lines.push('  Requests are logged only when they fail or are slow (LOG_REQUESTS=all logs every one).', '');
+  return lines.join('\n');
 }
-if (!ctx.mailer.smtpEnabled)
-  console.log('Mail: no SMTP_URL set, so nothing is sent (evaluation mode): Admin > Mail Outbox shows sign-in links, and each opening of a live one is audited.');
 
 let closing = false;
 async function shutdown(signal: string) {
