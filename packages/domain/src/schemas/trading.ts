@@ -69,6 +69,17 @@ export const HEARTBEAT_APIS = ['polygonForex', 'polygonCrypto', 'eodStock', 'oan
 export const Heartbeat = z.object({ api: z.enum(HEARTBEAT_APIS), success: z.boolean(), msg: z.string() });
 export type Heartbeat = z.infer<typeof Heartbeat>;
 
+/** GET /admin/api-status: the API Status screen's rows before live heartbeats arrive, and the currency quota. */
+export const ApiStatusResponse = z.object({
+  heartbeats: z.array(Heartbeat),
+  currency: z.object({ used: z.number().int(), total: z.number().int() }),
+  /** Providers that price at least one category now (they have a key); the others leave it to the simulated feed. */
+  configured: z.array(z.enum(HEARTBEAT_APIS)),
+  /** The simulated feed's own heartbeat: the categories it prices and when it last moved a price. */
+  simulated: z.object({ categories: z.array(z.enum(CATEGORIES)), instruments: z.number().int(), lastTickAt: z.string().nullable() }),
+});
+export type ApiStatusResponse = z.infer<typeof ApiStatusResponse>;
+
 export const CANDLE_INTERVALS = ['1m', '1h', '1d'] as const;
 export const CandleInterval = z.enum(CANDLE_INTERVALS);
 export type CandleInterval = z.infer<typeof CandleInterval>;

@@ -1,5 +1,6 @@
 import type { RoutesPlugin } from '../../lib/http.ts';
-import { ApiStatusResponse, getApiStatus } from './service.ts';
+import { ApiStatusResponse } from '@platform/domain';
+import { getApiStatus } from './service.ts';
 
 /** API Status (Health Monitor) is an admin screen (back-office menu: role 1). */
 const adminOnly = { access: [1] } as const;
@@ -11,6 +12,6 @@ export const apiStatusRoutes: RoutesPlugin = async (app) => {
     '/admin/api-status',
     { config: adminOnly, schema: { tags: ['api status'], response: { 200: ApiStatusResponse } } },
     // The market's feeds are read per request: the feed manager may be attached after the routes are built.
-    async () => getApiStatus(db, market.feeds),
+    async () => getApiStatus(db, market),
   );
 };

@@ -13,7 +13,7 @@ const row = (api: string) => screen.getByTestId(`api-status-${api}`);
 
 describe('ApiStatusPage', () => {
   it('starts every provider at N/A / Checking and shows the currency quota as used/total', async () => {
-    mockFetch(() => ({ heartbeats: [], currency: { used: 73, total: 300 } }));
+    mockFetch(() => ({ heartbeats: [], currency: { used: 73, total: 300 }, configured: ['polygonForex', 'polygonCrypto', 'eodStock', 'oandaRest'], simulated: { categories: [], instruments: 0, lastTickAt: null } }));
     renderWithProviders(<ApiStatusPage />);
     expect(await screen.findByText('73/300')).toBeTruthy();
     for (const [api, label] of [
@@ -37,6 +37,7 @@ describe('ApiStatusPage', () => {
         { api: 'eodStock', success: false, msg: 'Not configured: its prices are simulated' },
       ],
       currency: { used: 0, total: 0 },
+      configured: ['polygonForex', 'polygonCrypto', 'eodStock', 'oandaRest'], simulated: { categories: [], instruments: 0, lastTickAt: null },
     }));
     renderWithProviders(<ApiStatusPage />);
     expect(await within(row('polygonForex')).findByText('Connected')).toBeTruthy();
@@ -52,5 +53,18 @@ describe('ApiStatusPage', () => {
     expect(within(row('oandaRest')).getByText('Streaming 24 instruments')).toBeTruthy();
     // Other rows are untouched.
     expect(within(row('polygonCrypto')).getByText('N/A')).toBeTruthy();
+  });
+
+  it('says which markets run on the simulated feed, with its own heartbeat, when no provider has a key', async () => {
+    mockFetch(() => ({
+      heartbeats: [], currency: { used: 0, total: 0 }, configured: [],
+      simulated: { categories: ['forex', 'commodity', 'index', 'stock', 'crypto'], instruments: 60, lastTickAt: '2026-11-23T10:15:30Z' },
+    }));
+    renderWithProviders(<ApiStatusPage />);
+    expect(await within(row('polygonForex')).findByText('Simulated feed (no provider key)')).toBeTruthy();
+    expect(within(row('polygonForex')).getByText('Not configured')).toBeTruthy();
+    expect(screen.queryByText('Checking...')).toBeNull();
+    expect(within(row('simulated')).getByText('Running')).toBeTruthy();
+    expect(within(row('simulated')).getByText(/Forex, Commodities, Indices, Stocks, Crypto: 60 instruments · last tick/)).toBeTruthy();
   });
 });

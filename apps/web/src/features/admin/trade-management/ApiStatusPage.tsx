@@ -2,16 +2,13 @@ import { useState } from 'react';
 import { Paper, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { GENERIC_ERROR, type Heartbeat } from '@platform/domain';
+import dayjs from 'dayjs';
+import { GENERIC_ERROR, type ApiStatusResponse, type Category, type Heartbeat } from '@platform/domain';
 import { apiGet, errorMessage } from '../../../api/client.ts';
 import { useRealtimeEvent } from '../../../api/realtime.ts';
 import { StatusChip } from '../../../ui/data-table/index.ts';
 
-/** GET /admin/api-status: the providers' last heartbeats and the currency API quota. */
-export interface ApiStatusResponse {
-  heartbeats: Heartbeat[];
-  currency: { used: number; total: number };
-}
+export type { ApiStatusResponse };
 
 export const API_STATUS_QUERY_KEY = ['admin', 'api-status'] as const;
 
@@ -23,8 +20,14 @@ const ROWS: Array<{ api: Heartbeat['api']; label: string }> = [
   { api: 'oandaRest', label: 'Oanda Rest (Others)' },
 ];
 
-/** Connected green, Disconnected red, anything else (no heartbeat yet) the warning colour. */
-function statusOf(beat: Heartbeat | undefined): { label: string; color: string } {
+const CATEGORY_LABELS: Record<Category, string> = { forex: 'Forex', commodity: 'Commodities', index: 'Indices', stock: 'Stocks', crypto: 'Crypto' };
+
+/**
+ * Connected green, Disconnected red; a provider without a key is not monitored (its markets run on the simulated
+ * feed); anything else (no heartbeat yet) the warning colour.
+ */
+function statusOf(beat: Heartbeat | undefined, configured: boolean | undefined): { label: string; color: string } {
+  if (configured === false && !beat) return { label: 'Not configured', color: 'gray' };
   if (!beat) return { label: 'N/A', color: 'yellow' };
   return beat.success ? { label: 'Connected', color: 'green' } : { label: 'Disconnected', color: 'red' };
 }
@@ -38,8 +41,8 @@ export function ApiStatusPage() {
   const query = useQuery({
     queryKey: API_STATUS_QUERY_KEY,
     queryFn: () => apiGet<ApiStatusResponse>('/admin/api-status'),
-    // The quota changes when the currency adapter polls; heartbeats arrive live below.
-    refetchInterval: 60_000,
+    // The simulated feed's heartbeat (its last tick) is read every few seconds; providers' heartbeats arrive live below.
+    refetchInterval: 5_000,
   });
   const [live, setLive] = useState<Partial<Record<Heartbeat['api'], Heartbeat>>>({});
 
@@ -49,6 +52,8 @@ export function ApiStatusPage() {
 
   const stored = new Map((query.data?.heartbeats ?? []).map((b) => [b.api, b]));
   const currency = query.data?.currency;
+  const configured = query.data ? new Set(query.data.configured) : null;
+  const simulated = query.data?.simulated;
 
   return (
     <Paper withBorder p="md" radius="md">
@@ -69,17 +74,30 @@ export function ApiStatusPage() {
           <Table.Tbody>
             {ROWS.map(({ api, label }) => {
               const beat = live[api] ?? stored.get(api);
-              const status = statusOf(beat);
+              const isConfigured = configured ? configured.has(api) : undefined;
+              const status = statusOf(beat, isConfigured);
               return (
                 <Table.Tr key={api} data-testid={`api-status-${api}`}>
                   <Table.Td fw={500}>{t(label)}</Table.Td>
                   <Table.Td>
                     <StatusChip label={t(status.label)} color={status.color} />
                   </Table.Td>
-                  <Table.Td>{beat ? beat.msg : t('Checking...')}</Table.Td>
+                  <Table.Td>{beat ? beat.msg : isConfigured === false ? t('Simulated feed (no provider key)') : t('Checking...')}</Table.Td>
                 </Table.Tr>
               );
             })}
+            {simulated && simulated.categories.length > 0 && (
+              <Table.Tr data-testid="api-status-simulated">
+                <Table.Td fw={500}>{t('Simulated feed')}</Table.Td>
+                <Table.Td>
+                  <StatusChip label={t(simulated.lastTickAt ? 'Running' : 'Waiting')} color={simulated.lastTickAt ? 'green' : 'yellow'} />
+                </Table.Td>
+                <Table.Td>
+                  {simulated.categories.map((c) => t(CATEGORY_LABELS[c])).join(', ')}: {simulated.instruments} {t('instruments')}
+                  {simulated.lastTickAt ? ` · ${t('last tick')} ${dayjs(simulated.lastTickAt).format('HH:mm:ss')}` : ''}
+                </Table.Td>
+              </Table.Tr>
+            )}
             <Table.Tr data-testid="api-status-currency">
               <Table.Td fw={500}>{t('Currency API')}</Table.Td>
               <Table.Td>{t('Remaining Quota')}</Table.Td>
