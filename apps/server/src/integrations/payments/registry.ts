@@ -1,9 +1,19 @@
 import type { AutomaticGateway } from '@platform/domain';
+import { createFlutterwaveAdapter } from './flutterwave.ts';
+import { createPaypalAdapter } from './paypal.ts';
+import { createStripeAdapter } from './stripe.ts';
 import type { AdapterOptions, PaymentAdapter } from './types.ts';
 
 /** The adapter of a card or wallet gateway kind; null for the sandbox (the deposits service runs it itself). */
 export function paymentAdapter(kind: AutomaticGateway, opts: AdapterOptions = {}): PaymentAdapter | null {
-  void kind;
-  void opts;
-  return null;
+  switch (kind) {
+    case 'stripe':
+      return createStripeAdapter(opts);
+    case 'paypal':
+      return createPaypalAdapter(opts);
+    case 'flutterwave':
+      return createFlutterwaveAdapter(opts);
+    default:
+      return null;
+  }
 }
