@@ -3,7 +3,7 @@ import { DateInput } from '@mantine/dates';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import type { ProfileFields } from '@platform/domain';
+import { parseIsoDate, type ProfileFields } from '@platform/domain';
 
 /** Form values of the personal fields, derived from the shared schema: every field held as a string. */
 export type PersonalValues = { [K in keyof z.input<typeof ProfileFields>]-?: string };
@@ -16,7 +16,10 @@ interface FieldBinding {
   onFocus?: () => void;
 }
 
-/** YYYY-MM-DD birth date picker limited to adults (sign-up and profile share the 18-year rule). */
+/**
+ * YYYY-MM-DD birth date picker limited to adults (sign-up and profile share the 18-year rule). Typed dates are parsed
+ * strictly: an impossible date is left out, never rolled over into another one.
+ */
 export function BirthDateInput({ value, onChange, ...rest }: FieldBinding) {
   const { t } = useTranslation();
   const eighteenYearsAgo = dayjs().subtract(18, 'year').toDate();
@@ -24,6 +27,7 @@ export function BirthDateInput({ value, onChange, ...rest }: FieldBinding) {
     <DateInput
       label={t('Birth Date')}
       valueFormat="YYYY-MM-DD"
+      dateParser={(typed) => parseIsoDate(typed)}
       placeholder="YYYY-MM-DD"
       maxDate={eighteenYearsAgo}
       defaultDate={eighteenYearsAgo}

@@ -52,3 +52,22 @@ describe('password change and staff user rules', () => {
     expect(StaffUserUpdateRequest.safeParse({ fullName: 'A', email: 'a@b.co', whitelist: '10.0.0', isEmailVerified: true, isActive: true }).success).toBe(false);
   });
 });
+
+describe('birth date', () => {
+  const base = {
+    fullName: 'A B', email: 'a@b.test', password: 'Password1!', passwordConfirmation: 'Password1!', phone: '+1 555 0100',
+    country: 'Canada', city: 'Toronto', address: '1 King St', postalCode: 'M5H', currency: 'USD',
+  };
+  const messageFor = (birthDate: string) => {
+    const r = SignupRequest.safeParse({ ...base, birthDate });
+    return r.success ? null : r.error.issues.find((i) => i.path[0] === 'birthDate')?.message;
+  };
+  it('refuses impossible dates instead of rolling them over, asks for a missing one, and refuses minors', () => {
+    expect(messageFor('1992-13-45')).toBe('Enter a real date as YYYY-MM-DD');
+    expect(messageFor('2001-02-29')).toBe('Enter a real date as YYYY-MM-DD');
+    expect(messageFor('')).toBe('Birth date is required');
+    expect(messageFor('2099-01-01')).toBe('The date cannot be in the future');
+    expect(messageFor(new Date(Date.now() - 10 * 365 * 864e5).toISOString().slice(0, 10))).toBe('You must be at least 18 years old to open an account');
+    expect(messageFor('2000-02-29')).toBeNull();
+  });
+});

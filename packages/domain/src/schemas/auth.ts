@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isCountry } from '../countries.ts';
-import { DateString, emailField, isAdult, optionalString, passwordField, requiredString, safeString, secretString } from './common.ts';
+import { DateString, emailField, isAdult, parseIsoDate, optionalString, passwordField, requiredString, safeString, secretString } from './common.ts';
 
 export const LoginRequest = z.object({
   email: emailField,
@@ -12,7 +12,7 @@ export type LoginRequest = z.input<typeof LoginRequest>;
 
 const phoneField = requiredString('Phone is required', 32).regex(/^\+?[0-9 ()-]{5,}$/, { error: 'Invalid phone number' });
 const countryField = requiredString('Country is required', 100).refine(isCountry, { error: 'Unknown country' });
-const birthDateField = DateString.refine((d) => isAdult(d), { error: 'You must be at least 18 years old' });
+const birthDateField = DateString.refine((d) => parseIsoDate(d) === null || isAdult(d), { error: 'You must be at least 18 years old to open an account' });
 
 /** Profile fields shared by sign-up and the profile form. */
 export const ProfileFields = z.object({

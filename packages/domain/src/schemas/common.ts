@@ -82,11 +82,26 @@ export const IdParam = z.object({ id: z.coerce.number().int().positive({ error: 
 /** Money on the wire: a decimal string. */
 export const MoneyString = z.string().regex(/^-?\d+(\.\d+)?$/);
 
-/** YYYY-MM-DD date. */
+/**
+ * A YYYY-MM-DD calendar date exactly as typed, or null: 1992-13-45 or 2023-02-29 are refused, never rolled over
+ * into another date (as Date and lenient parsers do).
+ */
+export function parseIsoDate(s: string): string | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s.trim());
+  if (!m) return null;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  if (y < 1900 || date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return null;
+  return `${m[1]}-${m[2]}-${m[3]}`;
+}
+
+/** YYYY-MM-DD date (a birth date): required, a real calendar date, not in the future. */
 export const DateString = z
   .string({ error: 'Birth date is required' })
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'Invalid date' })
-  .refine((s) => !Number.isNaN(Date.parse(s)), { error: 'Invalid date' });
+  .trim()
+  .min(1, { error: 'Birth date is required' })
+  .refine((s) => parseIsoDate(s) !== null, { error: 'Enter a real date as YYYY-MM-DD' })
+  .refine((s) => s <= new Date().toISOString().slice(0, 10), { error: 'The date cannot be in the future' });
 
 /** True when a YYYY-MM-DD birth date is at least `years` before today. */
 export function isAdult(birthDate: string, years = 18, today = new Date()): boolean {

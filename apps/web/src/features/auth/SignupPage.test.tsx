@@ -29,6 +29,12 @@ describe('validateSignup', () => {
     expect(errors.fullName).toBe('Full name is required');
   });
 
+  it('asks for a missing birth date, refuses impossible dates and minors', () => {
+    expect(validateSignup({ ...valid, birthDate: '' }).birthDate).toBe('Birth date is required');
+    expect(validateSignup({ ...valid, birthDate: '1992-13-45' }).birthDate).toBe('Enter a real date as YYYY-MM-DD');
+    expect(validateSignup({ ...valid, birthDate: '2015-06-01' }).birthDate).toBe('You must be at least 18 years old to open an account');
+  });
+
   it('requires at least 8 password characters', () => {
     expect(validateSignup({ ...valid, password: 'short', passwordConfirmation: 'short' }).password).toBe(
       'Password must be at least 8 characters',
@@ -37,6 +43,17 @@ describe('validateSignup', () => {
 });
 
 describe('SignupPage', () => {
+  it('does not roll a typed impossible birth date over into another date', async () => {
+    api();
+    renderScreen(<SignupPage />);
+    const input = (await screen.findByLabelText(/Birth Date/)) as HTMLInputElement;
+    fireEvent.focus(input);
+    fireEvent.change(input, { target: { value: '1992-13-45' } });
+    fireEvent.blur(input);
+    await waitFor(() => expect(input.value).not.toBe('1993-02-14'));
+    expect(input.value === '' || input.value === '1992-13-45').toBe(true);
+  });
+
   it('shows the title with the app name', async () => {
     api();
     renderScreen(<SignupPage />);
