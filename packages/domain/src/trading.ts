@@ -11,6 +11,12 @@ export type Side = 'buy' | 'sell';
 /** Stop-out percent when the pricing plan sets none (spec §9). */
 export const DEFAULT_STOPOUT_PERCENT = 50;
 
+/**
+ * The smallest order size typed in amount mode, per category: the dialog opens at it and its plus and minus buttons
+ * step by it (0.01 BTC, not 1 BTC worth a small account's whole balance).
+ */
+export const AMOUNT_STEP: Record<(typeof CATEGORIES)[number], string> = { forex: '1000', commodity: '1', index: '1', stock: '1', crypto: '0.01' };
+
 /** Leverage of a category: the plan's {category}_leverage, else the instrument's own. */
 export function resolveLeverage(planLeverage: number | null | undefined, instrumentLeverage: number): number {
   return planLeverage && planLeverage > 0 ? planLeverage : instrumentLeverage;

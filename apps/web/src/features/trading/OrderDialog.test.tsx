@@ -57,7 +57,7 @@ describe('OrderDialog', () => {
   it('keeps the amount at 0 or more and disables the button without an amount', async () => {
     open('sell');
     const amount = (await screen.findByLabelText('Amount')) as HTMLInputElement;
-    expect(amount.value).toBe('1');
+    expect(amount.value).toBe('1000'); // forex typed as an amount starts at a micro lot and steps by it
     fireEvent.click(screen.getByRole('button', { name: 'Decrease amount' }));
     await waitFor(() => expect(amount.value).toBe('0'));
     fireEvent.click(screen.getByRole('button', { name: 'Decrease amount' }));
@@ -66,8 +66,18 @@ describe('OrderDialog', () => {
     fireEvent.change(amount, { target: { value: '' } });
     expect(submit('Sell').disabled).toBe(true);
     fireEvent.click(screen.getByRole('button', { name: 'Increase amount' }));
-    await waitFor(() => expect(amount.value).toBe('1'));
+    await waitFor(() => expect(amount.value).toBe('1000'));
     expect(submit('Sell').disabled).toBe(false);
+  });
+
+  it('opens a BTC order at 0.01 BTC, which a small account can pay, and steps by it', async () => {
+    open('buy', {}, 'BTC_USD');
+    const amount = (await screen.findByLabelText('Amount')) as HTMLInputElement;
+    expect(amount.value).toBe('0.01');
+    expect(screen.queryByText('Insufficient Balance!')).toBeNull();
+    expect(submit('Buy').disabled).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Increase amount' }));
+    await waitFor(() => expect(amount.value).toBe('0.02'));
   });
 
   it('says "Insufficient Balance!" when the margin exceeds the balance', async () => {

@@ -4,6 +4,7 @@ import { IconMinus, IconPlus } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import {
+  AMOUNT_STEP,
   dec,
   formatMoney,
   GENERIC_ERROR,
@@ -53,7 +54,9 @@ function Line({ label, value, color }: { label: string; value: string; color?: s
 export function OrderForm({ side, instrument, prices, conversionRate, lot, wallet, plan, openProfitLoss, onDone }: OrderFormProps) {
   const { t } = useTranslation();
   const client = useQueryClient();
-  const [amount, setAmount] = useState<string>(() => (lot.lotState === 'lot' ? String(lot.lotSelector[0]?.value ?? '') : '1'));
+  // Opens at the smallest preset (lot mode) or the category's smallest step (amount mode).
+  const step = AMOUNT_STEP[instrument.category];
+  const [amount, setAmount] = useState<string>(() => (lot.lotState === 'lot' ? String(lot.lotSelector[0]?.value ?? '') : step));
   const [takeProfit, setTakeProfit] = useState<{ on: boolean; value: string }>({ on: false, value: '' });
   const [stopLoss, setStopLoss] = useState<{ on: boolean; value: string }>({ on: false, value: '' });
 
@@ -93,7 +96,7 @@ export function OrderForm({ side, instrument, prices, conversionRate, lot, walle
 
   const stepAmount = (by: number) => {
     const current = /^\d*\.?\d+$/.test(amount) ? dec(amount) : dec(0);
-    const next = current.plus(by);
+    const next = current.plus(dec(step).times(by));
     setAmount((next.isNegative() ? dec(0) : next).toString());
   };
   const currency = wallet.currency;
