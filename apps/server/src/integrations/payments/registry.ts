@@ -1,5 +1,7 @@
 import type { AutomaticGateway } from '@platform/domain';
+import { createCoinpaymentsAdapter } from './coinpayments.ts';
 import { createFlutterwaveAdapter } from './flutterwave.ts';
+import { createMoonpayAdapter } from './moonpay.ts';
 import { createPaypalAdapter } from './paypal.ts';
 import { createStripeAdapter } from './stripe.ts';
 import type { AdapterOptions, PaymentAdapter } from './types.ts';
@@ -13,6 +15,10 @@ export function paymentAdapter(kind: AutomaticGateway, opts: AdapterOptions = {}
       return createPaypalAdapter(opts);
     case 'flutterwave':
       return createFlutterwaveAdapter(opts);
+    case 'coinpayments':
+      return createCoinpaymentsAdapter(opts);
+    case 'moonpay':
+      return createMoonpayAdapter(opts);
     default:
       return null;
   }

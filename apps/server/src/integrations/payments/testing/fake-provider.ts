@@ -11,6 +11,8 @@ export interface RecordedRequest {
   method: string;
   path: string;
   query: URLSearchParams;
+  /** The query string exactly as it arrived, with its leading '?' ('' when none). */
+  search: string;
   headers: http.IncomingHttpHeaders;
   rawBody: Buffer;
   /** The body as text. */
@@ -51,7 +53,8 @@ export class FakeProvider {
           }
         }
         const recorded: RecordedRequest = {
-          method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, rawBody, text, json,
+          method: req.method ?? 'GET', path: url.pathname, query: url.searchParams,
+          search: (req.url ?? '').includes('?') ? (req.url ?? '').slice((req.url ?? '').indexOf('?')) : '', headers: req.headers, rawBody, text, json,
           form: new URLSearchParams(type.includes('x-www-form-urlencoded') ? text : ''),
         };
         this.requests.push(recorded);
