@@ -58,7 +58,7 @@ describe('market broadcast over Socket.IO', () => {
       await until(() => s.events.length > 0);
       await settle();
       // The app's market is pinned open in tests; the connect hook reports the app's own status.
-      expect(s.events).toEqual([['marketStatus', { fx: 'open', stock: 'open', crypto: 'open' }]]);
+      expect(s.events).toEqual([['marketStatus', { fx: 'open', stock: 'open', crypto: 'open', nextOpen: { fx: null, stock: null } }]]);
     }
   });
 

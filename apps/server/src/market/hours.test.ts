@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CATEGORIES } from '@platform/domain';
-import { MarketClock, marketStatusAt, nyseHolidays } from './hours.ts';
+import { MarketClock, marketStatusAt, nextOpenAt, nyseHolidays } from './hours.ts';
 
 const at = (iso: string) => new Date(iso);
 const fx = (iso: string) => marketStatusAt(at(iso)).fx;
@@ -107,5 +107,22 @@ describe('MarketClock', () => {
     const saturday = () => at('2025-07-12T12:00:00Z');
     expect(new MarketClock('open', saturday).status()).toEqual({ fx: 'open', stock: 'open', crypto: 'open' });
     expect(new MarketClock('closed', saturday).isOpen('crypto')).toBe(false);
+  });
+});
+
+describe('when a closed market opens again', () => {
+  it('finds Sunday 17:00 New York for forex on a Saturday, and the next NYSE session after a holiday weekend', () => {
+    // Saturday 2026-11-21 12:00 UTC: forex reopens Sunday 17:00 New York (22:00 UTC, winter time).
+    expect(nextOpenAt(new Date('2026-11-21T12:00:00Z'), 'fx')?.toISOString()).toBe('2026-11-22T22:00:00.000Z');
+    // Thursday 2026-11-26 is Thanksgiving: from Wednesday's close the next session is Friday 09:30 New York.
+    expect(nextOpenAt(new Date('2026-11-25T22:00:00Z'), 'stock')?.toISOString()).toBe('2026-11-27T14:30:00.000Z');
+  });
+
+  it('is told to screens with the status, and not when a market is open or pinned', () => {
+    const saturday = new MarketClock('exchange', () => new Date('2026-11-21T12:00:00Z'));
+    expect(saturday.statusWithReopening()).toMatchObject({ fx: 'closed', stock: 'closed', crypto: 'open', nextOpen: { fx: '2026-11-22T22:00:00.000Z', stock: '2026-11-23T14:30:00.000Z' } });
+    const wednesday = new MarketClock('exchange', () => new Date('2026-11-25T15:00:00Z'));
+    expect(wednesday.statusWithReopening().nextOpen).toEqual({ fx: null, stock: null });
+    expect(new MarketClock('closed').statusWithReopening().nextOpen).toEqual({ fx: null, stock: null });
   });
 });

@@ -132,12 +132,26 @@ export function marketStatusAt(now: Date): MarketStatus {
   return { fx: fxOpenAt(ny) ? 'open' : 'closed', stock: stockOpenAt(ny) ? 'open' : 'closed', crypto: 'open' };
 }
 
+const HALF_HOUR = 30 * 60_000;
+
+/**
+ * When a closed market opens next (every opening falls on a whole or half New York hour, so half-hour steps find
+ * it exactly), or null within two weeks.
+ */
+export function nextOpenAt(now: Date, market: 'fx' | 'stock'): Date | null {
+  const isOpen = market === 'fx' ? fxOpenAt : stockOpenAt;
+  let t = Math.ceil((now.getTime() + 1) / HALF_HOUR) * HALF_HOUR;
+  for (let i = 0; i < 14 * 48; i++, t += HALF_HOUR) if (isOpen(newYorkTime(new Date(t)))) return new Date(t);
+  return null;
+}
+
 export class MarketClock {
   /**
    * Every opening and closing falls on a whole minute, so one computation serves a whole minute: the feeds and
    * the risk engine ask for every instrument on every tick.
    */
   private cached: { minute: number; status: MarketStatus } | null = null;
+  private reopening: { minute: number; nextOpen: NonNullable<MarketStatus['nextOpen']> } | null = null;
 
   constructor(
     private readonly mode: MarketHoursMode,
@@ -151,6 +165,19 @@ export class MarketClock {
     const minute = Math.floor(at.getTime() / 60_000);
     if (this.cached?.minute !== minute) this.cached = { minute, status: marketStatusAt(at) };
     return { ...this.cached.status };
+  }
+
+  /** The status with when each closed market opens again (for screens; computed at most once a minute). */
+  statusWithReopening(): MarketStatus {
+    const status = this.status();
+    if (this.mode !== 'exchange') return { ...status, nextOpen: { fx: null, stock: null } };
+    const at = this.now();
+    const minute = Math.floor(at.getTime() / 60_000);
+    if (this.reopening?.minute !== minute) {
+      const next = (m: 'fx' | 'stock') => (status[m] === 'closed' ? (nextOpenAt(at, m)?.toISOString() ?? null) : null);
+      this.reopening = { minute, nextOpen: { fx: next('fx'), stock: next('stock') } };
+    }
+    return { ...status, nextOpen: this.reopening.nextOpen };
   }
 
   isOpen(category: Category): boolean {

@@ -45,7 +45,7 @@ export async function createMarket(deps: MarketDeps): Promise<Market> {
       .map((i) => ({ name: i.name, bid: Number(i.bids), ask: Number(i.asks), closeoutBid: Number(i.bids), closeoutAsk: Number(i.asks), time: now })),
   );
   const clock = new MarketClock(config.MARKET_HOURS);
-  const status = () => clock.status();
+  const status = () => clock.statusWithReopening();
   const isOpen = (c: InstrumentRow['category']) => clock.isOpen(c);
   const mid = (name: string): number | null => {
     const q = book.get(name);

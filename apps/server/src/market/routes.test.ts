@@ -40,7 +40,7 @@ describe('GET /api/dashboard/market-status', () => {
     const res = await get('/api/dashboard/market-status');
     expect(res.statusCode).toBe(200);
     // Test apps pin the markets open (MARKET_HOURS=open).
-    expect(res.json()).toEqual({ fx: 'open', stock: 'open', crypto: 'open' });
+    expect(res.json()).toEqual({ fx: 'open', stock: 'open', crypto: 'open', nextOpen: { fx: null, stock: null } });
   });
 });
 

@@ -56,12 +56,21 @@ export const PriceTick = z.object({
 export type PriceTick = z.infer<typeof PriceTick>;
 
 export const MarketState = z.enum(['open', 'closed']);
-/** Market status (spec §3): forex status also covers commodities and indices. */
-export const MarketStatus = z.object({ fx: MarketState, stock: MarketState, crypto: MarketState });
+/**
+ * Market status (spec §3): forex status also covers commodities and indices. `nextOpen` says when a closed market
+ * opens again (ISO instant; null when it is pinned closed), so screens can show it in the user's local time.
+ */
+export const MarketStatus = z.object({
+  fx: MarketState,
+  stock: MarketState,
+  crypto: MarketState,
+  nextOpen: z.object({ fx: z.string().nullable(), stock: z.string().nullable() }).optional(),
+});
 export type MarketStatus = z.infer<typeof MarketStatus>;
+export type MarketName = 'fx' | 'stock' | 'crypto';
 
 /** Which market-status flag governs a category. */
-export const marketOfCategory = (c: CategoryName): keyof MarketStatus =>
+export const marketOfCategory = (c: CategoryName): MarketName =>
   c === 'stock' ? 'stock' : c === 'crypto' ? 'crypto' : 'fx';
 
 /** Provider health for the API status screen (back-office spec). */

@@ -63,6 +63,15 @@ describe('InstrumentPanel', () => {
     expect(within(row('AAPL_USD')).getByRole('button', { name: 'Buy AAPL/USD' })).toHaveProperty('disabled', false);
   });
 
+  it('says when a closed market opens again, in the user\'s local time', async () => {
+    mockTradingFetch(tradingApi());
+    const opens = '2026-11-22T22:00:00.000Z';
+    renderScreen(<Panel status={{ fx: 'closed', stock: 'open', crypto: 'open', nextOpen: { fx: opens, stock: null } }} />);
+    const local = new Date(opens);
+    const hhmm = `${String(local.getHours()).padStart(2, '0')}:${String(local.getMinutes()).padStart(2, '0')}`;
+    expect(within(screen.getByTestId('market-forex')).getByTestId('market-reopens').textContent).toContain(hhmm);
+  });
+
   it('disables Sell and Buy of an instrument that is not tradable', async () => {
     const instruments = instrumentsFixture().map((i) => (i.name === 'EUR_USD' ? { ...i, tradable: false } : i));
     mockTradingFetch(tradingApi({ instruments }));

@@ -1,3 +1,4 @@
+import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { Accordion, Box, Center, Overlay, Paper, Stack, Tabs, Text, TextInput, ThemeIcon } from '@mantine/core';
 import { IconLock, IconSearch, IconStarFilled } from '@tabler/icons-react';
@@ -102,7 +103,7 @@ export function InstrumentPanel({ instruments, marketStatus, selected, onSelect,
                       instruments={instruments.filter((i) => i.category === m.category)}
                       emptyText={t('No instruments')}
                     />
-                    {!isOpen(m.category) && <MarketClosed />}
+                    {!isOpen(m.category) && <MarketClosed opensAt={marketStatus?.nextOpen?.[marketOfCategory(m.category) === 'stock' ? 'stock' : 'fx'] ?? null} />}
                   </Box>
                 </Tabs.Panel>
               ))}
@@ -114,7 +115,8 @@ export function InstrumentPanel({ instruments, marketStatus, selected, onSelect,
   );
 }
 
-function MarketClosed() {
+/** The "Market Closed" cover of a tab, with when the market opens again in the user's own time zone. */
+function MarketClosed({ opensAt }: { opensAt: string | null }) {
   const { t } = useTranslation();
   return (
     <Overlay backgroundOpacity={0.65} color="#000" blur={2} zIndex={5} radius="sm">
@@ -126,6 +128,11 @@ function MarketClosed() {
           <Text fw={700} size="lg">
             {t('Market Closed')}
           </Text>
+          {opensAt && (
+            <Text size="sm" c="dimmed" data-testid="market-reopens">
+              {t('Opens {{when}}', { when: dayjs(opensAt).format('ddd D MMM, HH:mm') })}
+            </Text>
+          )}
         </Stack>
       </Center>
     </Overlay>
