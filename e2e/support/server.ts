@@ -38,7 +38,7 @@ export async function startServer(env: Record<string, string> = {}, opts: { data
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes('Trading platform running at')) {
+      if (output.includes('Trading platform: http')) {
         clearTimeout(timer);
         resolve();
       }
