@@ -47,6 +47,8 @@ describe('security headers', () => {
       expect(csp['object-src'], url).toBe("'none'");
       expect(csp['connect-src'], url).toBe("'self'");
       expect(csp['frame-src'], url).toBe("'none'");
+      // Forms go to this site, and to Perfect Money's SCI for its deposits only.
+      expect(csp['form-action'], url).toBe("'self' https://perfectmoney.com");
       expect(res.headers['x-frame-options'], url).toBe('DENY');
       expect(res.headers['x-content-type-options'], url).toBe('nosniff');
       expect(res.headers['referrer-policy'], url).toBe('no-referrer');

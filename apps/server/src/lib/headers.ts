@@ -14,6 +14,17 @@ const RECAPTCHA_FRAME = ['https://www.google.com/recaptcha/', 'https://recaptcha
  * API and websocket on the same origin, the captcha's hosts when the captcha is switched on — no framing by any
  * site, no MIME sniffing, no Referer (reset and verification links carry tokens), HSTS when served over HTTPS.
  */
+/** Where deposit forms may be posted: Perfect Money's SCI, or the address configured for it instead. */
+function paymentFormOrigins(urls: Record<string, string>): string[] {
+  const configured = urls.perfectmoney;
+  if (!configured) return ['https://perfectmoney.com'];
+  try {
+    return [new URL(configured).origin];
+  } catch {
+    return [];
+  }
+}
+
 export async function registerSecurityHeaders(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const captchaOn = await captchaSwitch(ctx);
   // The policy is built per response; the switch is re-read at most every few seconds, before helmet's hook runs.
@@ -37,7 +48,8 @@ export async function registerSecurityHeaders(app: FastifyInstance, ctx: AppCont
         frameSrc: [() => (captchaOn.value ? RECAPTCHA_FRAME.join(' ') : "'none'")],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
-        formAction: ["'self'"],
+        // A deposit by Perfect Money posts a hidden form to the provider (its SCI).
+        formAction: ["'self'", ...paymentFormOrigins(ctx.config.PAYMENT_API_URLS)],
         frameAncestors: ["'none'"],
         ...(ctx.config.COOKIE_SECURE ? { upgradeInsecureRequests: [] } : {}),
       },
