@@ -60,6 +60,8 @@ export function createPaypalAdapter(opts: AdapterOptions = {}): PaymentAdapter {
   }
 
   function apiError(what: string, status: number, json: unknown, keys: GatewayKeys): ProviderError {
+    // A refused token (revoked, rotated credentials) is not reused: the next call asks for a new one.
+    if (status === 401) tokens.clear();
     const issue = str(field((field(json, 'details') as unknown[] | undefined)?.[0], 'issue')) ?? str(field(json, 'name'));
     const message = str(field(json, 'message'));
     return new ProviderError(`PayPal ${what} failed (${status})${issue ? ` ${issue}` : ''}${message ? `: ${scrub(message, keys)}` : ''}`);
