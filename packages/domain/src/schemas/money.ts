@@ -148,7 +148,8 @@ export const GATEWAY_SPECS: Record<GatewayKind, GatewaySpec> = {
   wipays: { kind: 'wipays', name: 'WiPays', group: 'automatic', hasFee: true, hasFile: false, fields: [plain('key1', 'Public Key'), secret('key2', 'Secret Key')] },
   perfectmoney: {
     kind: 'perfectmoney', name: 'Perfect Money', group: 'automatic', hasFee: true, hasFile: false,
-    fields: [plain('key1', 'USD Wallet'), plain('key2', 'EUR Wallet')],
+    // The alternate passphrase is not in the spec's field set, but without it no Perfect Money payment can be verified.
+    fields: [plain('key1', 'USD Wallet'), { key: 'key2', label: 'EUR Wallet' }, secret('key3', 'Alternate Passphrase')],
   },
   globiance: { kind: 'globiance', name: 'Globiance', group: 'automatic', hasFee: true, hasFile: false, fields: [plain('key1', 'API Key'), secret('key2', 'Secret Key')] },
   moonpay: {

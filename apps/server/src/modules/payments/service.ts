@@ -159,7 +159,15 @@ export async function paypalCapture(ctx: Ctx, userId: number, orderId: string): 
 export async function paymentReturn(ctx: Ctx, userId: number, reference: string, query: Record<string, string | undefined>): Promise<PaymentResultResponse> {
   const d = await ownByReference(ctx, userId, reference);
   const kind = d.gateway;
-  if (d.status === 'pending' && isAutomaticGateway(kind) && kind !== 'sandbox' && Object.keys(query).some((k) => k !== 'cancelled')) {
+  // PayPal sends the buyer back with the approved order (?token=…): it is captured on the server now.
+  if (kind === 'paypal' && d.status === 'pending' && query.token && query.token === d.providerRef && !query.cancelled) {
+    try {
+      return await paypalCapture(ctx, userId, query.token);
+    } catch {
+      return paymentResult(await ownByReference(ctx, userId, reference));
+    }
+  }
+  if (d.status === 'pending' && isAutomaticGateway(kind) && kind !== 'sandbox' && kind !== 'paypal' && Object.keys(query).some((k) => k !== 'cancelled')) {
     try {
       await receiveCallback(ctx, kind, { headers: {}, rawBody: Buffer.from(new URLSearchParams(query as Record<string, string>).toString()), query, body: query });
     } catch {
