@@ -71,11 +71,25 @@ describe('GET /api/market/candles', () => {
     expect((await get('/api/market/candles?symbol=EUR_USD&interval=1m')).json()).toEqual([]);
   });
 
+  it('builds 4-hour bars from the hourly ones (and 5 and 15 minutes from minute bars)', async () => {
+    const hourly: Candle[] = (await get('/api/market/candles?symbol=EUR_USD&interval=1h&limit=48')).json();
+    const four: Candle[] = (await get('/api/market/candles?symbol=EUR_USD&interval=4h&limit=12')).json();
+    expect(four.length).toBeGreaterThan(0);
+    expect(four.every((b) => b.time % 14_400 === 0)).toBe(true);
+    const last = four.at(-1)!;
+    const inside = hourly.filter((h) => h.time >= last.time);
+    expect(last.open).toBe(inside[0].open);
+    expect(last.close).toBe(inside.at(-1)!.close);
+    expect(last.high).toBe(Math.max(...inside.map((h) => h.high)));
+    expect(last.low).toBe(Math.min(...inside.map((h) => h.low)));
+    expect((await get('/api/market/candles?symbol=EUR_USD&interval=15m')).statusCode).toBe(200);
+  });
+
   it('answers 404 for an unknown symbol and 400 for bad input', async () => {
     const unknown = await get('/api/market/candles?symbol=NOPE_USD');
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toEqual({ message: 'Instrument not found.' });
-    for (const q of ['symbol=EUR_USD&interval=5m', 'symbol=EUR_USD&limit=0', 'symbol=EUR_USD&limit=5000', 'symbol=EUR_USD&limit=abc', 'interval=1d', 'symbol=']) {
+    for (const q of ['symbol=EUR_USD&interval=2h', 'symbol=EUR_USD&limit=0', 'symbol=EUR_USD&limit=5000', 'symbol=EUR_USD&limit=abc', 'interval=1d', 'symbol=']) {
       const res = await get(`/api/market/candles?${q}`);
       expect(res.statusCode, q).toBe(400);
       expect(res.json().message, q).toBeTruthy();

@@ -1,4 +1,4 @@
-import { dec, type Candle, type CandleInterval, type InstrumentDto } from '@platform/domain';
+import { CHART_INTERVAL_SPECS, dec, type Candle, type ChartInterval, type InstrumentDto } from '@platform/domain';
 import { AppError } from '../lib/errors.ts';
 import type { InstrumentRow } from './instruments.ts';
 import type { Market } from './types.ts';
@@ -39,8 +39,27 @@ export function instrumentBySymbol(market: Pick<Market, 'instruments'>, symbol: 
 /** GET /market/candles: the latest bars of one instrument, oldest first. */
 export async function candlesOf(
   market: Pick<Market, 'instruments' | 'candles'>,
-  query: { symbol: string; interval: CandleInterval; limit: number },
+  query: { symbol: string; interval: ChartInterval; limit: number },
 ): Promise<Candle[]> {
   const row = instrumentBySymbol(market, query.symbol);
-  return market.candles(row.id, query.interval, query.limit);
+  const { seconds, source } = CHART_INTERVAL_SPECS[query.interval];
+  if (query.interval === source) return market.candles(row.id, source, query.limit);
+  // 5m, 15m and 4h bars are built from the stored 1m and 1h bars.
+  const factor = seconds / (source === '1m' ? 60 : 3600);
+  return resample(await market.candles(row.id, source, Math.min(query.limit * factor, 30_000)), seconds).slice(-query.limit);
+}
+
+/** Merges consecutive bars into bars of `seconds` (UTC-aligned buckets): first open, highest high, lowest low, last close. */
+export function resample(bars: readonly Candle[], seconds: number): Candle[] {
+  const out: Candle[] = [];
+  for (const b of bars) {
+    const time = Math.floor(b.time / seconds) * seconds;
+    const last = out[out.length - 1];
+    if (last && last.time === time) {
+      last.high = Math.max(last.high, b.high);
+      last.low = Math.min(last.low, b.low);
+      last.close = b.close;
+    } else out.push({ time, open: b.open, high: b.high, low: b.low, close: b.close });
+  }
+  return out;
 }

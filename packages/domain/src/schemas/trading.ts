@@ -89,12 +89,24 @@ export const ApiStatusResponse = z.object({
 });
 export type ApiStatusResponse = z.infer<typeof ApiStatusResponse>;
 
+/** The bar sizes the server stores; the chart's other timeframes are built from them. */
 export const CANDLE_INTERVALS = ['1m', '1h', '1d'] as const;
 export const CandleInterval = z.enum(CANDLE_INTERVALS);
 export type CandleInterval = z.infer<typeof CandleInterval>;
+/** The chart's timeframes (daily by default, spec §2), each with its length and the stored bars it is built from. */
+export const CHART_INTERVALS = ['1m', '5m', '15m', '1h', '4h', '1d'] as const;
+export type ChartInterval = (typeof CHART_INTERVALS)[number];
+export const CHART_INTERVAL_SPECS: Record<ChartInterval, { seconds: number; source: CandleInterval }> = {
+  '1m': { seconds: 60, source: '1m' },
+  '5m': { seconds: 300, source: '1m' },
+  '15m': { seconds: 900, source: '1m' },
+  '1h': { seconds: 3600, source: '1h' },
+  '4h': { seconds: 14_400, source: '1h' },
+  '1d': { seconds: 86_400, source: '1d' },
+};
 export const CandlesQuery = z.object({
   symbol: requiredString('Symbol is required', 40),
-  interval: CandleInterval.default('1d'),
+  interval: z.enum(CHART_INTERVALS, { error: 'Unknown interval' }).default('1d'),
   limit: z.coerce.number().int().min(1).max(2000).default(500),
 });
 /** time = bar start in Unix seconds (UTC), as lightweight-charts expects. */

@@ -1,6 +1,7 @@
-import { Badge, Box, Group, Paper, Stack, Text, UnstyledButton } from '@mantine/core';
+import { useState } from 'react';
+import { Badge, Box, Group, Paper, SegmentedControl, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { InstrumentDto, Side } from '@platform/domain';
+import { CHART_INTERVALS, type ChartInterval, type InstrumentDto, type Side } from '@platform/domain';
 import { formatPrice, pairLabel } from './figures.ts';
 import { PriceChart } from './PriceChart.tsx';
 import { useQuote } from './quotes.ts';
@@ -40,20 +41,46 @@ function PriceButton({ side, price, disabled, onClick }: { side: Side; price: st
   );
 }
 
-/** The selected instrument's daily chart with floating SELL (bid) and BUY (ask) buttons (spec §2). */
+const INTERVAL_LABELS: Record<ChartInterval, string> = { '1m': '1m', '5m': '5m', '15m': '15m', '1h': '1H', '4h': '4H', '1d': 'D' };
+const INTERVAL_NAMES: Record<ChartInterval, string> = { '1m': '1 minute', '5m': '5 minutes', '15m': '15 minutes', '1h': '1 hour', '4h': '4 hours', '1d': 'Daily' };
+const INTERVAL_KEY = 'chartInterval';
+
+/** The chosen timeframe, remembered in this browser; daily by default (spec §2). */
+function useChartInterval(): [ChartInterval, (v: ChartInterval) => void] {
+  const [interval, setInterval] = useState<ChartInterval>(() => {
+    const saved = typeof localStorage === 'undefined' ? null : localStorage.getItem(INTERVAL_KEY);
+    return (CHART_INTERVALS as readonly string[]).includes(saved ?? '') ? (saved as ChartInterval) : '1d';
+  });
+  const choose = (v: ChartInterval) => {
+    setInterval(v);
+    localStorage.setItem(INTERVAL_KEY, v);
+  };
+  return [interval, choose];
+}
+
+/** The selected instrument's chart (daily by default, other timeframes on demand) with floating SELL (bid) and BUY (ask) buttons (spec §2). */
 export function ChartPanel({ instrument, marketOpen, onTrade }: ChartPanelProps) {
   const { t } = useTranslation();
   const quote = useQuote(instrument.name);
   const disabled = !instrument.tradable || !marketOpen || !quote;
+  const [interval, setInterval] = useChartInterval();
   return (
     <Paper withBorder radius="md" p={0} style={{ overflow: 'hidden' }}>
       <Group justify="space-between" px="md" py="xs" gap="xs">
         <Stack gap={0}>
           <Text fw={700}>{pairLabel(instrument.base, instrument.quote)}</Text>
           <Text size="xs" c="dimmed">
-            {instrument.alias ?? instrument.name} · {t('Daily')}
+            {instrument.alias ?? instrument.name} · {t(INTERVAL_NAMES[interval])}
           </Text>
         </Stack>
+        <SegmentedControl
+          size="xs"
+          aria-label={t('Timeframe')}
+          value={interval}
+          onChange={(v) => setInterval(v as ChartInterval)}
+          data={CHART_INTERVALS.map((v) => ({ value: v, label: INTERVAL_LABELS[v] }))}
+          style={{ marginLeft: 'auto' }}
+        />
         {!marketOpen && (
           <Badge color="gray" variant="light">
             {t('Market Closed')}
@@ -66,7 +93,7 @@ export function ChartPanel({ instrument, marketOpen, onTrade }: ChartPanelProps)
         )}
       </Group>
       <Box pos="relative">
-        <PriceChart symbol={instrument.name} digits={instrument.digits} height="clamp(320px, 52vh, 560px)" />
+        <PriceChart symbol={instrument.name} digits={instrument.digits} interval={interval} height="clamp(320px, 52vh, 560px)" />
         <Group gap="xs" pos="absolute" top={12} left={12} style={{ zIndex: 3 }}>
           <PriceButton side="sell" price={formatPrice(quote?.bid, instrument.digits)} disabled={disabled} onClick={() => onTrade('sell', instrument)} />
           <PriceButton side="buy" price={formatPrice(quote?.ask, instrument.digits)} disabled={disabled} onClick={() => onTrade('buy', instrument)} />

@@ -6,7 +6,13 @@ import { callsTo, emitRealtime, mockTradingFetch, orderFixture, tradingApi, type
 
 vi.mock('../../api/realtime.ts', async () => (await import('./testing.ts')).realtimeModule);
 // The canvas chart has no place in a DOM without layout; its symbol is what matters here.
-vi.mock('./PriceChart.tsx', () => ({ PriceChart: ({ symbol }: { symbol: string }) => <div data-testid="price-chart">{symbol}</div> }));
+vi.mock('./PriceChart.tsx', () => ({
+  PriceChart: ({ symbol, interval }: { symbol: string; interval?: string }) => (
+    <div data-testid="price-chart" data-interval={interval}>
+      {symbol}
+    </div>
+  ),
+}));
 const { DashboardPage } = await import('./DashboardPage.tsx');
 
 const closed = orderFixture({
@@ -34,6 +40,17 @@ describe('DashboardPage', () => {
     await waitFor(() => expect(screen.getByTestId('price-chart').textContent).toBe('EUR_USD'));
     fireEvent.click(screen.getByRole('button', { name: 'BUY' }));
     expect(await screen.findByText('Buy Order')).toBeTruthy();
+  });
+
+  it('charts daily bars by default and switches to the timeframe picked, remembered for the next visit', async () => {
+    localStorage.removeItem('chartInterval');
+    show();
+    const chart = await screen.findByTestId('price-chart');
+    expect(chart.dataset.interval).toBe('1d');
+    fireEvent.click(screen.getByText('4H'));
+    await waitFor(() => expect(screen.getByTestId('price-chart').dataset.interval).toBe('4h'));
+    expect(localStorage.getItem('chartInterval')).toBe('4h');
+    localStorage.removeItem('chartInterval');
   });
 
   it('shows open positions with live P/L to 5 decimals and closes one', async () => {

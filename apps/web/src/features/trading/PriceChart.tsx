@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { Box, Center, Loader, Text, useMantineTheme } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { CandlestickSeries, ColorType, createChart, type IChartApi, type ISeriesApi, type UTCTimestamp } from 'lightweight-charts';
-import type { Candle } from '@platform/domain';
+import { CHART_INTERVAL_SPECS, type Candle, type ChartInterval } from '@platform/domain';
 import { useCandles } from './api.ts';
 import { liveBar } from './chartBars.ts';
 import { useQuote } from './quotes.ts';
@@ -13,23 +13,27 @@ export interface PriceChartProps {
   digits: number;
   /** CSS height of the chart area. */
   height: number | string;
+  /** Bar length (daily by default, spec §2). */
+  interval?: ChartInterval;
 }
 
 const toBar = (c: Candle) => ({ ...c, time: c.time as UTCTimestamp });
 
 /**
- * Daily candles of one instrument from our candles API, dark, with the last bar following the live bid.
- * The symbol is chosen by the page (the chart itself offers no symbol change).
+ * Candles of one instrument from our candles API (daily unless another timeframe is chosen), dark, with the last bar
+ * following the live bid. The symbol is chosen by the page (the chart itself offers no symbol change).
  */
-export function PriceChart({ symbol, digits, height }: PriceChartProps) {
+export function PriceChart({ symbol, digits, height, interval = '1d' }: PriceChartProps) {
   const { t } = useTranslation();
   const theme = useMantineTheme();
   const containerRef = useRef<HTMLDivElement>(null);
   const chartRef = useRef<IChartApi | null>(null);
   const seriesRef = useRef<ISeriesApi<'Candlestick'> | null>(null);
   // The bar the live bid moves, tagged with its symbol so a tick never lands on another instrument's history.
-  const lastRef = useRef<{ symbol: string; bar: Candle } | null>(null);
-  const candles = useCandles(symbol);
+  const lastRef = useRef<{ key: string; bar: Candle } | null>(null);
+  const key = `${symbol}:${interval}`;
+  const seconds = CHART_INTERVAL_SPECS[interval].seconds;
+  const candles = useCandles(symbol, interval);
   const quote = useQuote(symbol);
 
   useEffect(() => {
@@ -40,8 +44,9 @@ export function PriceChart({ symbol, digits, height }: PriceChartProps) {
       autoSize: true,
       layout: { background: { type: ColorType.Solid, color: dark[7] }, textColor: dark[1], fontFamily: theme.fontFamily },
       grid: { vertLines: { color: dark[5] }, horzLines: { color: dark[5] } },
-      rightPriceScale: { borderColor: dark[4] },
-      timeScale: { borderColor: dark[4], timeVisible: false },
+      // Room at the top and bottom so the last price tag and the first axis label are never cut off.
+      rightPriceScale: { borderColor: dark[4], scaleMargins: { top: 0.12, bottom: 0.08 }, minimumWidth: 72 },
+      timeScale: { borderColor: dark[4], timeVisible: false, rightOffset: 4 },
     });
     chartRef.current = chart;
     seriesRef.current = chart.addSeries(CandlestickSeries, {
@@ -63,23 +68,27 @@ export function PriceChart({ symbol, digits, height }: PriceChartProps) {
   }, [digits]);
 
   useEffect(() => {
+    chartRef.current?.applyOptions({ timeScale: { timeVisible: seconds < 86_400 } });
+  }, [seconds]);
+
+  useEffect(() => {
     const series = seriesRef.current;
     if (!series) return;
     const data = candles.data ?? [];
     series.setData(data.map(toBar));
     const last = data.at(-1);
-    lastRef.current = last ? { symbol, bar: last } : null;
+    lastRef.current = last ? { key, bar: last } : null;
     if (data.length) chartRef.current?.timeScale().fitContent();
-  }, [candles.data, symbol]);
+  }, [candles.data, key]);
 
   useEffect(() => {
     const last = lastRef.current;
-    if (!quote || !last || last.symbol !== symbol) return;
-    // Prices from the catalogue carry no tick time; they belong to the current day.
-    const bar = liveBar(last.bar, quote.bid, quote.time > 0 ? quote.time : Date.now());
-    lastRef.current = { symbol, bar };
+    if (!quote || !last || last.key !== key) return;
+    // Prices from the catalogue carry no tick time; they belong to the current bar.
+    const bar = liveBar(last.bar, quote.bid, quote.time > 0 ? quote.time : Date.now(), seconds);
+    lastRef.current = { key, bar };
     seriesRef.current?.update(toBar(bar));
-  }, [quote, symbol]);
+  }, [quote, key, seconds]);
 
   return (
     <Box pos="relative" h={height} data-testid="price-chart">

@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type {
+  ChartInterval,
   Candle,
   CategoryName,
   FavoriteDto,
@@ -24,7 +25,7 @@ export const tradingKeys = {
   favorites: ['trading', 'favorites'] as const,
   rate: (quote: string) => ['trading', 'rates', quote] as const,
   lotState: (category: CategoryName) => ['trading', 'lot-state', category] as const,
-  candles: (symbol: string) => ['trading', 'candles', symbol, '1d'] as const,
+  candles: (symbol: string, interval: ChartInterval = '1d') => ['trading', 'candles', symbol, interval] as const,
 };
 
 export type OrdersChangedEvent = Parameters<ServerEvents['ordersChanged']>[0];
@@ -93,11 +94,12 @@ export function useLotState(category: CategoryName, enabled: boolean) {
   });
 }
 
-export function useCandles(symbol: string) {
+export function useCandles(symbol: string, interval: ChartInterval = '1d') {
   return useQuery({
-    queryKey: tradingKeys.candles(symbol),
-    queryFn: () => apiGet<Candle[]>('/market/candles', { symbol, interval: '1d', limit: 500 }),
-    staleTime: 10 * 60_000,
+    queryKey: tradingKeys.candles(symbol, interval),
+    queryFn: () => apiGet<Candle[]>('/market/candles', { symbol, interval, limit: 500 }),
+    // Longer bars change slowly between visits; the live bid moves the last bar meanwhile.
+    staleTime: interval === '1d' ? 10 * 60_000 : 60_000,
   });
 }
 

@@ -5,13 +5,16 @@ const DAY_SECONDS = 86_400;
 /** Start of the UTC day, in Unix seconds, of an epoch time in milliseconds: the time of its daily bar. */
 export const dayStart = (epochMs: number): number => Math.floor(epochMs / 1000 / DAY_SECONDS) * DAY_SECONDS;
 
+/** Start, in Unix seconds, of the bar of `seconds` length an epoch time in milliseconds falls in (UTC-aligned). */
+export const barStart = (epochMs: number, seconds: number): number => Math.floor(epochMs / 1000 / seconds) * seconds;
+
 /**
- * The daily bar after a new bid: a tick of a later day opens a new bar at that price; otherwise the last bar
- * takes the price as its close and stretches its high or low. A tick that seems older than the last bar
- * (a clock behind the server's) still updates the last bar rather than rewriting history.
+ * The current bar after a new bid: a tick of a later bar period opens a new bar at that price; otherwise the last
+ * bar takes the price as its close and stretches its high or low. A tick that seems older than the last bar (a
+ * clock behind the server's) still updates the last bar rather than rewriting history. Daily bars by default.
  */
-export function liveBar(last: Candle, bid: number, tickMs: number): Candle {
-  const day = dayStart(tickMs);
-  if (day > last.time) return { time: day, open: bid, high: bid, low: bid, close: bid };
+export function liveBar(last: Candle, bid: number, tickMs: number, seconds = DAY_SECONDS): Candle {
+  const start = barStart(tickMs, seconds);
+  if (start > last.time) return { time: start, open: bid, high: bid, low: bid, close: bid };
   return { ...last, high: Math.max(last.high, bid), low: Math.min(last.low, bid), close: bid };
 }
