@@ -10,6 +10,7 @@ import { ApiStatusPage } from './trade-management/ApiStatusPage.tsx';
 import { SpreadsPage } from './trade-management/SpreadsPage.tsx';
 import { LotsPage } from './trade-management/LotsPage.tsx';
 import { InstrumentsPage } from './trade-management/InstrumentsPage.tsx';
+import { DepositsPage } from './money/deposits/DepositsPage.tsx';
 
 /** Placeholder for a menu screen of a later release, titled like the screen it stands for. */
 function CurrentSectionPlaceholder() {
@@ -40,6 +41,7 @@ export function AdminRoutes() {
             <Route path="spreads" element={<SpreadsPage />} />
             <Route path="lots" element={<LotsPage />} />
             <Route path="instruments/:type" element={<InstrumentsPage />} />
+            <Route path="deposits" element={<DepositsPage />} />
             <Route path="customers/edit/:id" element={<CurrentSectionPlaceholder />} />
             <Route path="*" element={<CurrentSectionPlaceholder />} />
           </>
