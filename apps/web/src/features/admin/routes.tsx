@@ -11,6 +11,9 @@ import { SpreadsPage } from './trade-management/SpreadsPage.tsx';
 import { LotsPage } from './trade-management/LotsPage.tsx';
 import { InstrumentsPage } from './trade-management/InstrumentsPage.tsx';
 import { DepositsPage } from './money/deposits/DepositsPage.tsx';
+import { PendingWithdrawsPage } from './money/withdraws/PendingWithdrawsPage.tsx';
+import { WithdrawHistoryPage } from './money/withdraws/WithdrawHistoryPage.tsx';
+import { WithdrawSettingsPage } from './money/withdraws/WithdrawSettingsPage.tsx';
 
 /** Placeholder for a menu screen of a later release, titled like the screen it stands for. */
 function CurrentSectionPlaceholder() {
@@ -42,6 +45,9 @@ export function AdminRoutes() {
             <Route path="lots" element={<LotsPage />} />
             <Route path="instruments/:type" element={<InstrumentsPage />} />
             <Route path="deposits" element={<DepositsPage />} />
+            <Route path="withdraws/pending" element={<PendingWithdrawsPage />} />
+            <Route path="withdraws/history" element={<WithdrawHistoryPage />} />
+            <Route path="withdraws/settings" element={<WithdrawSettingsPage />} />
             <Route path="customers/edit/:id" element={<CurrentSectionPlaceholder />} />
             <Route path="*" element={<CurrentSectionPlaceholder />} />
           </>

@@ -134,7 +134,7 @@ export function DeclinePopover({ message, onConfirm, children }: DeclinePopoverP
   };
 
   return (
-    <Popover opened={opened} onChange={setOpened} width={300} position="bottom-end" withArrow shadow="md" trapFocus>
+    <Popover opened={opened} onChange={setOpened} width={300} position="bottom-end" withArrow shadow="md">
       <Popover.Target>
         <span onClick={() => setOpened((o) => !o)} style={{ display: 'inline-flex' }}>
           {children}
@@ -147,8 +147,7 @@ export function DeclinePopover({ message, onConfirm, children }: DeclinePopoverP
         <Textarea
           label={t('Decline Reason')}
           placeholder={t('Optional')}
-          autosize
-          minRows={2}
+          rows={3}
           maxLength={500}
           value={reason}
           onChange={(e) => setReason(e.currentTarget.value)}
