@@ -10,6 +10,8 @@ export interface ChartPanelProps {
   instrument: InstrumentDto;
   marketOpen: boolean;
   onTrade: (side: Side, instrument: InstrumentDto) => void;
+  /** Fill the height of its container (the terminal layout) instead of a height of its own. */
+  fill?: boolean;
 }
 
 function PriceButton({ side, price, disabled, onClick }: { side: Side; price: string; disabled: boolean; onClick: () => void }) {
@@ -59,13 +61,13 @@ function useChartInterval(): [ChartInterval, (v: ChartInterval) => void] {
 }
 
 /** The selected instrument's chart (daily by default, other timeframes on demand) with floating SELL (bid) and BUY (ask) buttons (spec §2). */
-export function ChartPanel({ instrument, marketOpen, onTrade }: ChartPanelProps) {
+export function ChartPanel({ instrument, marketOpen, onTrade, fill = false }: ChartPanelProps) {
   const { t } = useTranslation();
   const quote = useQuote(instrument.name);
   const disabled = !instrument.tradable || !marketOpen || !quote;
   const [interval, setInterval] = useChartInterval();
   return (
-    <Paper withBorder radius="md" p={0} style={{ overflow: 'hidden' }}>
+    <Paper withBorder radius="md" p={0} h={fill ? '100%' : undefined} style={{ overflow: 'hidden', display: 'flex', flexDirection: 'column' }}>
       <Group justify="space-between" px="md" py="xs" gap="xs">
         <Stack gap={0}>
           <Text fw={700}>{pairLabel(instrument.base, instrument.quote)}</Text>
@@ -92,8 +94,8 @@ export function ChartPanel({ instrument, marketOpen, onTrade }: ChartPanelProps)
           </Badge>
         )}
       </Group>
-      <Box pos="relative">
-        <PriceChart symbol={instrument.name} digits={instrument.digits} interval={interval} height="clamp(320px, 52vh, 560px)" />
+      <Box pos="relative" style={fill ? { flex: 1, minHeight: 0 } : undefined}>
+        <PriceChart symbol={instrument.name} digits={instrument.digits} interval={interval} height={fill ? '100%' : 'clamp(320px, 52vh, 560px)'} />
         <Group gap="xs" pos="absolute" top={12} left={12} style={{ zIndex: 3 }}>
           <PriceButton side="sell" price={formatPrice(quote?.bid, instrument.digits)} disabled={disabled} onClick={() => onTrade('sell', instrument)} />
           <PriceButton side="buy" price={formatPrice(quote?.ask, instrument.digits)} disabled={disabled} onClick={() => onTrade('buy', instrument)} />

@@ -1,5 +1,6 @@
 import { useCallback, useMemo, useState } from 'react';
 import { Alert, Anchor, Box, Center, Grid, Loader, Stack, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -11,14 +12,15 @@ import { InstrumentPanel } from './InstrumentPanel.tsx';
 import { OrderDialog } from './OrderDialog.tsx';
 import { PositionsPanel } from './PositionsPanel.tsx';
 import { PricingPlanPanel } from './PricingPlanPanel.tsx';
+import { TerminalLayout } from './TerminalLayout.tsx';
 
 /** The chart shows USD/CNH until the client picks another instrument (spec §9). */
 export const DEFAULT_CHART_SYMBOL = 'USD_CNH';
 const LIST_WIDTH = 400;
 
 /**
- * The trading dashboard (spec §2): instruments on the left, the chart on the right, positions below;
- * stacked on small screens. Live prices re-render only the parts that show them, not this page.
+ * The trading dashboard (spec §2): instruments on the left, the chart on the right, positions below: resizable
+ * panels that fit the window on wide screens, stacked on small ones. Live prices re-render only the parts that show them, not this page.
  */
 export function DashboardPage() {
   const { t } = useTranslation();
@@ -40,6 +42,8 @@ export function DashboardPage() {
   const tradeInstrument = trade ? byName.get(trade.name) : undefined;
   const marketOpen = (i: InstrumentDto) => !marketStatus || marketStatus[marketOfCategory(i.category)] === 'open';
   const currency = current?.activeBalance?.currency ?? '';
+  // From 1200 px the dashboard is a terminal: resizable panels that fit the window, each scrolling on its own.
+  const terminal = useMediaQuery('(min-width: 75em)', true, { getInitialValueInEffect: false });
 
   if (instruments.isPending)
     return (
@@ -54,23 +58,46 @@ export function DashboardPage() {
       </Center>
     );
 
+  const kycBanner = current && !current.isKyc && (
+    <Alert color="red" variant="filled" icon={<IconAlertTriangle size={18} />} data-testid="kyc-banner" py={terminal ? 6 : undefined}>
+      {t('Please verify KYC to enable trading')}{' '}
+      <Anchor component={Link} to="/kyc" c="white" fw={700} underline="always">
+        {t('Click here')}
+      </Anchor>
+    </Alert>
+  );
+  const orderDialog = trade && tradeInstrument && <OrderDialog side={trade.side} instrument={tradeInstrument} onClose={() => setTrade(null)} />;
+  const instrumentsPanel = <InstrumentPanel instruments={list} marketStatus={marketStatus} selected={selected} onSelect={onSelect} onTrade={onTrade} />;
+  const planPanel = branding?.pricingPlan === 'on' && <PricingPlanPanel plan={current?.user.pricingTable ?? null} />;
+
+  if (terminal)
+    return (
+      <>
+        <TerminalLayout
+          banner={kycBanner}
+          instruments={
+            <>
+              {instrumentsPanel}
+              {planPanel}
+            </>
+          }
+          chart={chartInstrument && <ChartPanel instrument={chartInstrument} marketOpen={marketOpen(chartInstrument)} onTrade={onTrade} fill />}
+          positions={<PositionsPanel currency={currency} digitsOf={digitsOf} fill />}
+        />
+        {orderDialog}
+      </>
+    );
+
   return (
     <Box maw={1680} mx="auto">
       <Stack gap="md">
-        {current && !current.isKyc && (
-          <Alert color="red" variant="filled" icon={<IconAlertTriangle size={18} />} data-testid="kyc-banner">
-            {t('Please verify KYC to enable trading')}{' '}
-            <Anchor component={Link} to="/kyc" c="white" fw={700} underline="always">
-              {t('Click here')}
-            </Anchor>
-          </Alert>
-        )}
+        {kycBanner}
         <Grid gap="md">
           {/* From lg up the instrument list keeps a fixed width and the chart and positions take the rest. */}
           <Grid.Col span={{ base: 12, lg: 'content' }}>
             <Stack gap="md" w={{ lg: LIST_WIDTH }}>
-              <InstrumentPanel instruments={list} marketStatus={marketStatus} selected={selected} onSelect={onSelect} onTrade={onTrade} />
-              {branding?.pricingPlan === 'on' && <PricingPlanPanel plan={current?.user.pricingTable ?? null} />}
+              {instrumentsPanel}
+              {planPanel}
             </Stack>
           </Grid.Col>
           <Grid.Col span={{ base: 12, lg: 'auto' }} miw={0}>
@@ -81,9 +108,7 @@ export function DashboardPage() {
           </Grid.Col>
         </Grid>
       </Stack>
-      {trade && tradeInstrument && (
-        <OrderDialog side={trade.side} instrument={tradeInstrument} onClose={() => setTrade(null)} />
-      )}
+      {orderDialog}
     </Box>
   );
 }

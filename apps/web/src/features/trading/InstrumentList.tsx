@@ -67,7 +67,8 @@ const InstrumentRow = memo(function InstrumentRow({ instrument: i, favorite, tra
             {favorite ? <IconStarFilled size={14} /> : <IconStar size={14} />}
           </ActionIcon>
           <UnstyledButton onClick={() => onSelect(i)} style={{ minWidth: 0, flex: 1 }} aria-label={t('Show {{name}} on the chart', { name: label })}>
-            <Text size="sm" fw={600} lh={1.2}>
+            {/* A symbol never breaks inside ("EUR/U SD"): it stays on one line. */}
+            <Text size="sm" fw={600} lh={1.2} style={{ whiteSpace: 'nowrap' }}>
               {label}
             </Text>
             <Text size="xs" c="dimmed" lh={1.2} truncate>

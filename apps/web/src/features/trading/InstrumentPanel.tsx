@@ -88,9 +88,10 @@ export function InstrumentPanel({ instruments, marketStatus, selected, onSelect,
               </Accordion.Item>
             </Accordion>
             <Tabs value={tab} onChange={setTab} keepMounted={false}>
-              <Tabs.List grow>
+              {/* The market tabs scroll sideways when they do not fit, rather than wrapping onto a second line. */}
+              <Tabs.List grow style={{ flexWrap: 'nowrap', overflowX: 'auto', overflowY: 'hidden', scrollbarWidth: 'thin' }}>
                 {MARKET_TABS.map((m) => (
-                  <Tabs.Tab key={m.category} value={m.category} px={6} fz="xs" fw={600}>
+                  <Tabs.Tab key={m.category} value={m.category} px={6} fz="xs" fw={600} style={{ flexShrink: 0, whiteSpace: 'nowrap' }}>
                     {t(m.label)}
                   </Tabs.Tab>
                 ))}

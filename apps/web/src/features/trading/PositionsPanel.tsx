@@ -15,10 +15,12 @@ const PAGE_SIZE = 15;
 export interface PositionsPanelProps {
   currency: string;
   digitsOf: (instrument: string) => number | undefined;
+  /** Fill the height of its container (the terminal layout) and scroll inside it. */
+  fill?: boolean;
 }
 
 /** Tabs "All Positions" (paged history of the wallet) and "Opened Positions" (live) below the chart. */
-export function PositionsPanel({ currency, digitsOf }: PositionsPanelProps) {
+export function PositionsPanel({ currency, digitsOf, fill = false }: PositionsPanelProps) {
   const live = useLivePositions();
   const { t } = useTranslation();
   const client = useQueryClient();
@@ -50,7 +52,7 @@ export function PositionsPanel({ currency, digitsOf }: PositionsPanelProps) {
   );
 
   return (
-    <Paper withBorder radius="md" p="sm" pos="relative">
+    <Paper withBorder radius="md" p="sm" pos="relative" h={fill ? '100%' : undefined} style={fill ? { overflowY: 'auto' } : undefined} data-testid="positions-panel">
       <Tabs value={tab} onChange={setTab} keepMounted={false}>
         <Tabs.List mb="xs">
           <Tabs.Tab value="all">{t('All Positions')}</Tabs.Tab>

@@ -78,7 +78,8 @@ export function PriceChart({ symbol, digits, height, interval = '1d' }: PriceCha
     series.setData(data.map(toBar));
     const last = data.at(-1);
     lastRef.current = last ? { key, bar: last } : null;
-    if (data.length) chartRef.current?.timeScale().fitContent();
+    // All bars, with a few empty slots at the left so the first time label is not cut by the edge.
+    if (data.length) chartRef.current?.timeScale().setVisibleLogicalRange({ from: -Math.max(3, data.length * 0.02), to: data.length + 3 });
   }, [candles.data, key]);
 
   useEffect(() => {
