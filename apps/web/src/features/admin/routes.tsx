@@ -14,6 +14,7 @@ import { DepositsPage } from './money/deposits/DepositsPage.tsx';
 import { PendingWithdrawsPage } from './money/withdraws/PendingWithdrawsPage.tsx';
 import { WithdrawHistoryPage } from './money/withdraws/WithdrawHistoryPage.tsx';
 import { WithdrawSettingsPage } from './money/withdraws/WithdrawSettingsPage.tsx';
+import { GatewaysPage } from './money/gateways/GatewaysPage.tsx';
 
 /** Placeholder for a menu screen of a later release, titled like the screen it stands for. */
 function CurrentSectionPlaceholder() {
@@ -48,6 +49,8 @@ export function AdminRoutes() {
             <Route path="withdraws/pending" element={<PendingWithdrawsPage />} />
             <Route path="withdraws/history" element={<WithdrawHistoryPage />} />
             <Route path="withdraws/settings" element={<WithdrawSettingsPage />} />
+            <Route path="gateways" element={<GatewaysPage key="automatic" group="automatic" />} />
+            <Route path="gateways/manual" element={<GatewaysPage key="manual" group="manual" />} />
             <Route path="customers/edit/:id" element={<CurrentSectionPlaceholder />} />
             <Route path="*" element={<CurrentSectionPlaceholder />} />
           </>
