@@ -1,10 +1,11 @@
-import type { ReactNode } from 'react';
+import type { CSSProperties, ReactNode } from 'react';
 import { ActionIcon, Badge, Button, Group, Table, Text, Tooltip } from '@mantine/core';
 import { IconShieldDown, IconTargetArrow } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { CLOSE_REASON_LABELS, dec, formatOrderTime, type Decimal, type OrderDto } from '@platform/domain';
 import { formatPrice, formatProfitLoss, pairLabel } from './figures.ts';
 import type { ProtectionKind } from './ProtectionDialog.tsx';
+import { stickyActionsStyle, stickyMessageStyle } from '../../ui/data-table/cells.ts';
 
 export interface PositionsTableProps {
   rows: readonly OrderDto[];
@@ -48,6 +49,14 @@ function When({ value }: { value: string | null }) {
 }
 
 /** Orders with the spec's fields (§3): OPENED green / CLOSED yellow, P/L to 5 decimals, times YYYY-MM-DD h:mm A. */
+/** Figures right-aligned (tabular digits line up), the actions kept in view when the table scrolls sideways. */
+const NUMERIC = new Set(['amount', 'open', 'close', 'tp', 'sl', 'pl']);
+function cellStyle(key: string, base?: CSSProperties): CSSProperties | undefined {
+  if (key === 'actions') return { ...base, ...stickyActionsStyle };
+  if (NUMERIC.has(key)) return { ...base, textAlign: 'right' };
+  return base;
+}
+
 export function PositionsTable(props: PositionsTableProps) {
   const { rows, variant, liveProfitLoss, currency, digitsOf, onClosePosition, onProtect, closingId, emptyText } = props;
   const { t } = useTranslation();
@@ -135,7 +144,7 @@ export function PositionsTable(props: PositionsTableProps) {
         <Table.Thead>
           <Table.Tr>
             {columns.map((c) => (
-              <Table.Th key={c.key} style={nowrap}>
+              <Table.Th key={c.key} style={cellStyle(c.key, nowrap)}>
                 {c.label}
               </Table.Th>
             ))}
@@ -145,7 +154,7 @@ export function PositionsTable(props: PositionsTableProps) {
           {rows.length === 0 && (
             <Table.Tr>
               <Table.Td colSpan={columns.length}>
-                <Text ta="center" c="dimmed" py="md">
+                <Text ta="center" c="dimmed" py="md" style={stickyMessageStyle}>
                   {emptyText}
                 </Text>
               </Table.Td>
@@ -154,7 +163,9 @@ export function PositionsTable(props: PositionsTableProps) {
           {rows.map((o) => (
             <Table.Tr key={o.id} data-testid={`position-${o.id}`}>
               {columns.map((c) => (
-                <Table.Td key={c.key}>{c.cell(o)}</Table.Td>
+                <Table.Td key={c.key} style={cellStyle(c.key)}>
+                  {c.cell(o)}
+                </Table.Td>
               ))}
             </Table.Tr>
           ))}

@@ -5,7 +5,7 @@ import { IconChevronDown, IconChevronUp, IconSearch, IconSelector } from '@table
 import { useTranslation } from 'react-i18next';
 import { pageCount } from '@platform/domain';
 import { errorMessage } from '../../api/client.ts';
-import { cellContent, defaultRowKey, sortRows, type DataTableColumn, type RowKey, type SortState } from './cells.ts';
+import { cellContent, defaultRowKey, sortRows, stickyActionsStyle, stickyMessageStyle, type DataTableColumn, type RowKey, type SortState } from './cells.ts';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, usePagedList, type ListFilters } from './usePagedList.ts';
 
 /** Search waits for the user to stop typing before asking the server (spec §9). */
@@ -31,6 +31,9 @@ export interface DataTableProps<T> {
   toolbar?: ReactNode;
   searchPlaceholder?: string;
 }
+
+/** The actions column (key `actions`, or any column marked sticky) stays in view when the table scrolls sideways. */
+const isActions = <T,>(c: DataTableColumn<T>) => c.sticky ?? c.key === 'actions';
 
 /** The list table every back-office screen uses (back-office spec §2 "Generic data table"). */
 export function DataTable<T>({
@@ -94,7 +97,7 @@ export function DataTable<T>({
   const message = (text: string, color?: string) => (
     <Table.Tr>
       <Table.Td colSpan={colSpan}>
-        <Text ta="center" c={color ?? 'dimmed'} py="lg">
+        <Text ta="center" c={color ?? 'dimmed'} py="lg" style={stickyMessageStyle}>
           {text}
         </Text>
       </Table.Td>
@@ -114,7 +117,9 @@ export function DataTable<T>({
           </Table.Td>
         )}
         {columns.map((c) => (
-          <Table.Td key={c.key}>{cellContent(row, c)}</Table.Td>
+          <Table.Td key={c.key} style={isActions(c) ? stickyActionsStyle : undefined}>
+            {cellContent(row, c)}
+          </Table.Td>
         ))}
       </Table.Tr>
     ));
@@ -157,7 +162,7 @@ export function DataTable<T>({
                 </Table.Th>
               )}
               {columns.map((c) => (
-                <Table.Th key={c.key} w={c.width}>
+                <Table.Th key={c.key} w={c.width} style={isActions(c) ? stickyActionsStyle : undefined}>
                   {c.sortable ? <SortButton label={c.label} state={sort?.key === c.key ? sort.direction : null} onClick={() => toggleSort(c.key)} /> : c.label}
                 </Table.Th>
               ))}

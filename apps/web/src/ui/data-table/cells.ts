@@ -16,6 +16,8 @@ export interface DataTableColumn<T> {
   /** 'date' formats the raw field as DD/MM/YYYY h:mm A. */
   type?: 'date';
   width?: number | string;
+  /** Keep the column at the right edge while the table scrolls sideways (default for the `actions` column). */
+  sticky?: boolean;
 }
 
 export type SortState = { key: string; direction: 'asc' | 'desc' } | null;
@@ -79,3 +81,18 @@ export function defaultRowKey(row: unknown): RowKey {
   const id = readPath(row, 'id');
   return typeof id === 'number' || typeof id === 'string' ? id : JSON.stringify(row);
 }
+
+/**
+ * An empty-state or message row's text stays in view inside a table wider than the screen (it sticks to the visible
+ * left edge with the width of the screen, not of the table).
+ */
+export const stickyMessageStyle = { position: 'sticky', left: 0, width: 'min(100%, calc(100vw - 4rem))' } as const;
+
+/** The ACTIONS column stays visible at the right edge of a table wider than its card. */
+export const stickyActionsStyle = {
+  position: 'sticky',
+  right: 0,
+  zIndex: 1,
+  background: 'var(--mantine-color-body)',
+  boxShadow: '-6px 0 6px -6px rgba(0, 0, 0, 0.6)',
+} as const;
