@@ -86,6 +86,11 @@ describe('bank deposit', () => {
   it('shows the bank details, takes the transfer details with a proof, and is credited once on approval', async () => {
     const { id, paymentLink } = await bankDeposit(client, realWallet, '100');
     expect(paymentLink).toBe(`/deposits/bank/${id}`);
+    // Staff who look after the customer's money are told at once: every admin and the customer's manager.
+    for (const staff of [admin, manager]) {
+      const notes = (await inject('GET', '/api/notifications', staff)).json().data;
+      expect(notes.some((n: { title: string; description: string }) => n.title === 'New deposit' && n.description.includes(`(#${id})`))).toBe(true);
+    }
     const detail = (await inject('GET', `/api/deposits/${id}`, client)).json();
     expect(detail.bank.key3).toBe('GB33BUKB20201555555555');
     expect(detail.total).toBe('100.00000000');
