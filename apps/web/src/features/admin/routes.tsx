@@ -15,6 +15,7 @@ import { PendingWithdrawsPage } from './money/withdraws/PendingWithdrawsPage.tsx
 import { WithdrawHistoryPage } from './money/withdraws/WithdrawHistoryPage.tsx';
 import { WithdrawSettingsPage } from './money/withdraws/WithdrawSettingsPage.tsx';
 import { GatewaysPage } from './money/gateways/GatewaysPage.tsx';
+import { ExternalPaymentsPage } from './money/external-payments/ExternalPaymentsPage.tsx';
 
 /** Placeholder for a menu screen of a later release, titled like the screen it stands for. */
 function CurrentSectionPlaceholder() {
@@ -51,6 +52,7 @@ export function AdminRoutes() {
             <Route path="withdraws/settings" element={<WithdrawSettingsPage />} />
             <Route path="gateways" element={<GatewaysPage key="automatic" group="automatic" />} />
             <Route path="gateways/manual" element={<GatewaysPage key="manual" group="manual" />} />
+            <Route path="externalPayments" element={<ExternalPaymentsPage />} />
             <Route path="customers/edit/:id" element={<CurrentSectionPlaceholder />} />
             <Route path="*" element={<CurrentSectionPlaceholder />} />
           </>
