@@ -16,6 +16,7 @@ import { WithdrawHistoryPage } from './money/withdraws/WithdrawHistoryPage.tsx';
 import { WithdrawSettingsPage } from './money/withdraws/WithdrawSettingsPage.tsx';
 import { GatewaysPage } from './money/gateways/GatewaysPage.tsx';
 import { ExternalPaymentsPage } from './money/external-payments/ExternalPaymentsPage.tsx';
+import { KycPage } from './money/kyc/KycPage.tsx';
 
 /** Placeholder for a menu screen of a later release, titled like the screen it stands for. */
 function CurrentSectionPlaceholder() {
@@ -53,6 +54,7 @@ export function AdminRoutes() {
             <Route path="gateways" element={<GatewaysPage key="automatic" group="automatic" />} />
             <Route path="gateways/manual" element={<GatewaysPage key="manual" group="manual" />} />
             <Route path="externalPayments" element={<ExternalPaymentsPage />} />
+            <Route path="kyc" element={<KycPage />} />
             <Route path="customers/edit/:id" element={<CurrentSectionPlaceholder />} />
             <Route path="*" element={<CurrentSectionPlaceholder />} />
           </>
