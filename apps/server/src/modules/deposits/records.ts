@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import { GATEWAY_SPECS, type GatewayKind, type MoneyHistoryResponse, type MoneyRecordDto, type PagedQuery } from '@platform/domain';
 import type { DbOrTx } from '../../db/client.ts';
 import { balances, deposits, users } from '../../db/schema.ts';
@@ -45,7 +45,11 @@ export function depositDto({ d, b, u }: Joined): MoneyRecordDto {
 /** A page of deposits matching `where` (the caller's own, or a staff member's scope), newest first. */
 export async function depositPage(db: DbOrTx, where: SQL | undefined, q: PagedQuery): Promise<MoneyHistoryResponse> {
   const s = q.search?.trim();
-  const search = s ? or(ilike(users.email, `%${escapeLike(s)}%`), ilike(users.fullName, `%${escapeLike(s)}%`), ilike(deposits.reference, `%${escapeLike(s)}%`)) : undefined;
+  // A payment reference is a random token: it is found whole, so the search never scans every deposit for it.
+  // Matching customers are found first (few), then their deposits by index; a reference is found whole.
+  const pattern = `%${escapeLike(s ?? '')}%`;
+  const customers = db.select({ id: users.id }).from(users).where(or(ilike(users.email, pattern), ilike(users.fullName, pattern)));
+  const search = s ? or(inArray(deposits.userId, customers), eq(deposits.reference, s)) : undefined;
   const filter = and(where, search);
   const rows = await db
     .select({ d: deposits, b: { id: balances.id, currency: balances.currency, mode: balances.mode }, u: { id: users.id, email: users.email, fullName: users.fullName } })

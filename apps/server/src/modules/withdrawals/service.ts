@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import {
   Decimal, dec, formatMoney, type MoneyHistoryResponse, type MoneyRecordDto, type NotificationDto, type PagedQuery, type WithdrawFeesResponse,
   WithdrawRequest, WithdrawSettingsRequest,
@@ -14,7 +14,7 @@ import { customerScope, type StaffActor } from '../../lib/staff-scope.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 import { checkKycForWithdraw, ownRealWallet } from '../deposits/service.ts';
 import { emitAll, insertNotification, insertStaffNotifications } from '../notifications/service.ts';
-import { getSetting, invalidateSettingsCache, putSetting } from '../settings/service.ts';
+import { getSettingsCached, invalidateSettingsCache, putSetting } from '../settings/service.ts';
 import { livePlOf, moveMoney, onWallet, recordEntry } from '../wallets/ledger.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'risk' | 'realtime'>;
@@ -23,7 +23,7 @@ type Notices = Array<{ userId: number; dto: NotificationDto }>;
 
 /** The withdraw settings record: value1 fee percent, value2 fixed fee. */
 export async function withdrawFees(db: DbOrTx): Promise<WithdrawFeesResponse> {
-  const row = await getSetting(db, 'withdraw');
+  const row = (await getSettingsCached(db, ['withdraw'])).withdraw;
   const pct = row?.value1 && /^\d+(\.\d+)?$/.test(row.value1) ? row.value1 : '0';
   const fixed = row?.value2 && /^\d+(\.\d+)?$/.test(row.value2) ? row.value2 : '0';
   return { percentage: pct, fixed };
@@ -132,7 +132,9 @@ function withdrawalDto(w: WithdrawalRow, b: { id: number; currency: string; mode
 /** A page of withdrawals matching `where`, newest first. */
 export async function withdrawalPage(db: DbOrTx, where: SQL | undefined, q: PagedQuery): Promise<MoneyHistoryResponse> {
   const s = q.search?.trim();
-  const search = s ? or(ilike(users.email, `%${escapeLike(s)}%`), ilike(users.fullName, `%${escapeLike(s)}%`), ilike(withdrawals.bankName, `%${escapeLike(s)}%`)) : undefined;
+  const pattern = `%${escapeLike(s ?? '')}%`;
+  const customers = db.select({ id: users.id }).from(users).where(or(ilike(users.email, pattern), ilike(users.fullName, pattern)));
+  const search = s ? inArray(withdrawals.userId, customers) : undefined;
   const filter = and(where, search);
   const rows = await db
     .select({ w: withdrawals, b: { id: balances.id, currency: balances.currency, mode: balances.mode }, u: { id: users.id, email: users.email, fullName: users.fullName } })
