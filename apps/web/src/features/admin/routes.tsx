@@ -17,6 +17,7 @@ import { WithdrawSettingsPage } from './money/withdraws/WithdrawSettingsPage.tsx
 import { GatewaysPage } from './money/gateways/GatewaysPage.tsx';
 import { ExternalPaymentsPage } from './money/external-payments/ExternalPaymentsPage.tsx';
 import { KycPage } from './money/kyc/KycPage.tsx';
+import { PricingPlansPage } from './money/pricing/PricingPlansPage.tsx';
 
 /** Placeholder for a menu screen of a later release, titled like the screen it stands for. */
 function CurrentSectionPlaceholder() {
@@ -55,6 +56,7 @@ export function AdminRoutes() {
             <Route path="gateways/manual" element={<GatewaysPage key="manual" group="manual" />} />
             <Route path="externalPayments" element={<ExternalPaymentsPage />} />
             <Route path="kyc" element={<KycPage />} />
+            <Route path="pricing" element={<PricingPlansPage />} />
             <Route path="customers/edit/:id" element={<CurrentSectionPlaceholder />} />
             <Route path="*" element={<CurrentSectionPlaceholder />} />
           </>

@@ -1,0 +1,72 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { mockFetch, renderWithProviders } from '../../../../ui/data-table/testing.tsx';
+import { pricingPlan } from '../fixtures.ts';
+import { PricingPlanForm } from './PricingPlanForm.tsx';
+
+afterEach(cleanup);
+
+const box = (label: RegExp) => screen.getByRole('textbox', { name: label });
+const type = (label: RegExp, value: string) => {
+  fireEvent.change(box(label), { target: { value } });
+  fireEvent.blur(box(label));
+};
+
+describe('PricingPlanForm', () => {
+  it('posts a camelCase payload with nulls for the empty leverages and stop outs', async () => {
+    const { calls } = mockFetch(() => ({ message: 'Plan added successfully' }));
+    const onSaved = vi.fn();
+    renderWithProviders(<PricingPlanForm onSaved={onSaved} />);
+    type(/^Name/, 'Silver');
+    type(/^Price/, '99.5');
+    type(/^Forex Leverage/, '200');
+    type(/^Crypto Stop Out/, '30');
+    fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    expect(await screen.findByText('Plan added successfully')).toBeTruthy();
+    expect(calls[0].method).toBe('POST');
+    expect(calls[0].path).toBe('/admin/pricing');
+    expect(calls[0].body).toEqual({
+      name: 'Silver',
+      description: null,
+      price: '99.50',
+      forexLeverage: 200,
+      commodityLeverage: null,
+      indexLeverage: null,
+      stockLeverage: null,
+      cryptoLeverage: null,
+      forexStopout: null,
+      commodityStopout: null,
+      indexStopout: null,
+      stockStopout: null,
+      cryptoStopout: 30,
+    });
+  });
+
+  it('requires a name, checks the leverage range and sends nothing', async () => {
+    const { calls } = mockFetch(() => ({}));
+    renderWithProviders(<PricingPlanForm onSaved={vi.fn()} />);
+    type(/^Index Leverage/, '6000');
+    fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByText('Name is required')).toBeTruthy();
+    expect(screen.getByText('Leverage must be a whole number from 1 to 5000')).toBeTruthy();
+    expect(calls).toHaveLength(0);
+  });
+
+  it('edits a plan with its id, clearing a leverage to null, and shows the server message on failure', async () => {
+    const { calls } = mockFetch(() => ({ status: 409, body: { message: 'A plan with this name already exists.' } }));
+    const onSaved = vi.fn();
+    renderWithProviders(<PricingPlanForm plan={pricingPlan()} onSaved={onSaved} />);
+    expect(box(/^Description/)).toHaveProperty('value', 'For active traders');
+    expect(box(/^Forex Stop Out/)).toHaveProperty('value', '20');
+    type(/^Stock Leverage/, '');
+    fireEvent.click(screen.getByRole('button', { name: 'Update' }));
+    expect(await screen.findByText('A plan with this name already exists.')).toBeTruthy();
+    expect(calls[0].method).toBe('PUT');
+    expect(calls[0].path).toBe('/admin/pricing/3');
+    expect(calls[0].body).toMatchObject({
+      name: 'Gold', description: 'For active traders', price: '250.00', forexLeverage: 500, commodityLeverage: 100, indexLeverage: 100, stockLeverage: null, forexStopout: 20,
+    });
+    expect(onSaved).not.toHaveBeenCalled();
+  });
+});
