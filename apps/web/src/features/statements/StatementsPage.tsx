@@ -5,6 +5,7 @@ import { IconDownload, IconFilter } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { CLOSE_REASON_LABELS, dec, formatOrderTime, pageCount, type StatementDto } from '@platform/domain';
 import { useCurrentUser } from '../../api/hooks.ts';
+import { scrollBoxStyle, stickyMessageStyle } from '../../ui/data-table/cells.ts';
 import { errorMessage } from '../../api/client.ts';
 import { PageCard } from '../../ui/PageCard.tsx';
 import { usePagedList } from '../../ui/data-table/index.ts';
@@ -60,7 +61,7 @@ export function StatementsPage() {
     body = (
       <Table.Tr>
         <Table.Td colSpan={headers.length}>
-          <Text ta="center" c={list.isError ? 'red' : 'dimmed'} py="lg">
+          <Text ta="center" c={list.isError ? 'red' : 'dimmed'} py="lg" style={stickyMessageStyle}>
             {list.isLoading ? t('Loading...') : list.isError ? errorMessage(list.error, t('Something went wrong')) : t('No data found')}
           </Text>
         </Table.Td>
@@ -123,7 +124,7 @@ export function StatementsPage() {
       </Group>
       <div style={{ position: 'relative' }}>
         <LoadingOverlay visible={list.isFetching && !list.isLoading} loaderProps={{ size: 'sm' }} />
-        <Table.ScrollContainer minWidth={760}>
+        <Table.ScrollContainer minWidth={760} style={scrollBoxStyle}>
           <Table striped highlightOnHover verticalSpacing="sm" fz="sm" style={{ fontVariantNumeric: 'tabular-nums' }}>
             <Table.Thead>
               <Table.Tr>

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { CLOSE_REASON_LABELS, dec, formatOrderTime, type Decimal, type OrderDto } from '@platform/domain';
 import { formatPrice, formatProfitLoss, pairLabel } from './figures.ts';
 import type { ProtectionKind } from './ProtectionDialog.tsx';
-import { stickyActionsStyle, stickyMessageStyle } from '../../ui/data-table/cells.ts';
+import { scrollBoxStyle, stickyActionsStyle, stickyMessageStyle } from '../../ui/data-table/cells.ts';
 
 export interface PositionsTableProps {
   rows: readonly OrderDto[];
@@ -139,7 +139,7 @@ export function PositionsTable(props: PositionsTableProps) {
   const columns = allColumns.filter((c) => variant === 'all' || !c.closedOnly);
 
   return (
-    <Table.ScrollContainer minWidth={variant === 'all' ? 1040 : 880}>
+    <Table.ScrollContainer minWidth={variant === 'all' ? 1040 : 880} style={scrollBoxStyle}>
       <Table striped highlightOnHover verticalSpacing="xs" horizontalSpacing={8} fz="sm" style={{ fontVariantNumeric: 'tabular-nums' }}>
         <Table.Thead>
           <Table.Tr>

@@ -5,7 +5,7 @@ import { IconChevronDown, IconChevronUp, IconSearch, IconSelector } from '@table
 import { useTranslation } from 'react-i18next';
 import { pageCount } from '@platform/domain';
 import { errorMessage } from '../../api/client.ts';
-import { cellContent, defaultRowKey, sortRows, stickyActionsStyle, stickyMessageStyle, type DataTableColumn, type RowKey, type SortState } from './cells.ts';
+import { cellContent, defaultRowKey, sortRows, scrollBoxStyle, stickyActionsStyle, stickyMessageStyle, type DataTableColumn, type RowKey, type SortState } from './cells.ts';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, usePagedList, type ListFilters } from './usePagedList.ts';
 
 /** Search waits for the user to stop typing before asking the server (spec §9). */
@@ -147,7 +147,7 @@ export function DataTable<T>({
         </Group>
       )}
       <LoadingOverlay visible={list.isFetching && !list.isLoading} overlayProps={{ blur: 1 }} loaderProps={{ size: 'sm' }} />
-      <Table.ScrollContainer minWidth={Math.max(600, columns.length * 110)}>
+      <Table.ScrollContainer minWidth={Math.max(600, columns.length * 110)} style={scrollBoxStyle}>
         <Table striped highlightOnHover verticalSpacing="sm">
           <Table.Thead>
             <Table.Tr>

@@ -83,10 +83,13 @@ export function defaultRowKey(row: unknown): RowKey {
 }
 
 /**
- * An empty-state or message row's text stays in view inside a table wider than the screen (it sticks to the visible
- * left edge with the width of the screen, not of the table).
+ * A table's scroll box is a size container, so a message row inside it can be exactly as wide as what is visible
+ * (stickyMessageStyle), however wide the table.
  */
-export const stickyMessageStyle = { position: 'sticky', left: 0, width: 'min(100%, calc(100vw - 4rem))' } as const;
+export const scrollBoxStyle = { containerType: 'inline-size' } as const;
+
+/** An empty-state or message row's text stays in view inside a table wider than its box: pinned to the visible part. */
+export const stickyMessageStyle = { position: 'sticky', left: 0, width: 'calc(100cqi - 2 * var(--table-horizontal-spacing, 10px))' } as const;
 
 /** The ACTIONS column stays visible at the right edge of a table wider than its card. */
 export const stickyActionsStyle = {

@@ -91,7 +91,7 @@ describe('DepositsPage', () => {
     fireEvent.click(within(await row(11)).getByRole('button', { name: 'Decline' }));
     expect(await screen.findByText('Are you sure to decline this deposit?')).toBeTruthy();
     fireEvent.click(await screen.findByRole('button', { name: 'Yes', hidden: true }));
-    expect(await screen.findByText('Withdraw declined successfully')).toBeTruthy();
+    expect(await screen.findByText('Deposit declined successfully')).toBeTruthy();
     expect(calls.find((c) => c.method === 'POST')?.path).toBe('/admin/deposits/11/decline');
 
     fail = true;

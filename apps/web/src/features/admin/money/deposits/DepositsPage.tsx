@@ -49,8 +49,8 @@ export function DepositsPage() {
               approveMessage={t('Are you sure to approve this deposit?')}
               declineMessage={t('Are you sure to decline this deposit?')}
               onApprove={() => review(() => apiPost(`/admin/deposits/${r.id}/approve`), t('Deposit approved successfully'))}
-              // The spec's text for a declined deposit is the withdraw one.
-              onDecline={() => review(() => apiPost(`/admin/deposits/${r.id}/decline`), t('Withdraw declined successfully'))}
+              // The spec reuses the withdraw text here; we say what happened (docs/spec-deviations.md).
+              onDecline={() => review(() => apiPost(`/admin/deposits/${r.id}/decline`), t('Deposit declined successfully'))}
             />
           ) : null,
       },
