@@ -40,3 +40,14 @@ describe('SideMenu', () => {
     expect(screen.getByRole('link', { name: 'Sales' }).hasAttribute('data-active')).toBe(true);
   });
 });
+
+describe('highlighted menu item', () => {
+  it('selects Manual Gateways alone on its page, and still selects a parent item on its sub-pages', async () => {
+    const { isItemActive } = await import('./screens.ts');
+    const auto = { label: 'Automatic Gateways', to: '/admin/gateways', roles: [1] as const };
+    const manual = { label: 'Manual Gateways', to: '/admin/gateways/manual', roles: [1] as const };
+    expect(isItemActive(manual, '/admin/gateways/manual')).toBe(true);
+    expect(isItemActive(auto, '/admin/gateways/manual')).toBe(false);
+    expect(isItemActive({ label: 'Languages', to: '/admin/languages', roles: [1] }, '/admin/languages/fr')).toBe(true);
+  });
+});

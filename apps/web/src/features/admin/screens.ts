@@ -8,12 +8,17 @@ export function normalizePath(pathname: string): string {
 /** The customer edit screen is reached from lists and from every staff member's Profile item. */
 const CUSTOMER_EDIT = /^\/admin\/customers\/edit\/[^/]+$/;
 
+/** Every route the menu names directly: a sub-page match never wins over an item of its own. */
+const MENU_ROUTES = new Set(ADMIN_MENU.flatMap((s) => s.items.flatMap((i) => [i.to, ...(i.also ?? [])])));
+
 /** True when the menu item is the one to highlight for this path (its route, a tab of it, or a sub-page). */
 export function isItemActive(item: MenuItem, pathname: string): boolean {
   const path = normalizePath(pathname);
   if (item.to === path || item.also?.includes(path)) return true;
   // '/admin' and '/affiliate' prefix every other screen; only an exact match selects them.
   if (item.to === '/admin' || item.to === '/affiliate') return false;
+  // /admin/gateways/manual is its own item, not a sub-page of /admin/gateways.
+  if (MENU_ROUTES.has(path)) return false;
   return path.startsWith(item.to + '/') && !CUSTOMER_EDIT.test(path);
 }
 
