@@ -15,6 +15,16 @@ export class ApiSession {
     return { status: res.status, json: (text ? JSON.parse(text) : {}) as T };
   }
 
+  /** A multipart form (text fields and files), as the browser's upload forms send it. */
+  async upload<T = Record<string, unknown>>(method: string, path: string, fields: Record<string, string>, files: Record<string, { data: Buffer; name: string; type: string }> = {}): Promise<{ status: number; json: T }> {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(fields)) form.append(k, v);
+    for (const [k, f] of Object.entries(files)) form.append(k, new Blob([new Uint8Array(f.data)], { type: f.type }), f.name);
+    const res = await fetch(`${this.baseUrl}/api${path}`, { method, headers: this.cookie ? { cookie: this.cookie } : {}, body: form });
+    const text = await res.text();
+    return { status: res.status, json: (text ? JSON.parse(text) : {}) as T };
+  }
+
   async signIn(email: string, password = 'Demo12345!'): Promise<void> {
     const r = await this.call('POST', '/auth/login', { email, password });
     if (r.status !== 200) throw new Error(`sign-in of ${email}: ${r.status} ${JSON.stringify(r.json)}`);
