@@ -3,7 +3,8 @@ import { Badge, Box, Group, Tooltip } from '@mantine/core';
 /** A coloured status label in a table cell (Active/Inactive, Sent/Failed...). */
 export function StatusChip({ label, color }: { label: string; color: string }) {
   return (
-    <Badge color={color} variant="light" radius="sm">
+    // Never shortened to "APPRO…": the chip keeps the width of its word and the table makes room for it.
+    <Badge color={color} variant="light" radius="sm" style={{ minWidth: 'max-content' }} styles={{ label: { overflow: 'visible' } }}>
       {label}
     </Badge>
   );
