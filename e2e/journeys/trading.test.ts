@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ApiSession } from '../support/api.ts';
+import { ApiSession, lastMailLink } from '../support/api.ts';
 import { snap } from '../support/browser.ts';
 import { chooseOption, dataTable, dismissToasts, expectToast, modal, signInAs, topBar, topBarStat, useJourney } from '../support/pages.ts';
 import { dashboard, MARKETS, orderById, placeOrderFromList, positionCell, priceTexts, quoteOf } from '../support/trading.ts';
@@ -194,6 +194,38 @@ describe('trading dashboard', () => {
     await notice.waitFor();
     expect(await notice.textContent()).toContain(`position #${order.id} was closed at`);
     await snap(page, 'trading-9-stop-loss-notification');
+  });
+
+  it('lets a newcomer without KYC trade on the demo wallet, and refuses real-wallet orders until KYC is approved', async () => {
+    const email = `newcomer-${Date.now()}@example.test`;
+    const password = 'Newcomer123!';
+    const api = new ApiSession(j.url);
+    const signup = await api.call('POST', '/auth/signup', {
+      fullName: 'Nour Newcomer', email, password, passwordConfirmation: password, phone: '+44 20 7946 0123', birthDate: '1994-02-03',
+      country: 'United Kingdom', city: 'Leeds', address: '3 Park Row', postalCode: 'LS1 5HD', currency: 'USD',
+    });
+    expect(signup.status).toBe(201);
+    const link = await lastMailLink(j.url, email, '/verify-email');
+    expect((await api.call('POST', '/auth/verify-email', { token: new URL(link).searchParams.get('token') })).status).toBe(200);
+    await api.signIn(email, password);
+    // A plan first (the free one), so the plan chooser does not stand between the newcomer and the dashboard.
+    const plans = await api.call<{ data: Array<{ id: number; price: string }> }>('GET', '/dashboard/pricing');
+    const free = plans.json.data.find((p) => Number(p.price) === 0)!;
+    expect((await api.call('POST', `/dashboard/pricing/subscribe/${free.id}`)).status).toBe(200);
+
+    await signInAs(j.page, email, password);
+    await j.page.getByTestId('kyc-banner').waitFor();
+    const order = await placeOrderFromList(j.page, { side: 'Buy', label: 'EUR/USD' });
+    expect(order.id).toBeGreaterThan(0);
+    await expectToast(j.page, 'Order Placed Successfully');
+    await snap(j.page, 'trading-newcomer-demo-order');
+
+    const me = await api.call<{ user: { balances: Array<{ id: number; mode: string }> } }>('GET', '/auth/user');
+    const real = me.json.user.balances.find((b) => b.mode === 'real')!;
+    expect((await api.call('POST', '/dashboard/switch-wallet', { balanceId: real.id })).status).toBe(200);
+    const refused = await api.call<{ message: string }>('POST', '/dashboard/orders', { type: 'buy', instrument: 'EUR_USD', amount: 1000, profit: null, loss: null });
+    expect(refused.status).toBe(403);
+    expect(refused.json.message).toBe('Please verify KYC to enable trading');
   });
 
   it('refuses bad orders over the API: zero amount, staff and anonymous callers', async () => {
