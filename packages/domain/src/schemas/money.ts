@@ -417,7 +417,8 @@ export const KycStatusResponse = z.object({
 });
 export type KycStatusResponse = z.infer<typeof KycStatusResponse>;
 
-const fileRef = z.object({ url: z.string() }).nullable();
+/** An uploaded file: where to fetch it and what it is (an image or a PDF), so a viewer can show it right. */
+const fileRef = z.object({ url: z.string(), mime: z.string() }).nullable();
 export const AdminKycDto = z.object({
   id: z.number(),
   type: z.enum(KYC_DOCUMENT_TYPES),

@@ -1,7 +1,7 @@
-import { and, count, desc, eq, ilike, or } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, or } from 'drizzle-orm';
 import { KYC_DOCUMENT_TYPES, type AdminKycDto, type KycStatusResponse, type NotificationDto, type PagedQuery } from '@platform/domain';
 import type { AppContext } from '../../context.ts';
-import { kycDocuments, users } from '../../db/schema.ts';
+import { kycDocuments, storedFiles, users } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { UploadedFile } from '../../lib/multipart.ts';
@@ -49,8 +49,8 @@ export async function submitKyc(ctx: Ctx, user: SessionUser, type: KycType, file
   return 'Your documents were submitted for review.';
 }
 
-function adminKycDto(k: typeof kycDocuments.$inferSelect, u: { id: number; fullName: string; email: string }): AdminKycDto {
-  const ref = (id: string | null) => (id ? { url: fileUrl(id)! } : null);
+function adminKycDto(k: typeof kycDocuments.$inferSelect, u: { id: number; fullName: string; email: string }, mimes: Map<string, string>): AdminKycDto {
+  const ref = (id: string | null) => (id ? { url: fileUrl(id)!, mime: mimes.get(id) ?? 'application/octet-stream' } : null);
   return {
     id: k.id, type: k.type as KycType, status: k.status as AdminKycDto['status'], created_at: k.createdAt.toISOString(),
     user: { id: u.id, full_name: u.fullName, email: u.email }, front: ref(k.front), back: ref(k.back), address: ref(k.address), decline_reason: k.declineReason,
@@ -70,7 +70,10 @@ export async function listKyc(ctx: Pick<AppContext, 'db'>, q: PagedQuery) {
     .limit(q.limit)
     .offset(offsetOf(q));
   const [{ n }] = await ctx.db.select({ n: count() }).from(kycDocuments).innerJoin(users, eq(users.id, kycDocuments.userId)).where(where);
-  return { data: rows.map((r) => adminKycDto(r.k, r.u)), meta: pageMeta(q, n) };
+  const ids = rows.flatMap((r) => [r.k.front, r.k.back, r.k.address]).filter((id): id is string => Boolean(id));
+  const files = ids.length ? await ctx.db.select({ id: storedFiles.id, mime: storedFiles.mime }).from(storedFiles).where(inArray(storedFiles.id, ids)) : [];
+  const mimes = new Map(files.map((f) => [f.id, f.mime]));
+  return { data: rows.map((r) => adminKycDto(r.k, r.u, mimes)), meta: pageMeta(q, n) };
 }
 
 /**

@@ -57,9 +57,9 @@ export function kycDocument(over: Partial<AdminKycDto> = {}): AdminKycDto {
     status: 'pending',
     created_at: '2025-03-05T14:07:00',
     user: { id: 42, full_name: 'Carla Client', email: 'carla@demo.test' },
-    front: { url: '/api/files/front-7' },
+    front: { url: '/api/files/front-7', mime: 'image/png' },
     back: null,
-    address: { url: '/api/files/address-7' },
+    address: { url: '/api/files/address-7', mime: 'application/pdf' },
     decline_reason: null,
     ...over,
   };

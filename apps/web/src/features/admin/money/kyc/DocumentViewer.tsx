@@ -12,6 +12,7 @@ export interface ViewedFile {
   document: AdminKycDto;
   side: KycFileSide;
   url: string;
+  mime: string;
 }
 
 const uploadedSides = (document: AdminKycDto) => (Object.keys(KYC_FILE_LABELS) as KycFileSide[]).filter((side) => document[side]?.url);
@@ -24,7 +25,7 @@ export function DocumentFileButtons({ document, onView }: { document: AdminKycDt
   return (
     <Group gap={4} wrap="nowrap">
       {sides.map((side) => (
-        <Button key={side} size="compact-xs" variant="light" onClick={() => onView({ document, side, url: document[side]!.url })}>
+        <Button key={side} size="compact-xs" variant="light" onClick={() => onView({ document, side, url: document[side]!.url, mime: document[side]!.mime })}>
           {t(KYC_FILE_LABELS[side])}
         </Button>
       ))}
@@ -32,16 +33,16 @@ export function DocumentFileButtons({ document, onView }: { document: AdminKycDt
   );
 }
 
-/** Shows an uploaded image; a PDF (which an image cannot show) is offered as a link to open. */
+/** Shows an uploaded image; a PDF (the page may not embed documents) is offered as a link to open. */
 function FilePreview({ file }: { file: ViewedFile }) {
   const { t } = useTranslation();
-  const [failed, setFailed] = useState(false);
+  const [failed, setFailed] = useState(file.mime === 'application/pdf');
   const label = t(KYC_FILE_LABELS[file.side]);
   return (
     <Stack gap="sm">
       {failed ? (
         <Text c="dimmed" ta="center" py="xl">
-          {t('This file cannot be shown here (it may be a PDF). Open it in a new tab.')}
+          {file.mime === 'application/pdf' ? t('This document is a PDF. Open it in a new tab.') : t('This file cannot be shown here. Open it in a new tab.')}
         </Text>
       ) : (
         <Image src={file.url} alt={label} fit="contain" mah="70vh" onError={() => setFailed(true)} />

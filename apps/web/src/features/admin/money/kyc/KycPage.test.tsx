@@ -86,12 +86,15 @@ describe('KycPage', () => {
     expect(post?.body).toEqual({ declineReason: 'Expired document' });
   });
 
-  it('shows an uploaded file in the viewer with a link to open it', async () => {
+  it('shows an uploaded image in the viewer, and offers a PDF to open, each with a link to open it', async () => {
     render();
-    fireEvent.click(within(await row('carla@demo.test')).getByRole('button', { name: 'Address' }));
+    fireEvent.click(within(await row('carla@demo.test')).getByRole('button', { name: 'Front' }));
     const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByText('Carla Client: Address')).toBeTruthy();
-    expect(within(dialog).getByRole('img', { name: 'Address' }).getAttribute('src')).toBe('/api/files/address-7');
-    expect(within(dialog).getByRole('link', { name: /Open in new tab/ }).getAttribute('href')).toBe('/api/files/address-7');
+    expect(within(dialog).getByText('Carla Client: Front')).toBeTruthy();
+    expect(within(dialog).getByRole('img', { name: 'Front' }).getAttribute('src')).toBe('/api/files/front-7');
+    expect(within(dialog).getByRole('link', { name: /Open in new tab/ }).getAttribute('href')).toBe('/api/files/front-7');
+    fireEvent.click(within(await row('carla@demo.test')).getByRole('button', { name: 'Address' }));
+    expect(await screen.findByText('This document is a PDF. Open it in a new tab.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: /Open in new tab/ }).getAttribute('href')).toBe('/api/files/address-7');
   });
 });
