@@ -10,7 +10,14 @@ import { MobileChartPage } from '../features/trading/MobileChartPage.tsx';
 import { StatementsPage } from '../features/statements/StatementsPage.tsx';
 import { ProfilePage } from '../features/account/ProfilePage.tsx';
 import { SecurityPage } from '../features/account/SecurityPage.tsx';
-import { PlaceholderPage } from '../features/placeholder/PlaceholderPage.tsx';
+import { DepositsPage } from '../features/money/deposits/DepositsPage.tsx';
+import { BankDepositPage } from '../features/money/deposits/BankDepositPage.tsx';
+import { CryptoDepositPage } from '../features/money/deposits/CryptoDepositPage.tsx';
+import { WithdrawsPage } from '../features/money/withdraws/WithdrawsPage.tsx';
+import { KycPage } from '../features/money/kyc/KycPage.tsx';
+import { PricingPage } from '../features/money/pricing/PricingPage.tsx';
+import { SandboxPaymentPage } from '../features/money/payments/SandboxPaymentPage.tsx';
+import { PaymentReturnPage, PaypalCapturePage, PaypalPaymentPage } from '../features/money/payments/PaymentReturnPages.tsx';
 import { NotFoundPage } from '../features/placeholder/NotFoundPage.tsx';
 import { AuthLayout } from './layouts/AuthLayout.tsx';
 import { RequireUser } from './layouts/RequireUser.tsx';
@@ -37,15 +44,21 @@ export const routes: RouteObject[] = [
         element: <ClientLayout />,
         children: [
           { path: '/dashboard', element: <DashboardPage /> },
+          { path: '/payments/sandbox/:txRef', element: <SandboxPaymentPage /> },
+          { path: '/payments/paypal/capture/:orderID', element: <PaypalCapturePage /> },
+          { path: '/payments/paypal/:txRef', element: <PaypalPaymentPage /> },
+          { path: '/payments/return/:txRef', element: <PaymentReturnPage /> },
           {
             element: <AccountLayout />,
             children: [
               { path: '/profile', element: <ProfilePage /> },
               { path: '/security', element: <SecurityPage /> },
-              { path: '/deposits', element: <PlaceholderPage title="Deposits" /> },
-              { path: '/withdraws', element: <PlaceholderPage title="Withdraws" /> },
-              { path: '/kyc', element: <PlaceholderPage title="KYC" /> },
-              { path: '/pricing', element: <PlaceholderPage title="My Plan" /> },
+              { path: '/deposits', element: <DepositsPage /> },
+              { path: '/deposits/bank/:id', element: <BankDepositPage /> },
+              { path: '/deposits/crypto/:id', element: <CryptoDepositPage /> },
+              { path: '/withdraws', element: <WithdrawsPage /> },
+              { path: '/kyc', element: <KycPage /> },
+              { path: '/pricing', element: <PricingPage /> },
               { path: '/statements', element: <StatementsPage /> },
             ],
           },

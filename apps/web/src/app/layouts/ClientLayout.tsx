@@ -4,6 +4,7 @@ import { useCurrentUser } from '../../api/hooks.ts';
 import { LoadingScreen } from '../../ui/shell/LoadingScreen.tsx';
 import { useBrandingHead } from '../useBrandingHead.ts';
 import { TopBar } from './topbar/TopBar.tsx';
+import { ForcedPlanModal } from '../../features/money/pricing/ForcedPlanModal.tsx';
 
 /** Signed-in pages: the top bar over the page. Rendered inside RequireUser, so the user is known. */
 export function ClientLayout() {
@@ -17,6 +18,7 @@ export function ClientLayout() {
       </AppShell.Header>
       <AppShell.Main>
         <Outlet />
+        <ForcedPlanModal />
       </AppShell.Main>
     </AppShell>
   );
