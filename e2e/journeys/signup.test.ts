@@ -107,8 +107,14 @@ describe('sign-up, email verification, profile and password', () => {
     await page.getByText('Your email address is verified. You can sign in now.').waitFor();
     await snap(page, 'signup-email-verified');
 
-    // --- Profile: change the city ---
+    // --- A new client chooses a plan first (the free one), in the chooser that cannot be dismissed ---
     await signInAs(page, newClient.email, newClient.password);
+    const chooser = page.getByRole('dialog').filter({ hasText: 'Choose your plan' });
+    await chooser.getByTestId(/^plan-/).filter({ hasText: 'Basic' }).getByRole('button', { name: 'Get Started' }).click();
+    await page.getByTestId('kyc-banner').waitFor();
+    await chooser.waitFor({ state: 'detached' });
+
+    // --- Profile: change the city ---
     await page.goto('/profile');
     await page.getByRole('heading', { name: 'Personal Information' }).waitFor();
     expect(await field(page, 'Full Name').inputValue()).toBe(newClient.fullName);
