@@ -1,4 +1,6 @@
+import type { FastifyRequest } from 'fastify';
 import { sql, type SQL } from 'drizzle-orm';
+import { authOf } from './http.ts';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 
 /** A staff member acting in the back office. */
@@ -6,6 +8,12 @@ export interface StaffActor {
   id: number;
   roleId: number;
   ip: string;
+}
+
+/** The staff member making a back-office request. */
+export function staffOf(req: FastifyRequest): StaffActor {
+  const { user } = authOf(req);
+  return { id: user.id, roleId: user.roleId, ip: req.ip };
 }
 
 /**

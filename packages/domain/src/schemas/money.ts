@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Decimal } from '../money.ts';
+import { PricingTableDto } from './auth.ts';
 import { IdParam, PagedQuery, isSafeText, optionalString, paged, requiredString, UNSAFE_TEXT_MESSAGE } from './common.ts';
 
 /**
@@ -17,63 +18,35 @@ export const MAX_MONEY_AMOUNT = 100_000_000;
 export const MONEY_DECIMALS = 2;
 
 /**
- * A positive amount of money as typed: a number or a decimal string, at most 2 decimals, above 0 and at most
- * MAX_MONEY_AMOUNT. Out as a normalised decimal string, so the server never sees a float.
+ * An amount of money as typed: a number or a decimal string with at most `decimals` decimals, within [0, max] (above
+ * 0 unless `zeroAllowed`). Out as a normalised decimal string, so the server never sees a float.
  */
-export const moneyAmount = (required = 'Amount is required', max = MAX_MONEY_AMOUNT) =>
-  z
+function decimalAmount(required: string, opts: { max: number; decimals: number; zeroAllowed: boolean; noun: string }) {
+  return z
     .union([z.string(), z.number()], { error: required })
     .transform((v, ctx) => {
+      const fail = (message: string) => {
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      };
       const s = String(v).trim();
-      if (s === '') {
-        ctx.addIssue({ code: 'custom', message: required });
-        return z.NEVER;
-      }
-      if (!/^\d{1,12}(\.\d+)?$/.test(s)) {
-        ctx.addIssue({ code: 'custom', message: 'Amount must be a positive number' });
-        return z.NEVER;
-      }
+      if (s === '') return fail(required);
+      if (!/^\d{1,12}(\.\d+)?$/.test(s)) return fail(opts.zeroAllowed ? 'Must be a number of 0 or more' : `${opts.noun} must be a positive number`);
       const d = new Decimal(s);
-      if (d.decimalPlaces() > MONEY_DECIMALS) {
-        ctx.addIssue({ code: 'custom', message: `Amount can have at most ${MONEY_DECIMALS} decimals` });
-        return z.NEVER;
-      }
-      if (d.lte(0)) {
-        ctx.addIssue({ code: 'custom', message: 'Amount must be greater than 0' });
-        return z.NEVER;
-      }
-      if (d.gt(max)) {
-        ctx.addIssue({ code: 'custom', message: `Amount must be at most ${max.toLocaleString('en-US')}` });
-        return z.NEVER;
-      }
-      return d.toFixed(MONEY_DECIMALS);
+      if (d.decimalPlaces() > opts.decimals) return fail(opts.zeroAllowed ? `At most ${opts.decimals} decimals` : `${opts.noun} can have at most ${opts.decimals} decimals`);
+      if (!opts.zeroAllowed && d.lte(0)) return fail(`${opts.noun} must be greater than 0`);
+      if (d.gt(opts.max)) return fail(`${opts.zeroAllowed ? 'Must' : `${opts.noun} must`} be at most ${opts.max.toLocaleString('en-US')}`);
+      return d.toFixed(opts.decimals);
     });
+}
 
-/** A fee or price that may be 0: same rules as moneyAmount but 0 allowed. */
+/** A positive amount of money: above 0, at most MAX_MONEY_AMOUNT, to the cent. */
+export const moneyAmount = (required = 'Amount is required', max = MAX_MONEY_AMOUNT) =>
+  decimalAmount(required, { max, decimals: MONEY_DECIMALS, zeroAllowed: false, noun: 'Amount' });
+
+/** A fee or price that may be 0. */
 export const nonNegativeMoney = (required: string, max = MAX_MONEY_AMOUNT, decimals = MONEY_DECIMALS) =>
-  z
-    .union([z.string(), z.number()], { error: required })
-    .transform((v, ctx) => {
-      const s = String(v).trim();
-      if (s === '') {
-        ctx.addIssue({ code: 'custom', message: required });
-        return z.NEVER;
-      }
-      if (!/^\d{1,12}(\.\d+)?$/.test(s)) {
-        ctx.addIssue({ code: 'custom', message: 'Must be a number of 0 or more' });
-        return z.NEVER;
-      }
-      const d = new Decimal(s);
-      if (d.decimalPlaces() > decimals) {
-        ctx.addIssue({ code: 'custom', message: `At most ${decimals} decimals` });
-        return z.NEVER;
-      }
-      if (d.gt(max)) {
-        ctx.addIssue({ code: 'custom', message: `Must be at most ${max.toLocaleString('en-US')}` });
-        return z.NEVER;
-      }
-      return d.toFixed(decimals);
-    });
+  decimalAmount(required, { max, decimals, zeroAllowed: true, noun: 'Value' });
 
 /** A percentage fee: 0 to 100, up to 4 decimals. */
 export const percentField = (required: string) => nonNegativeMoney(required, 100, 4);
@@ -479,25 +452,8 @@ export const PricingPlanRequest = z.object({
 });
 export type PricingPlanRequest = z.input<typeof PricingPlanRequest>;
 
-/** A plan as lists show it: snake_case (the same fields as the current user's pricingTable) plus its subscribers. */
-export const PricingPlanDto = z.object({
-  id: z.number(),
-  name: z.string(),
-  description: z.string().nullable(),
-  price: z.string(),
-  currency: z.string(),
-  forex_leverage: z.number().nullable(),
-  commodity_leverage: z.number().nullable(),
-  index_leverage: z.number().nullable(),
-  stock_leverage: z.number().nullable(),
-  crypto_leverage: z.number().nullable(),
-  forex_stopout: z.number().nullable(),
-  commodity_stopout: z.number().nullable(),
-  index_stopout: z.number().nullable(),
-  stock_stopout: z.number().nullable(),
-  crypto_stopout: z.number().nullable(),
-  subscribers: z.number(),
-});
+/** A plan as lists show it: the current user's pricingTable fields (snake_case) plus its currency and subscribers. */
+export const PricingPlanDto = PricingTableDto.extend({ currency: z.string(), subscribers: z.number() });
 export type PricingPlanDto = z.infer<typeof PricingPlanDto>;
 export const PricingPlanListResponse = paged(PricingPlanDto);
 export type PricingPlanListResponse = z.infer<typeof PricingPlanListResponse>;

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import {
   BankDepositRequest, DeclineRequest, DepositCreatedResponse, DepositDetailResponse, DepositRequest, GatewayOptionsResponse, IdParam, MessageResponse,
   MoneyHistoryQuery, MoneyHistoryResponse, UserIdParam,
@@ -7,7 +6,7 @@ import { and, eq } from 'drizzle-orm';
 import { deposits } from '../../db/schema.ts';
 import { authOf, type RoutesPlugin } from '../../lib/http.ts';
 import { parseFields, readMultipart } from '../../lib/multipart.ts';
-import { customerScope, type StaffActor } from '../../lib/staff-scope.ts';
+import { customerScope, staffOf } from '../../lib/staff-scope.ts';
 import { depositOptions } from '../gateways/service.ts';
 import { depositPage } from './records.ts';
 import { reviewDeposit } from './review.ts';
@@ -15,7 +14,6 @@ import { createDeposit, depositDetail, submitBankTransfer } from './service.ts';
 
 const customer = { access: [3] } as const;
 const moneyStaff = { access: [1, 2] } as const;
-const staffOf = (req: FastifyRequest): StaffActor => ({ id: authOf(req).user.id, roleId: authOf(req).user.roleId, ip: req.ip });
 
 /** Client deposits (client-area §2 Deposits) and the staff's deposit history (back-office §2). */
 export const depositsRoutes: RoutesPlugin = async (app) => {

@@ -1,13 +1,11 @@
-import type { FastifyRequest } from 'fastify';
 import { AdminGatewaysResponse, ExternalPaymentListResponse, ExternalPaymentRequest, GatewayNameParam, GatewayUpdateRequest, IdParam, MessageResponse, PagedQuery } from '@platform/domain';
-import { authOf, type RoutesPlugin } from '../../lib/http.ts';
+import type { RoutesPlugin } from '../../lib/http.ts';
 import { parseFields, readMultipart } from '../../lib/multipart.ts';
-import type { StaffActor } from '../../lib/staff-scope.ts';
+import { staffOf } from '../../lib/staff-scope.ts';
 import { createExternalPayment, deleteExternalPayment, listExternalPayments, updateExternalPayment } from './external.ts';
 import { listGateways, updateGateway } from './service.ts';
 
 const adminOnly = { access: [1] } as const;
-const staffOf = (req: FastifyRequest): StaffActor => ({ id: authOf(req).user.id, roleId: authOf(req).user.roleId, ip: req.ip });
 
 /** Automatic and manual gateways and external payment links (back-office §2), admins only. */
 export const gatewaysRoutes: RoutesPlugin = async (app) => {

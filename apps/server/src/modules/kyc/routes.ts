@@ -1,13 +1,11 @@
-import type { FastifyRequest } from 'fastify';
 import { DeclineRequest, IdParam, KycStatusResponse, KycSubmitRequest, MessageResponse, PagedQuery, AdminKycListResponse } from '@platform/domain';
 import { authOf, type RoutesPlugin } from '../../lib/http.ts';
 import { parseFields, readMultipart } from '../../lib/multipart.ts';
-import type { StaffActor } from '../../lib/staff-scope.ts';
+import { staffOf } from '../../lib/staff-scope.ts';
 import { kycStatus, listKyc, reviewKyc, submitKyc } from './service.ts';
 
 const customer = { access: [3] } as const;
 const adminOnly = { access: [1] } as const;
-const staffOf = (req: FastifyRequest): StaffActor => ({ id: authOf(req).user.id, roleId: authOf(req).user.roleId, ip: req.ip });
 
 /** Identity verification: the client's submission (client-area §2 KYC) and the admins' review (back-office §2). */
 export const kycRoutes: RoutesPlugin = async (app) => {

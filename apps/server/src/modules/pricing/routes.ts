@@ -1,11 +1,9 @@
-import type { FastifyRequest } from 'fastify';
 import { IdParam, MessageResponse, PlanIdParam, PricingListQuery, PricingPlanListResponse, PricingPlanRequest } from '@platform/domain';
 import { authOf, type RoutesPlugin } from '../../lib/http.ts';
-import type { StaffActor } from '../../lib/staff-scope.ts';
+import { staffOf } from '../../lib/staff-scope.ts';
 import { createPlan, deletePlan, listPlans, subscribe, updatePlan } from './service.ts';
 
 const adminOnly = { access: [1] } as const;
-const staffOf = (req: FastifyRequest): StaffActor => ({ id: authOf(req).user.id, roleId: authOf(req).user.roleId, ip: req.ip });
 
 /** Pricing plans: the list every signed-in user reads, the client's subscription and the admins' plan editor. */
 export const pricingRoutes: RoutesPlugin = async (app) => {

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import {
   DeclineRequest, IdParam, MessageResponse, MoneyHistoryQuery, MoneyHistoryResponse, UserIdParam, WithdrawFeesResponse, WithdrawRequest,
   WithdrawSettingsRequest, WithdrawSettingsResponse,
@@ -6,7 +5,7 @@ import {
 import { and, eq } from 'drizzle-orm';
 import { withdrawals } from '../../db/schema.ts';
 import { authOf, type RoutesPlugin } from '../../lib/http.ts';
-import type { StaffActor } from '../../lib/staff-scope.ts';
+import { staffOf } from '../../lib/staff-scope.ts';
 import {
   pendingWithdrawals, requestWithdrawal, reviewWithdrawal, updateWithdrawSettings, withdrawFees, withdrawalPage, withdrawalScope, withdrawalsOfUser,
 } from './service.ts';
@@ -14,7 +13,6 @@ import {
 const customer = { access: [3] } as const;
 const moneyStaff = { access: [1, 2] } as const;
 const adminOnly = { access: [1] } as const;
-const staffOf = (req: FastifyRequest): StaffActor => ({ id: authOf(req).user.id, roleId: authOf(req).user.roleId, ip: req.ip });
 
 /** Client withdrawals (client-area §2 Withdraws) and the staff's pending list, history and settings (back-office §2). */
 export const withdrawalsRoutes: RoutesPlugin = async (app) => {
