@@ -15,8 +15,3 @@ export function KycNotice({ text }: { text: string }) {
     </Alert>
   );
 }
-
-/** Real wallets first as options: "USD real · $1,234.00 available". */
-export function walletLabel(w: { mode: string; currency: string; balance: string; margin: string }, available: string): string {
-  return `${w.currency} ${w.mode === 'real' ? 'Real' : 'Demo'} · ${available}`;
-}

@@ -4,7 +4,6 @@ import type { CurrentUserResponse, KycStatusResponse, PricingPlanDto } from '@pl
 import { brandingFixture, currentUserFixture } from '../../test/fixtures.ts';
 import { mockApi, renderScreen } from '../../test/render.tsx';
 import { depositFigures } from './deposits/DepositForm.tsx';
-import { DepositsPage } from './deposits/DepositsPage.tsx';
 import { withdrawFigures } from './withdraws/WithdrawForm.tsx';
 import { WithdrawsPage } from './withdraws/WithdrawsPage.tsx';
 import { KycPage } from './kyc/KycPage.tsx';
@@ -40,34 +39,6 @@ describe('money figures', () => {
     expect(depositFigures('abc', '1')).toBeNull();
     expect(withdrawFigures('200', { percentage: '1.5', fixed: '2' })).toEqual({ fee: '5.00', total: '205.00' });
     expect(withdrawFigures('', { percentage: '1', fixed: '0' })).toBeNull();
-  });
-});
-
-describe('DepositsPage', () => {
-  it('shows the KYC notice, asks for the gateway with the spec message and sends nothing', async () => {
-    const fetchMock = api({ ...currentUserFixture(), isKyc: false });
-    renderScreen(<DepositsPage />, { path: '/deposits' });
-    expect(await screen.findByText('Please verify KYC to enable deposit')).toBeTruthy();
-    fireEvent.click(await screen.findByRole('button', { name: 'Deposit' }));
-    expect(await screen.findByText('Gateway is required')).toBeTruthy();
-    expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'POST')).toBe(false);
-  });
-
-  it('opens the result modal of a returning payment with its title and amount', async () => {
-    api(currentUserFixture());
-    renderScreen(<DepositsPage />, { path: '/deposits?status=success&amount=100.00' });
-    const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByText('Deposit Successful')).toBeTruthy();
-    expect(within(dialog).getByText('$100.00')).toBeTruthy();
-    cleanup();
-    api(currentUserFixture());
-    renderScreen(<DepositsPage />, { path: '/deposits?status=pending&amount=300' });
-    expect(await screen.findByText('Deposit Submitted')).toBeTruthy();
-    cleanup();
-    api(currentUserFixture());
-    renderScreen(<DepositsPage />, { path: '/deposits?status=cancelled&amount=5&message=Card%20refused' });
-    expect(await screen.findByText('Deposit Failed')).toBeTruthy();
-    expect(screen.getByText('Card refused')).toBeTruthy();
   });
 });
 

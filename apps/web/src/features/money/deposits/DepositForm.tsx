@@ -11,7 +11,7 @@ import { queryKeys } from '../../../api/hooks.ts';
 import { schemaErrors } from '../../../ui/form.ts';
 import { toastError } from '../../../ui/toast.ts';
 import { useGatewayOptions } from '../api.ts';
-import { walletLabel } from '../KycNotice.tsx';
+import { WalletSelect, defaultWalletId, realWallets } from '../WalletSelect.tsx';
 
 /** Fee = the gateway's percent of the amount; total = amount + fee, to the cent (client-area §2, §9). */
 export function depositFigures(amount: string, feePercent: string): { fee: string; total: string } | null {
@@ -42,9 +42,8 @@ export function DepositForm({ current }: { current: CurrentUserResponse }) {
   const navigate = useNavigate();
   const client = useQueryClient();
   const gateways = useGatewayOptions();
-  const real = current.user.balances.filter((b) => b.mode === 'real');
-  const active = current.activeBalance?.mode === 'real' ? current.activeBalance.id : real[0]?.id;
-  const [values, setValues] = useState({ balance_id: active ? String(active) : '', gateway: '', amount: '' });
+  const real = realWallets(current);
+  const [values, setValues] = useState({ balance_id: defaultWalletId(current), gateway: '', amount: '' });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const options: GatewayOptionDto[] = gateways.data?.data ?? [];
   const gateway = options.find((g) => g.value === values.gateway);
@@ -77,15 +76,7 @@ export function DepositForm({ current }: { current: CurrentUserResponse }) {
   return (
     <form onSubmit={onSubmit} noValidate>
       <Stack gap="md" maw={560}>
-        <Select
-          label={t('Wallet')}
-          required
-          data={real.map((b) => ({ value: String(b.id), label: walletLabel(b, formatMoney(dec(b.balance).minus(b.margin), b.currency)) }))}
-          value={values.balance_id || null}
-          onChange={(v) => setValues((s) => ({ ...s, balance_id: v ?? '' }))}
-          error={error('balance_id')}
-          allowDeselect={false}
-        />
+        <WalletSelect wallets={real} value={values.balance_id} onChange={(v) => setValues((s) => ({ ...s, balance_id: v }))} error={error('balance_id')} />
         <Select
           label={t('Gateway')}
           required

@@ -4,6 +4,7 @@ import { useCurrentUser } from '../../../api/hooks.ts';
 import { PageCard } from '../../../ui/PageCard.tsx';
 import { KycNotice } from '../KycNotice.tsx';
 import { MoneyHistoryTable } from '../MoneyHistoryTable.tsx';
+import { defaultWalletId, realWallets } from '../WalletSelect.tsx';
 import { DepositForm } from './DepositForm.tsx';
 import { DepositResultModal } from './DepositResultModal.tsx';
 
@@ -17,7 +18,9 @@ export function DepositsPage() {
         <Loader />
       </Center>
     );
-  const currency = current.user.balances.find((b) => b.mode === 'real')?.currency ?? current.activeBalance?.currency ?? '';
+  // The amount of a returning payment is in the wallet the form deposits to by default.
+  const wallet = realWallets(current).find((b) => String(b.id) === defaultWalletId(current));
+  const currency = wallet?.currency ?? current.activeBalance?.currency ?? '';
   return (
     <PageCard title={t('Deposits')}>
       {!current.isKyc && <KycNotice text="Please verify KYC to enable deposit" />}

@@ -8,7 +8,7 @@ import { queryKeys, useCountries } from '../../../api/hooks.ts';
 import { schemaErrors } from '../../../ui/form.ts';
 import { toastError, toastSuccess } from '../../../ui/toast.ts';
 import { useWithdrawFees } from '../api.ts';
-import { walletLabel } from '../KycNotice.tsx';
+import { WalletSelect, defaultWalletId, realWallets } from '../WalletSelect.tsx';
 
 /** Withdraw fee = percentage/100 × amount + fixed; total = amount + fee, to the cent (client-area §9). */
 export function withdrawFigures(amount: string, fees: WithdrawFeesResponse | undefined): { fee: string; total: string } | null {
@@ -25,8 +25,8 @@ export function WithdrawForm({ current }: { current: CurrentUserResponse }) {
   const client = useQueryClient();
   const fees = useWithdrawFees();
   const countries = useCountries();
-  const real = current.user.balances.filter((b) => b.mode === 'real');
-  const [walletId, setWalletId] = useState(String(current.activeBalance?.mode === 'real' ? current.activeBalance.id : (real[0]?.id ?? '')));
+  const real = realWallets(current);
+  const [walletId, setWalletId] = useState(defaultWalletId(current));
   const [values, setValues] = useState(EMPTY);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const wallet = real.find((b) => String(b.id) === walletId);
@@ -62,15 +62,7 @@ export function WithdrawForm({ current }: { current: CurrentUserResponse }) {
     <form onSubmit={onSubmit} noValidate>
       <Stack gap="md" maw={720}>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="sm">
-          <Select
-            label={t('Wallet')}
-            required
-            data={real.map((b) => ({ value: String(b.id), label: walletLabel(b, formatMoney(dec(b.balance).minus(b.margin), b.currency)) }))}
-            value={walletId || null}
-            onChange={(v) => setWalletId(v ?? '')}
-            error={error('balance_id')}
-            allowDeselect={false}
-          />
+          <WalletSelect wallets={real} value={walletId} onChange={setWalletId} error={error('balance_id')} />
           <TextInput label={`${t('Amount')} (${wallet?.currency ?? ''})`} required inputMode="decimal" value={values.amount} onChange={set('amount')} error={error('amount')} />
           <TextInput label={t('Bank Name')} required value={values.bank_name} onChange={set('bank_name')} error={error('bank_name')} />
           <TextInput label={t('Account Name')} required value={accountName} readOnly />
