@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Center, FileInput, Image, Loader, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Center, FileInput, Image, Loader, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { IconUpload } from '@tabler/icons-react';
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -11,7 +11,17 @@ import { PageCard } from '../../../ui/PageCard.tsx';
 import { toastError, toastSuccess } from '../../../ui/toast.ts';
 import { useDepositDetail } from '../api.ts';
 
-const ACCEPT = 'image/jpeg,image/png,image/webp,application/pdf';
+const PROOF_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'application/pdf'];
+const ACCEPT = PROOF_TYPES.join(',');
+const MAX_PROOF_BYTES = 5 * 1024 * 1024;
+
+/** The proof's problem, if any: missing, not an image or PDF, or above 5 MB (the server checks the bytes again). */
+export function proofError(file: File | null): string | undefined {
+  if (!file) return 'Proof is required';
+  if (file.type && !PROOF_TYPES.includes(file.type)) return 'Proof must be a JPEG, PNG, WebP or PDF file';
+  if (file.size > MAX_PROOF_BYTES) return 'Proof must be at most 5 MB';
+  return undefined;
+}
 
 /**
  * Bank Deposit (client-area §2): the broker's bank details to transfer to, and the "Sent From" form with the proof.
@@ -43,7 +53,8 @@ export function BankDepositPage() {
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     const found = schemaErrors(BankDepositRequest, { ...values, account_name: accountName });
-    if (!proof) found.proof = 'Proof is required';
+    const badProof = proofError(proof);
+    if (badProof) found.proof = badProof;
     setErrors(found);
     if (Object.keys(found).length) return;
     setSending(true);
@@ -91,18 +102,24 @@ export function BankDepositPage() {
             </Table.Tbody>
           </Table>
         </Stack>
-        <form onSubmit={(e) => void submit(e)} noValidate>
-          <Stack gap="sm">
-            <Title order={4}>{t('Sent From')}</Title>
-            <TextInput label={t('Bank Name')} required value={values.bank_name} onChange={(e) => setValues((s) => ({ ...s, bank_name: e.currentTarget.value }))} error={error('bank_name')} />
-            <TextInput label={t('Account Name')} required value={accountName} readOnly error={error('account_name')} />
-            <TextInput label={t('Account Number')} required value={values.account_number} onChange={(e) => setValues((s) => ({ ...s, account_number: e.currentTarget.value }))} error={error('account_number')} />
-            <FileInput label={t('Proof')} required accept={ACCEPT} leftSection={<IconUpload size={16} />} placeholder={t('JPEG, PNG, WebP or PDF, up to 5 MB')} value={proof} onChange={setProof} error={error('proof')} clearable />
-            <Button type="submit" loading={sending}>
-              {t('Submit')}
-            </Button>
-          </Stack>
-        </form>
+        {d.proof_sent || d.status !== 'pending' ? (
+          <Alert color="blue" variant="light" title={t('Sent From')}>
+            {t('The transfer details of this deposit were sent. Staff credit your wallet once the money arrives.')}
+          </Alert>
+        ) : (
+          <form onSubmit={(e) => void submit(e)} noValidate>
+            <Stack gap="sm">
+              <Title order={4}>{t('Sent From')}</Title>
+              <TextInput label={t('Bank Name')} required value={values.bank_name} onChange={(e) => setValues((s) => ({ ...s, bank_name: e.currentTarget.value }))} error={error('bank_name')} />
+              <TextInput label={t('Account Name')} required value={accountName} readOnly error={error('account_name')} />
+              <TextInput label={t('Account Number')} required value={values.account_number} onChange={(e) => setValues((s) => ({ ...s, account_number: e.currentTarget.value }))} error={error('account_number')} />
+              <FileInput label={t('Proof')} required accept={ACCEPT} leftSection={<IconUpload size={16} />} placeholder={t('JPEG, PNG, WebP or PDF, up to 5 MB')} value={proof} onChange={setProof} error={error('proof')} clearable />
+              <Button type="submit" loading={sending}>
+                {t('Submit')}
+              </Button>
+            </Stack>
+          </form>
+        )}
       </SimpleGrid>
     </PageCard>
   );
