@@ -5,7 +5,6 @@ import { brandingFixture, currentUserFixture } from '../../test/fixtures.ts';
 import { mockApi, renderScreen } from '../../test/render.tsx';
 import { depositFigures } from './deposits/DepositForm.tsx';
 import { withdrawFigures } from './withdraws/WithdrawForm.tsx';
-import { WithdrawsPage } from './withdraws/WithdrawsPage.tsx';
 import { KycPage } from './kyc/KycPage.tsx';
 import { PricingPage } from './pricing/PricingPage.tsx';
 import { ForcedPlanModal } from './pricing/ForcedPlanModal.tsx';
@@ -39,25 +38,6 @@ describe('money figures', () => {
     expect(depositFigures('abc', '1')).toBeNull();
     expect(withdrawFigures('200', { percentage: '1.5', fixed: '2' })).toEqual({ fee: '5.00', total: '205.00' });
     expect(withdrawFigures('', { percentage: '1', fixed: '0' })).toBeNull();
-  });
-});
-
-describe('WithdrawsPage', () => {
-  it('prefills the account name read-only and lists what is missing with the spec messages', async () => {
-    const fetchMock = api(currentUserFixture());
-    renderScreen(<WithdrawsPage />, { path: '/withdraws' });
-    const name = (await screen.findByRole('textbox', { name: /Account Name/ })) as HTMLInputElement;
-    expect(name.value).toBe('Chris Client');
-    expect(name.readOnly).toBe(true);
-    fireEvent.change(screen.getByRole('textbox', { name: /Amount/ }), { target: { value: '200' } });
-    const summary = screen.getByTestId('withdraw-summary');
-    expect(within(summary).getByText('$5.00')).toBeTruthy();
-    expect(within(summary).getByText('$205.00')).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: 'Withdraw' }));
-    expect(await screen.findByText('Bank name is required')).toBeTruthy();
-    expect(screen.getByText('Swift code is required')).toBeTruthy();
-    expect(screen.getByText('Bank country is required')).toBeTruthy();
-    expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'POST')).toBe(false);
   });
 });
 

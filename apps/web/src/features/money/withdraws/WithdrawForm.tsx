@@ -38,6 +38,7 @@ export function WithdrawForm({ current }: { current: CurrentUserResponse }) {
     onSuccess: (res) => {
       toastSuccess(res.message);
       setValues(EMPTY);
+      setErrors({});
       void client.invalidateQueries({ queryKey: ['money', 'withdraws'] });
     },
     onError: (err) => toastError(errorMessage(err, t(GENERIC_ERROR))),
