@@ -5,7 +5,6 @@ import { brandingFixture, currentUserFixture } from '../../test/fixtures.ts';
 import { mockApi, renderScreen } from '../../test/render.tsx';
 import { depositFigures } from './deposits/DepositForm.tsx';
 import { withdrawFigures } from './withdraws/WithdrawForm.tsx';
-import { KycPage } from './kyc/KycPage.tsx';
 import { PricingPage } from './pricing/PricingPage.tsx';
 import { ForcedPlanModal } from './pricing/ForcedPlanModal.tsx';
 
@@ -38,18 +37,6 @@ describe('money figures', () => {
     expect(depositFigures('abc', '1')).toBeNull();
     expect(withdrawFigures('200', { percentage: '1.5', fixed: '2' })).toEqual({ fee: '5.00', total: '205.00' });
     expect(withdrawFigures('', { percentage: '1', fixed: '0' })).toBeNull();
-  });
-});
-
-describe('KycPage', () => {
-  it('shows a declined submission with its reason, and Resubmit reopens the form', async () => {
-    const declined: KycStatusResponse = { status: 'declined', type: 'passport', declineReason: 'Blurred photo', created_at: '2026-11-20T10:00:00Z' };
-    api(currentUserFixture(), (_m, path) => (path === '/kyc' ? { body: declined } : undefined));
-    renderScreen(<KycPage />, { path: '/kyc' });
-    expect(await screen.findByText('KYC Submitted')).toBeTruthy();
-    expect(screen.getByText('Blurred photo')).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: 'Resubmit' }));
-    expect(await screen.findByRole('button', { name: 'Submit' })).toBeTruthy();
   });
 });
 

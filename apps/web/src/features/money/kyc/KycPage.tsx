@@ -14,7 +14,7 @@ const ACCEPT = 'image/jpeg,image/png,image/webp,application/pdf';
 type Side = 'front' | 'back' | 'address';
 
 /** The submission form: document type and the three files; after it is sent the page reloads (client-area §4). */
-function KycForm() {
+function KycForm({ onCancel }: { onCancel?: () => void }) {
   const { t } = useTranslation();
   const [type, setType] = useState<string>('national_id');
   const [files, setFiles] = useState<Record<Side, File | null>>({ front: null, back: null, address: null });
@@ -65,11 +65,16 @@ function KycForm() {
           {file('back', 'Back')}
           {file('address', 'Address Proof')}
         </SimpleGrid>
-        <div>
+        <Group>
           <Button type="submit" loading={sending}>
             {t('Submit')}
           </Button>
-        </div>
+          {onCancel && (
+            <Button variant="default" onClick={onCancel} disabled={sending}>
+              {t('Cancel')}
+            </Button>
+          )}
+        </Group>
       </Stack>
     </form>
   );
@@ -123,8 +128,10 @@ export function KycPage() {
         </Center>
       ) : kyc.isError ? (
         <Text c="red">{errorMessage(kyc.error, t(GENERIC_ERROR))}</Text>
-      ) : kyc.data.status === 'not_submitted' || resubmitting ? (
+      ) : kyc.data.status === 'not_submitted' ? (
         <KycForm />
+      ) : resubmitting ? (
+        <KycForm onCancel={() => setResubmitting(false)} />
       ) : (
         <SubmittedCard kyc={kyc.data} onResubmit={() => setResubmitting(true)} />
       )}
