@@ -3,6 +3,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { currentUserFixture } from '../../../test/fixtures.ts';
 import { gatewayOption, mockMoneyApi, realUser, renderMoneyRoutes, stubLocation } from '../testing.tsx';
 import { DepositsPage } from './DepositsPage.tsx';
+import { depositFigures } from './DepositForm.tsx';
 
 const GATEWAYS = [
   gatewayOption({ name: 'Sandbox Card', value: 'sandbox', group: 'automatic', fee: '2.5' }),
@@ -18,6 +19,13 @@ async function chooseGateway(name: string) {
 }
 
 describe('DepositsPage: the form', () => {
+  it('charges the gateway percent of the amount, total = amount + fee, to the cent', () => {
+    expect(depositFigures('100', '2.5')).toEqual({ fee: '2.50', total: '102.50' });
+    expect(depositFigures('10.01', '1.5')).toEqual({ fee: '0.15', total: '10.16' });
+    expect(depositFigures('0.30', '0')).toEqual({ fee: '0.00', total: '0.30' });
+    expect(depositFigures('abc', '1')).toBeNull();
+  });
+
   it('defaults to the active real wallet and shows the amount only once a gateway is chosen, with fee and total', async () => {
     mockMoneyApi({ gateways: GATEWAYS });
     show();

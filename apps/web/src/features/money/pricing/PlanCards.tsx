@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Badge, Button, Center, Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { GENERIC_ERROR, formatMoney, type PricingPlanDto } from '@platform/domain';
 import { apiPost, errorMessage } from '../../../api/client.ts';
-import { toastError } from '../../../ui/toast.ts';
 import { usePlans } from '../api.ts';
 
 /**
@@ -25,9 +25,9 @@ export function PlanCards({ currentPlanId }: { currentPlanId: number | null }) {
       window.location.reload();
     } catch (err) {
       setBusy(null);
-      toastError(t('Not enough balance'));
-      // The server's reason (a currency without a rate, say) is kept for the person who asks why.
-      console.info(errorMessage(err, GENERIC_ERROR));
+      // Any failure reads "Not enough balance" (client-area §8); the server's own reason, when it says more, goes below.
+      const reason = errorMessage(err, '');
+      notifications.show({ color: 'red', title: t('Not enough balance'), message: reason && reason !== 'Not enough balance' ? reason : '' });
       void navigate('/deposits');
     }
   };
