@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Badge, Button, Group, Pagination, Popover, Table, Text } from '@mantine/core';
+import { Button, Group, Pagination, Popover, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatMoney, pageCount, type MoneyRecordDto } from '@platform/domain';
 import { errorMessage } from '../../api/client.ts';
 import { scrollBoxStyle, stickyMessageStyle } from '../../ui/data-table/cells.ts';
+import { StatusChip } from '../../ui/data-table/index.ts';
 import { HISTORY_PAGE_SIZE, useMoneyHistory } from './api.ts';
 
 const STATUS_COLORS = { pending: 'yellow', approved: 'green', declined: 'red' } as const;
@@ -11,11 +12,7 @@ const STATUS_COLORS = { pending: 'yellow', approved: 'green', declined: 'red' } 
 /** The pending / approved / declined chip (client-area §4: warning, success, danger). */
 export function MoneyStatusChip({ status }: { status: MoneyRecordDto['status'] }) {
   const { t } = useTranslation();
-  return (
-    <Badge color={STATUS_COLORS[status]} variant="light" radius="sm" style={{ minWidth: 'max-content' }}>
-      {t(status === 'pending' ? 'Pending' : status === 'approved' ? 'Approved' : 'Declined')}
-    </Badge>
-  );
+  return <StatusChip color={STATUS_COLORS[status]} label={t(status === 'pending' ? 'Pending' : status === 'approved' ? 'Approved' : 'Declined')} />;
 }
 
 function ReasonPopover({ reason }: { reason: string | null }) {

@@ -1,8 +1,11 @@
+import { useEffect } from 'react';
 import { Button, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { IconCheck, IconClock, IconX } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { formatMoney } from '@platform/domain';
+import { queryKeys } from '../../../api/hooks.ts';
 
 /**
  * The result of a deposit, driven by ?status&amount&message (client-area §2): "Deposit Successful" (with the amount),
@@ -12,6 +15,13 @@ export function DepositResultModal({ currency }: { currency: string }) {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const status = params.get('status');
+  const client = useQueryClient();
+  // A returning payment may have credited the wallet: the top bar and the history read it again.
+  useEffect(() => {
+    if (!status) return;
+    void client.invalidateQueries({ queryKey: queryKeys.currentUser });
+    void client.invalidateQueries({ queryKey: ['money', 'deposits'] });
+  }, [status, client]);
   if (!status) return null;
   const amount = params.get('amount') ?? '';
   const message = params.get('message');

@@ -132,11 +132,13 @@ describe('DepositsPage: notices and results', () => {
   });
 
   it('titles the result modal from the query: successful with the amount, submitted, failed with the message', async () => {
-    mockMoneyApi();
+    const api = mockMoneyApi();
     show('/deposits?status=success&amount=100.00');
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Deposit Successful')).toBeTruthy();
     expect(within(dialog).getByText('$100.00')).toBeTruthy();
+    // The credited wallet is read again.
+    await waitFor(() => expect(api.calls.filter((c) => c.path === '/auth/user').length).toBeGreaterThan(1));
     cleanup();
     mockMoneyApi();
     show('/deposits?status=pending&amount=300');

@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Center, FileInput, Group, Loader, Select, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Alert, Button, Center, FileInput, Group, Loader, Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconUpload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { GENERIC_ERROR, KYC_DOCUMENT_TYPES, formatDateTime, type KycStatusResponse } from '@platform/domain';
 import { apiPost, errorMessage } from '../../../api/client.ts';
 import { PageCard } from '../../../ui/PageCard.tsx';
+import { StatusChip } from '../../../ui/data-table/index.ts';
 import { toastError, toastSuccess } from '../../../ui/toast.ts';
 import { useKycStatus } from '../api.ts';
 
@@ -90,9 +91,7 @@ function SubmittedCard({ kyc, onResubmit }: { kyc: KycStatusResponse; onResubmit
         <Text fw={700} size="lg">
           {t('KYC Submitted')}
         </Text>
-        <Badge color={color} variant="light">
-          {t(label)}
-        </Badge>
+        <StatusChip color={color} label={t(label)} />
       </Group>
       {kyc.type && (
         <Text size="sm" c="dimmed">
