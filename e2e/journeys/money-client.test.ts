@@ -67,7 +67,10 @@ describe('a client funds, withdraws, verifies and picks a plan', () => {
     await expectPath(page, '/deposits');
     await expectToast(page, 'Not enough balance');
     await page.goto('/dashboard');
+    // A subscription reloads the page (client-area §4): wait for that reload before going on.
+    const reloaded = page.waitForEvent('load');
     await planChooser(page).getByTestId(/^plan-/).filter({ hasText: 'Basic' }).getByRole('button', { name: 'Get Started' }).click();
+    await reloaded;
     await expect.poll(async () => (await api.call<Me>('GET', '/auth/user')).json.user.pricing_table_id).not.toBeNull();
     await page.getByTestId('kyc-banner').waitFor();
     expect(await planChooser(page).count()).toBe(0);

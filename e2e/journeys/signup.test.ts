@@ -110,7 +110,10 @@ describe('sign-up, email verification, profile and password', () => {
     // --- A new client chooses a plan first (the free one), in the chooser that cannot be dismissed ---
     await signInAs(page, newClient.email, newClient.password);
     const chooser = page.getByRole('dialog').filter({ hasText: 'Choose your plan' });
+    // The subscription reloads the page: wait for it before going on.
+    const reloaded = page.waitForEvent('load');
     await chooser.getByTestId(/^plan-/).filter({ hasText: 'Basic' }).getByRole('button', { name: 'Get Started' }).click();
+    await reloaded;
     await page.getByTestId('kyc-banner').waitFor();
     await chooser.waitFor({ state: 'detached' });
 
