@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import {
-  Decimal, GATEWAY_KINDS, GATEWAY_SPECS, dec, isAutomaticGateway, isCryptoGateway, type DepositCreatedResponse, type DepositDetailResponse,
-  type DepositRequest, type GatewayKind, type BankDepositRequest, DepositRequest as DepositSchema, BankDepositRequest as BankSchema,
+  Decimal, GATEWAY_KINDS, GATEWAY_SPECS, dec, formatMoney, isAutomaticGateway, isCryptoGateway, type BankDepositRequest, type DepositCreatedResponse,
+  type DepositDetailResponse, type DepositRequest, type GatewayKind,
 } from '@platform/domain';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
@@ -13,11 +13,10 @@ import type { UploadedFile } from '../../lib/multipart.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 import { isKycApproved } from '../auth/current-user.ts';
 import { storeFile } from '../files/storage.ts';
-import { loadGateway, isOffered, adapterOf, keysOf, sandboxAllowed } from '../gateways/service.ts';
+import { adapterOf, isOffered, keysOf, loadGateway } from '../gateways/service.ts';
 import { emitAll, insertStaffNotifications } from '../notifications/service.ts';
 import { getSettingsCached, isOn } from '../settings/service.ts';
 import { ProviderError } from '../../integrations/payments/types.ts';
-import { formatMoney } from '@platform/domain';
 import { gatewayName, type DepositRow } from './records.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'config' | 'dbKind' | 'market' | 'realtime' | 'risk'>;
@@ -60,7 +59,7 @@ function cryptoQuote(ctx: Ctx, coin: string, walletCurrency: string, total: stri
  * POST /deposits: a pending deposit on the caller's real wallet through an offered gateway, and where the browser
  * goes next. Nothing is credited here: staff approve manual deposits, providers confirm card payments.
  */
-export async function createDeposit(ctx: Ctx, user: SessionUser, input: z.output<typeof DepositSchema>): Promise<DepositCreatedResponse> {
+export async function createDeposit(ctx: Ctx, user: SessionUser, input: z.output<typeof DepositRequest>): Promise<DepositCreatedResponse> {
   if (input.gateway.startsWith('external:')) throw new AppError('EXTERNAL_PAYMENT');
   if (!(GATEWAY_KINDS as readonly string[]).includes(input.gateway)) throw new AppError('UNKNOWN_GATEWAY');
   const kind = input.gateway as GatewayKind;
@@ -147,8 +146,8 @@ export async function depositDetail(ctx: Ctx, userId: number, id: number): Promi
   };
 }
 
-/** PUT /deposits/bank/{id}: the account the transfer came from and its proof, once, on the caller's pending bank deposit. */
-export async function submitBankTransfer(ctx: Ctx, user: SessionUser, id: number, input: z.output<typeof BankSchema>, proof: UploadedFile | undefined): Promise<string> {
+/** PUT /deposits/bank/{id}: the account the transfer came from and its proof, on the caller's pending bank deposit (sent again, they replace the earlier ones). */
+export async function submitBankTransfer(ctx: Ctx, user: SessionUser, id: number, input: z.output<typeof BankDepositRequest>, proof: UploadedFile | undefined): Promise<string> {
   if (!proof) throw new AppError('VALIDATION', 'Proof is required', { proof: 'Proof is required' });
   const d = await ownDeposit(ctx, user.id, id);
   if (d.gateway !== 'bank' || d.status !== 'pending') throw new AppError('NOT_BANK_DEPOSIT');
@@ -163,6 +162,3 @@ export async function submitBankTransfer(ctx: Ctx, user: SessionUser, id: number
   });
   return 'Your transfer details were sent. We will credit your wallet when the money arrives.';
 }
-
-export { sandboxAllowed };
-export type { DepositRequest, BankDepositRequest };

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import {
   GATEWAY_KINDS, GATEWAY_SPECS, SECRET_MASK, isAutomaticGateway, type AdminGatewayDto, type GatewayKind, type GatewayOptionDto,
-  type GatewayUpdateRequest,
+  GatewayUpdateRequest,
 } from '@platform/domain';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
@@ -126,7 +126,7 @@ export async function updateGateway(
   ctx: Ctx,
   actor: { id: number; ip: string },
   kind: GatewayKind,
-  input: z.output<typeof import('@platform/domain').GatewayUpdateRequest>,
+  input: z.output<typeof GatewayUpdateRequest>,
   file: UploadedFile | undefined,
 ): Promise<string> {
   const spec = GATEWAY_SPECS[kind];
@@ -178,5 +178,3 @@ export async function depositOptions(ctx: Ctx): Promise<{ data: GatewayOptionDto
   }
   return { data };
 }
-
-export type { GatewayUpdateRequest };

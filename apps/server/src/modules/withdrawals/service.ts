@@ -149,7 +149,6 @@ export async function withdrawalPage(db: DbOrTx, where: SQL | undefined, q: Page
   return { data: rows.map((r) => withdrawalDto(r.w, r.b, r.u)), meta: pageMeta(q, n) };
 }
 
-export { customerScope };
 export const withdrawalsOfUser = (userId: number) => eq(withdrawals.userId, userId);
 export const pendingWithdrawals = eq(withdrawals.status, 'pending');
 export const withdrawalScope = (actor: StaffActor) => customerScope(actor, withdrawals.userId);

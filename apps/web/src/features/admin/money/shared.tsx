@@ -1,5 +1,5 @@
-import { useCallback, useState, type ReactElement } from 'react';
-import { Anchor, Button, Group, Popover, Stack, Text, Textarea } from '@mantine/core';
+import { useCallback } from 'react';
+import { Anchor, Button, Group, Popover, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { GATEWAY_SPECS, GENERIC_ERROR, formatMoney, type FormattedBankDto, type GatewayKind, type MoneyRecordDto } from '@platform/domain';
@@ -107,65 +107,6 @@ export function useReview(refresh: () => Promise<void>) {
   );
 }
 
-export interface DeclinePopoverProps {
-  /** The question (already translated). */
-  message: string;
-  /** Called with the typed reason (may be empty: the reason is optional). */
-  onConfirm: (reason: string) => Promise<unknown> | void;
-  children: ReactElement;
-}
-
-/** A decline confirmation that also takes an optional Decline Reason (withdrawals, KYC documents). */
-export function DeclinePopover({ message, onConfirm, children }: DeclinePopoverProps) {
-  const { t } = useTranslation();
-  const [opened, setOpened] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [reason, setReason] = useState('');
-
-  const confirm = async () => {
-    setBusy(true);
-    try {
-      await onConfirm(reason.trim());
-      setOpened(false);
-      setReason('');
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  return (
-    <Popover opened={opened} onChange={setOpened} width={300} position="bottom-end" withArrow shadow="md">
-      <Popover.Target>
-        <span onClick={() => setOpened((o) => !o)} style={{ display: 'inline-flex' }}>
-          {children}
-        </span>
-      </Popover.Target>
-      <Popover.Dropdown>
-        <Text size="sm" mb="sm">
-          {message}
-        </Text>
-        <Textarea
-          label={t('Decline Reason')}
-          placeholder={t('Optional')}
-          rows={3}
-          maxLength={500}
-          value={reason}
-          onChange={(e) => setReason(e.currentTarget.value)}
-          mb="sm"
-        />
-        <Group justify="flex-end" gap="xs">
-          <Button size="xs" variant="default" onClick={() => setOpened(false)}>
-            {t('Cancel')}
-          </Button>
-          <Button size="xs" color="red" loading={busy} onClick={() => void confirm()}>
-            {t('Yes')}
-          </Button>
-        </Group>
-      </Popover.Dropdown>
-    </Popover>
-  );
-}
-
 export interface ReviewActionsProps {
   approveMessage: string;
   declineMessage: string;
@@ -194,15 +135,9 @@ export function ReviewActions({ approveMessage, declineMessage, onApprove, onDec
           </Button>
         </ConfirmPopover>
       )}
-      {withReason ? (
-        <DeclinePopover message={declineMessage} onConfirm={onDecline}>
-          {declineButton}
-        </DeclinePopover>
-      ) : (
-        <ConfirmPopover message={declineMessage} onConfirm={() => onDecline('')}>
-          {declineButton}
-        </ConfirmPopover>
-      )}
+      <ConfirmPopover message={declineMessage} onConfirm={onDecline} reasonLabel={withReason ? t('Decline Reason') : undefined}>
+        {declineButton}
+      </ConfirmPopover>
     </Group>
   );
 }
