@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { eq } from 'drizzle-orm';
-import { users } from '../src/db/schema.ts';
+import { balances, ledgerEntries, users } from '../src/db/schema.ts';
+import { dec } from '@platform/domain';
 import { loadConfig, type Config } from '../src/config.ts';
 import { boot } from '../src/bootstrap.ts';
 import { buildApp } from '../src/app.ts';
@@ -130,4 +131,18 @@ export async function ledgerAndBalance(t: TestApp, balanceId: number): Promise<{
   const res = await t.ctx.db.execute(sql`select (select coalesce(sum(amount), 0)::numeric(20,8)::text from ledger_entries where balance_id = ${balanceId}) as ledger, (select balance::text from balances where id = ${balanceId}) as balance`);
   const row = ((res as unknown as { rows: Array<{ ledger: string; balance: string }> }).rows ?? (res as unknown as Array<{ ledger: string; balance: string }>))[0];
   return { ledger: row.ledger, balance: row.balance };
+}
+
+/**
+ * Puts a wallet back to `amount` with no margin held, as tests do between cases. The ledger is append-only,
+ * so the reset is itself an adjustment entry and balance = Σ ledger stays true.
+ */
+export async function resetWalletTo(t: TestApp, balanceId: number, amount: string): Promise<void> {
+  await t.ctx.db.transaction(async (tx) => {
+    const [w] = await tx.select({ balance: balances.balance }).from(balances).where(eq(balances.id, balanceId)).for('update');
+    await tx.update(balances).set({ balance: amount, margin: '0' }).where(eq(balances.id, balanceId));
+    await tx.insert(ledgerEntries).values({
+      balanceId, kind: 'adjustment', amount: dec(amount).minus(w.balance).toString(), balanceAfter: amount, note: 'test reset',
+    });
+  });
 }

@@ -45,6 +45,7 @@ export const users = pgTable(
     uniqueIndex('users_email_unique').on(sql`lower(${t.email})`),
     check('users_role_check', sql`${t.roleId} between 1 and 6`),
     index('users_role_idx').on(t.roleId),
+    index('users_role_created_idx').on(t.roleId, t.createdAt),
   ],
 );
 
@@ -106,7 +107,8 @@ export const balances = pgTable(
   'balances',
   {
     id: serial('id').primaryKey(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    // Restrict: wallets, their ledger, orders and KYC are records a broker keeps; users are only ever soft-deleted.
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'restrict' }),
     mode: varchar('mode', { length: 4 }).notNull(),
     currency: varchar('currency', { length: 10 }).notNull(),
     balance: money('balance').notNull().default('0'),
@@ -125,7 +127,7 @@ export const ledgerEntries = pgTable(
   'ledger_entries',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    balanceId: integer('balance_id').notNull().references(() => balances.id, { onDelete: 'cascade' }),
+    balanceId: integer('balance_id').notNull().references(() => balances.id, { onDelete: 'restrict' }),
     kind: varchar('kind', { length: 30 }).notNull(),
     amount: money('amount').notNull(),
     balanceAfter: money('balance_after').notNull(),
@@ -214,7 +216,7 @@ export const kycDocuments = pgTable(
   'kyc_documents',
   {
     id: serial('id').primaryKey(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'restrict' }),
     type: varchar('type', { length: 20 }).notNull(),
     status: varchar('status', { length: 20 }).notNull().default('pending'),
     front: text('front'),
@@ -233,15 +235,24 @@ export const auditLogs = pgTable(
   'audit_logs',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
-    targetUserId: integer('target_user_id').references(() => users.id, { onDelete: 'set null' }),
+    // No cascade or set-null: the database refuses any change to an audit row (trigger in 0004_back_office).
+    actorId: integer('actor_id').references(() => users.id, { onDelete: 'restrict' }),
+    targetUserId: integer('target_user_id').references(() => users.id, { onDelete: 'restrict' }),
     action: varchar('action', { length: 60 }).notNull(),
+    /** What was touched when it is not a user: 'order', 'settings', 'language', ... and its id. */
+    subjectType: varchar('subject_type', { length: 30 }),
+    subjectId: integer('subject_id'),
     before: jsonb('before'),
     after: jsonb('after'),
     ip: varchar('ip', { length: 64 }),
     createdAt: createdAt(),
   },
-  (t) => [index('audit_target_idx').on(t.targetUserId)],
+  (t) => [
+    index('audit_target_idx').on(t.targetUserId),
+    index('audit_actor_idx').on(t.actorId, t.id),
+    index('audit_action_idx').on(t.action, t.id),
+    index('audit_created_idx').on(t.createdAt),
+  ],
 );
 
 /** Tradable instruments; bids/asks keep the last known quote so prices survive a restart. */
@@ -276,8 +287,8 @@ export const orders = pgTable(
   'orders',
   {
     id: serial('id').primaryKey(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    balanceId: integer('balance_id').notNull().references(() => balances.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'restrict' }),
+    balanceId: integer('balance_id').notNull().references(() => balances.id, { onDelete: 'restrict' }),
     instrumentId: integer('instrument_id').notNull().references(() => instruments.id, { onDelete: 'restrict' }),
     instrument: varchar('instrument', { length: 40 }).notNull(),
     baseSymbol: varchar('base_symbol', { length: 20 }).notNull(),
@@ -299,9 +310,15 @@ export const orders = pgTable(
     proLoss: money('pro_loss'),
     closeReason: varchar('close_reason', { length: 12 }),
     closedBy: integer('closed_by').references(() => users.id, { onDelete: 'set null' }),
+    /** Set when staff delete a trade: the row stays, its money is reversed through the ledger, lists leave it out. */
+    voidedAt: timestamp('voided_at', { withTimezone: true, mode: 'date' }),
+    voidedBy: integer('voided_by').references(() => users.id, { onDelete: 'restrict' }),
     createdAt: createdAt(),
   },
   (t) => [
+    index('orders_user_idx').on(t.userId, t.id),
+    index('orders_created_idx').on(t.createdAt),
+    index('orders_closed_time_idx').on(t.closeTime).where(sql`${t.closeTime} is not null`),
     index('orders_balance_open_idx').on(t.balanceId).where(sql`${t.closeTime} is null`),
     index('orders_balance_closed_idx').on(t.balanceId, t.closeTime),
     index('orders_open_idx').on(t.instrumentId).where(sql`${t.closeTime} is null`),
@@ -420,6 +437,7 @@ export const deposits = pgTable(
     uniqueIndex('deposits_reference_unique').on(t.reference),
     index('deposits_user_idx').on(t.userId, t.id),
     index('deposits_status_idx').on(t.status, t.id),
+    index('deposits_status_created_idx').on(t.status, t.createdAt),
     check('deposits_status_check', sql`${t.status} in ('pending', 'approved', 'declined')`),
     check('deposits_amount_positive', sql`${t.amount} > 0 and ${t.fee} >= 0 and ${t.total} = ${t.amount} + ${t.fee}`),
   ],
@@ -453,6 +471,7 @@ export const withdrawals = pgTable(
   (t) => [
     index('withdrawals_user_idx').on(t.userId, t.id),
     index('withdrawals_status_idx').on(t.status, t.id),
+    index('withdrawals_status_created_idx').on(t.status, t.createdAt),
     check('withdrawals_status_check', sql`${t.status} in ('pending', 'approved', 'declined')`),
     check('withdrawals_amount_positive', sql`${t.amount} > 0 and ${t.fee} >= 0 and ${t.total} = ${t.amount} + ${t.fee}`),
   ],

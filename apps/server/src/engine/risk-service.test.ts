@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { dec } from '@platform/domain';
-import { createTestApp, DEMO, signIn, type TestApp } from '../../test/helpers.ts';
+import { createTestApp, DEMO, resetWalletTo, signIn, type TestApp } from '../../test/helpers.ts';
 import { balances, ledgerEntries, notifications, orders, users } from '../db/schema.ts';
 import { RiskService } from './risk-service.ts';
 
@@ -44,9 +44,7 @@ beforeEach(async () => {
   const open = await t.ctx.db.select({ id: orders.id }).from(orders).where(sql`${orders.closeTime} is null`);
   for (const o of open) await t.app.inject({ method: 'POST', url: '/api/dashboard/orders/close', headers: { cookie: client }, payload: { orderId: o.id } });
   await settle();
-  await t.ctx.db.update(balances).set({ balance: '10000' }).where(eq(balances.id, walletId));
-  await t.ctx.db.delete(ledgerEntries).where(eq(ledgerEntries.balanceId, walletId));
-  await t.ctx.db.insert(ledgerEntries).values({ balanceId: walletId, kind: 'seed', amount: '10000', balanceAfter: '10000' });
+  await resetWalletTo(t, walletId, '10000');
   risk().engine.setWalletBalance(walletId, 10000);
 });
 

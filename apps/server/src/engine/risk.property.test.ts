@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { Decimal, closePrice, dec, profitLoss, type Side } from '@platform/domain';
-import { createTestApp, DEMO, signIn, type TestApp } from '../../test/helpers.ts';
+import { createTestApp, DEMO, resetWalletTo, signIn, type TestApp } from '../../test/helpers.ts';
 import { balances, ledgerEntries, orders, users } from '../db/schema.ts';
 import { closeOrder } from '../modules/trading/orders.service.ts';
 import type { RiskService } from './risk-service.ts';
@@ -32,9 +32,7 @@ async function reset(): Promise<void> {
   const open = await t.ctx.db.select({ id: orders.id }).from(orders).where(isNull(orders.closeTime));
   for (const o of open) await closeOrder(t.ctx, { orderId: o.id, reason: 'admin' }).catch(() => undefined);
   await risk().idle();
-  await t.ctx.db.update(balances).set({ balance: '10000', margin: '0' }).where(eq(balances.id, walletId));
-  await t.ctx.db.delete(ledgerEntries).where(eq(ledgerEntries.balanceId, walletId));
-  await t.ctx.db.insert(ledgerEntries).values({ balanceId: walletId, kind: 'seed', amount: '10000', balanceAfter: '10000' });
+  await resetWalletTo(t, walletId, '10000');
   risk().engine.setWalletBalance(walletId, 10000);
 }
 

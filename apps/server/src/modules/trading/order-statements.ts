@@ -160,6 +160,8 @@ export interface OrderColumns {
   pro_loss: string | null;
   close_reason: string | null;
   closed_by: number | null;
+  voided_at: Date | null;
+  voided_by: number | null;
   created_at: Date;
 }
 
@@ -189,6 +191,8 @@ export function orderOfColumns(r: OrderColumns): OrderRow {
     proLoss: r.pro_loss,
     closeReason: r.close_reason,
     closedBy: r.closed_by,
+    voidedAt: r.voided_at,
+    voidedBy: r.voided_by,
     createdAt: r.created_at,
   };
 }

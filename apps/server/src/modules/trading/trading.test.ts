@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { dec } from '@platform/domain';
-import { createTestApp, DEMO, newVerifiedCustomer, signIn, type TestApp } from '../../../test/helpers.ts';
+import { createTestApp, DEMO, newVerifiedCustomer, resetWalletTo, signIn, type TestApp } from '../../../test/helpers.ts';
 import { balances, instruments, kycDocuments, ledgerEntries, orders, pricingPlans, users } from '../../db/schema.ts';
 import { putSetting } from '../settings/service.ts';
 import { closeOrder } from './orders.service.ts';
@@ -50,10 +50,8 @@ beforeEach(async () => {
   const open = await t.ctx.db.select({ id: orders.id }).from(orders).where(sql`${orders.closeTime} is null`);
   for (const o of open) await closeOrder(t.ctx, { orderId: o.id, reason: 'admin' });
   await (t.ctx.risk as RiskService).idle();
-  await t.ctx.db.update(balances).set({ balance: '10000', margin: '0' }).where(eq(balances.id, walletId));
+  await resetWalletTo(t, walletId, '10000');
   (t.ctx.risk as RiskService).engine.setWalletBalance(walletId, 10000);
-  await t.ctx.db.delete(ledgerEntries).where(eq(ledgerEntries.balanceId, walletId));
-  await t.ctx.db.insert(ledgerEntries).values({ balanceId: walletId, kind: 'seed', amount: '10000', balanceAfter: '10000' });
   price('EUR_USD', 1.1, 1.1002);
   price('USD_JPY', 150, 150.02);
   price('XAU_USD', 2650, 2650.3);
