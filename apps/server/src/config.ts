@@ -12,6 +12,8 @@ const Env = z.object({
   DATA_DIR: z.string().default('./data'),
   /** Seed demo accounts into an empty database. Default: only for the embedded database. */
   SEED_DEMO: z.enum(['auto', 'true', 'false']).default('auto'),
+  /** With the demo accounts, a month of customers, deposits, withdrawals and trades. Default: on, except in tests. */
+  DEMO_ACTIVITY: z.enum(['auto', 'true', 'false']).default('auto'),
   REDIS_URL: z.string().optional(),
   /** smtp(s)://user:pass@host:port; without it mail stays in the outbox staff can read. */
   SMTP_URL: z.string().optional(),
