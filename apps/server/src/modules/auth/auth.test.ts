@@ -59,6 +59,14 @@ describe('sign-up, verification and sign-in', () => {
     ]);
     expect(me.activeBalance.mode).toBe('demo');
     expect(me.isKyc).toBe(false);
+
+    // Admins are told of the new customer, with a link to the customer's page; the manager is not.
+    const admin = await signIn(t.app, DEMO.admin);
+    const notices = (await t.app.inject({ method: 'GET', url: '/api/notifications', headers: { cookie: admin } })).json();
+    expect(notices.data).toContainEqual(expect.objectContaining({ title: 'New customer', url: `/admin/customers/edit/${me.user.id}` }));
+    const manager = await signIn(t.app, DEMO.manager);
+    const theirs = (await t.app.inject({ method: 'GET', url: '/api/notifications', headers: { cookie: manager } })).json();
+    expect(theirs.data.map((n: { title: string }) => n.title)).not.toContain('New customer');
   });
 
   it('rejects bad sign-up input with field messages and changes nothing', async () => {

@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { ForgotPasswordRequest, LoginRequest, ResetPasswordRequest, SignupRequest } from '@platform/domain';
 import type { AppContext } from '../../context.ts';
+import { emitAll, insertStaffNotifications } from '../notifications/service.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { balances, ledgerEntries, userProfiles, users } from '../../db/schema.ts';
 import { hashPassword, verifyPassword } from '../../lib/crypto.ts';
@@ -95,6 +96,10 @@ export async function signup(ctx: AppContext, input: Signup, ip: string): Promis
       throw new AppError('EMAIL_TAKEN', undefined, { email: 'An account with this email already exists.' });
     throw err;
   }
+  // Admins hear of every new customer; the link opens the customer's page in the back office.
+  emitAll(ctx, await insertStaffNotifications(ctx.db, userId, {
+    title: 'New customer', description: `${input.fullName} (${input.email}) signed up`, url: `/admin/customers/edit/${userId}`,
+  }, false));
   if (emailVerification) {
     await sendVerificationMail(ctx, { id: userId, email: input.email, fullName: input.fullName }, branding.appName);
     return {
