@@ -8,7 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const rows = async <T,>(q: ReturnType<typeof sql>) => (await t.ctx.db.execute(q)).rows as T[];
+const rows = async <T,>(q: ReturnType<typeof sql>): Promise<T[]> => ((await t.ctx.db.execute(q)) as unknown as { rows: T[] }).rows;
 
 describe('demo activity', () => {
   it('gives the back office a month of customers, money and trades', async () => {
