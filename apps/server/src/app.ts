@@ -135,7 +135,22 @@ async function serveWebApp(app: FastifyInstance, webDist: string): Promise<void>
   const index = path.join(webDist, 'index.html');
   const hasWeb = fs.existsSync(index);
   // One route per built file; any other GET path falls through to the handler below (the app's client-side routes).
-  if (hasWeb) await app.register(publicAssets(async (scope) => scope.register(fastifyStatic, { root: webDist, wildcard: false, index: false })));
+  if (hasWeb)
+    await app.register(
+      publicAssets(async (scope) =>
+        scope.register(fastifyStatic, {
+          root: webDist, wildcard: false, index: false,
+          // The build writes .br and .gz beside each file; the one the browser accepts is sent as it is.
+          preCompressed: true,
+          cacheControl: false,
+          setHeaders: (res, file) => {
+            // Hashed names change with their content: cached for a year and never revalidated. Other files (logo, favicon) briefly.
+            const hashed = file.includes(`${path.sep}assets${path.sep}`);
+            res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
+          },
+        }),
+      ),
+    );
   app.setNotFoundHandler((req, reply) => {
     // Whatever its spelling (encoded slash, `;` parameters), a path under /api never gets the web app's page.
     const isApi = /^\/+api(?![a-z0-9_-])/i.test(safeDecode(req.url.split('?')[0]));

@@ -4,7 +4,6 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { GENERIC_ERROR, type BrandingResponse, type CurrentUserResponse, type NotificationDto } from '@platform/domain';
 import { ApiError, apiGet, apiPost } from './client.ts';
-import { disconnectRealtime } from './realtime.ts';
 import { toastError } from '../ui/toast.ts';
 
 export const queryKeys = {
@@ -48,7 +47,8 @@ export function useBranding() {
 export function clearSession(queryClient: QueryClient): void {
   queryClient.setQueryData(queryKeys.currentUser, null);
   queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'settings' && q.queryKey[0] !== 'auth' && q.queryKey[0] !== 'countries' });
-  disconnectRealtime();
+  // Loaded on demand: the sign-in page does not ship the websocket client.
+  void import('./realtime.ts').then((m) => m.disconnectRealtime());
 }
 
 export function useLogout() {

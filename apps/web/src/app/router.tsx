@@ -1,28 +1,16 @@
+import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
-import { AdminRoutes } from '../features/admin/routes.tsx';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
-import { SignupPage } from '../features/auth/SignupPage.tsx';
-import { ForgotPasswordPage } from '../features/auth/ForgotPasswordPage.tsx';
-import { ResetPasswordPage } from '../features/auth/ResetPasswordPage.tsx';
-import { VerifyEmailPage } from '../features/auth/VerifyEmailPage.tsx';
-import { DashboardPage } from '../features/trading/DashboardPage.tsx';
-import { MobileChartPage } from '../features/trading/MobileChartPage.tsx';
-import { StatementsPage } from '../features/statements/StatementsPage.tsx';
-import { ProfilePage } from '../features/account/ProfilePage.tsx';
-import { SecurityPage } from '../features/account/SecurityPage.tsx';
-import { DepositsPage } from '../features/money/deposits/DepositsPage.tsx';
-import { BankDepositPage } from '../features/money/deposits/BankDepositPage.tsx';
-import { CryptoDepositPage } from '../features/money/deposits/CryptoDepositPage.tsx';
-import { WithdrawsPage } from '../features/money/withdraws/WithdrawsPage.tsx';
-import { KycPage } from '../features/money/kyc/KycPage.tsx';
-import { PricingPage } from '../features/money/pricing/PricingPage.tsx';
-import { SandboxPaymentPage } from '../features/money/payments/SandboxPaymentPage.tsx';
-import { PaymentReturnPage, PaypalCapturePage, PaypalPaymentPage } from '../features/money/payments/PaymentReturnPages.tsx';
-import { NotFoundPage } from '../features/placeholder/NotFoundPage.tsx';
 import { AuthLayout } from './layouts/AuthLayout.tsx';
 import { RequireUser } from './layouts/RequireUser.tsx';
-import { ClientLayout } from './layouts/ClientLayout.tsx';
-import { AccountLayout } from './layouts/AccountLayout.tsx';
+
+/**
+ * A screen loaded on first visit: the sign-in page ships only what it needs, and the chart library, the money screens
+ * and the back office come as their own files when a route asks for them.
+ */
+function page<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string): NonNullable<RouteObject['lazy']> {
+  return async () => ({ Component: (await load())[name] as ComponentType });
+}
 
 /** Screens of the client-area spec (§2); the back office mounts its own routes and shell. */
 export const routes: RouteObject[] = [
@@ -30,45 +18,45 @@ export const routes: RouteObject[] = [
     element: <AuthLayout />,
     children: [
       { path: '/', element: <LoginPage /> },
-      { path: '/signup', element: <SignupPage /> },
-      { path: '/forgot-password', element: <ForgotPasswordPage /> },
-      { path: '/reset-password', element: <ResetPasswordPage /> },
-      { path: '/verify-email', element: <VerifyEmailPage /> },
+      { path: '/signup', lazy: page(() => import('../features/auth/SignupPage.tsx'), 'SignupPage') },
+      { path: '/forgot-password', lazy: page(() => import('../features/auth/ForgotPasswordPage.tsx'), 'ForgotPasswordPage') },
+      { path: '/reset-password', lazy: page(() => import('../features/auth/ResetPasswordPage.tsx'), 'ResetPasswordPage') },
+      { path: '/verify-email', lazy: page(() => import('../features/auth/VerifyEmailPage.tsx'), 'VerifyEmailPage') },
     ],
   },
   {
     element: <RequireUser />,
     children: [
-      { path: '/chart/:symbol', element: <MobileChartPage /> },
+      { path: '/chart/:symbol', lazy: page(() => import('../features/trading/MobileChartPage.tsx'), 'MobileChartPage') },
       {
-        element: <ClientLayout />,
+        lazy: page(() => import('./layouts/ClientLayout.tsx'), 'ClientLayout'),
         children: [
-          { path: '/dashboard', element: <DashboardPage /> },
-          { path: '/payments/sandbox/:txRef', element: <SandboxPaymentPage /> },
-          { path: '/payments/paypal/capture/:orderID', element: <PaypalCapturePage /> },
-          { path: '/payments/paypal/:txRef', element: <PaypalPaymentPage /> },
-          { path: '/payments/return/:txRef', element: <PaymentReturnPage /> },
+          { path: '/dashboard', lazy: page(() => import('../features/trading/DashboardPage.tsx'), 'DashboardPage') },
+          { path: '/payments/sandbox/:txRef', lazy: page(() => import('../features/money/payments/SandboxPaymentPage.tsx'), 'SandboxPaymentPage') },
+          { path: '/payments/paypal/capture/:orderID', lazy: page(() => import('../features/money/payments/PaymentReturnPages.tsx'), 'PaypalCapturePage') },
+          { path: '/payments/paypal/:txRef', lazy: page(() => import('../features/money/payments/PaymentReturnPages.tsx'), 'PaypalPaymentPage') },
+          { path: '/payments/return/:txRef', lazy: page(() => import('../features/money/payments/PaymentReturnPages.tsx'), 'PaymentReturnPage') },
           {
-            element: <AccountLayout />,
+            lazy: page(() => import('./layouts/AccountLayout.tsx'), 'AccountLayout'),
             children: [
-              { path: '/profile', element: <ProfilePage /> },
-              { path: '/security', element: <SecurityPage /> },
-              { path: '/deposits', element: <DepositsPage /> },
-              { path: '/deposits/bank/:id', element: <BankDepositPage /> },
-              { path: '/deposits/crypto/:id', element: <CryptoDepositPage /> },
-              { path: '/withdraws', element: <WithdrawsPage /> },
-              { path: '/kyc', element: <KycPage /> },
-              { path: '/pricing', element: <PricingPage /> },
-              { path: '/statements', element: <StatementsPage /> },
+              { path: '/profile', lazy: page(() => import('../features/account/ProfilePage.tsx'), 'ProfilePage') },
+              { path: '/security', lazy: page(() => import('../features/account/SecurityPage.tsx'), 'SecurityPage') },
+              { path: '/deposits', lazy: page(() => import('../features/money/deposits/DepositsPage.tsx'), 'DepositsPage') },
+              { path: '/deposits/bank/:id', lazy: page(() => import('../features/money/deposits/BankDepositPage.tsx'), 'BankDepositPage') },
+              { path: '/deposits/crypto/:id', lazy: page(() => import('../features/money/deposits/CryptoDepositPage.tsx'), 'CryptoDepositPage') },
+              { path: '/withdraws', lazy: page(() => import('../features/money/withdraws/WithdrawsPage.tsx'), 'WithdrawsPage') },
+              { path: '/kyc', lazy: page(() => import('../features/money/kyc/KycPage.tsx'), 'KycPage') },
+              { path: '/pricing', lazy: page(() => import('../features/money/pricing/PricingPage.tsx'), 'PricingPage') },
+              { path: '/statements', lazy: page(() => import('../features/statements/StatementsPage.tsx'), 'StatementsPage') },
             ],
           },
         ],
       },
     ],
   },
-  { path: '/admin/*', element: <AdminRoutes /> },
-  { path: '/affiliate/*', element: <AdminRoutes /> },
-  { path: '*', element: <NotFoundPage /> },
+  { path: '/admin/*', lazy: page(() => import('../features/admin/routes.tsx'), 'AdminRoutes') },
+  { path: '/affiliate/*', lazy: page(() => import('../features/admin/routes.tsx'), 'AdminRoutes') },
+  { path: '*', lazy: page(() => import('../features/placeholder/NotFoundPage.tsx'), 'NotFoundPage') },
 ];
 
 export function createAppRouter() {

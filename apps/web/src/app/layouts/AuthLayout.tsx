@@ -1,8 +1,11 @@
+import { lazy, Suspense } from 'react';
 import { Box, Group, Overlay } from '@mantine/core';
 import { Outlet } from 'react-router';
 import { useBranding } from '../../api/hooks.ts';
-import { LanguageMenu } from '../../ui/shell/LanguageMenu.tsx';
 import { useBrandingHead } from '../useBrandingHead.ts';
+
+// The menu's popover code arrives just after the sign-in form, which stays light.
+const LanguageMenu = lazy(() => import('../../ui/shell/LanguageMenu.tsx').then((m) => ({ default: m.LanguageMenu })));
 
 /** Public pages: the broker's background image, a language switcher, and the page's card centred. */
 export function AuthLayout() {
@@ -17,7 +20,9 @@ export function AuthLayout() {
     >
       <Overlay color="#000" backgroundOpacity={0.35} zIndex={0} fixed={false} />
       <Group justify="flex-end" p="md" pos="relative" style={{ zIndex: 1 }}>
-        <LanguageMenu />
+        <Suspense fallback={null}>
+          <LanguageMenu />
+        </Suspense>
       </Group>
       <Box pos="relative" px="md" pb="xl" style={{ zIndex: 1, display: 'flex', justifyContent: 'center' }}>
         <Outlet />

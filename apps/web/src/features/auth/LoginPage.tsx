@@ -6,7 +6,6 @@ import { useTranslation } from 'react-i18next';
 import { LOGIN_FALLBACK_ERROR } from '@platform/domain';
 import { apiPost, errorMessage } from '../../api/client.ts';
 import { queryKeys, useCurrentUser } from '../../api/hooks.ts';
-import { reconnectRealtime } from '../../api/realtime.ts';
 import { toastError } from '../../ui/toast.ts';
 import { AuthCard } from './AuthCard.tsx';
 import { CaptchaField } from './CaptchaField.tsx';
@@ -36,7 +35,7 @@ export function LoginPage() {
     mutationFn: (values: LoginValues) => apiPost<LoginResult>('/auth/login', { ...values, humanKey: captcha.token }),
     onSuccess: async () => {
       // The socket was opened anonymously (or for a previous user); re-handshake with the new session cookie.
-      reconnectRealtime();
+      void import('../../api/realtime.ts').then((m) => m.reconnectRealtime());
       await queryClient.invalidateQueries({ queryKey: queryKeys.currentUser });
       navigate('/dashboard');
     },
