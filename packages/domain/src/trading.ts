@@ -102,3 +102,36 @@ export function triggeredExit(
   }
   return null;
 }
+
+/*
+ * Plain constants of trading, kept apart from the zod schemas so that screens which need only these do not ship the
+ * schema library (the domain package is side-effect free: a module nobody imports a value from is left out).
+ */
+
+/** Why a position closed: by its owner, by staff, or by the server's risk engine. */
+export const CLOSE_REASONS = ['manual', 'take_profit', 'stop_loss', 'stop_out', 'admin'] as const;
+export const CLOSE_REASON_LABELS: Record<(typeof CLOSE_REASONS)[number], string> = {
+  manual: 'Closed',
+  take_profit: 'Take profit',
+  stop_loss: 'Stop loss',
+  stop_out: 'Stop out',
+  admin: 'Closed by broker',
+};
+
+export type MarketName = 'fx' | 'stock' | 'crypto';
+/** Which market-status flag governs a category. */
+export const marketOfCategory = (c: Category): MarketName => (c === 'stock' ? 'stock' : c === 'crypto' ? 'crypto' : 'fx');
+
+/** The bar sizes the server stores; the chart's other timeframes are built from them. */
+export const CANDLE_INTERVALS = ['1m', '1h', '1d'] as const;
+/** The chart's timeframes (daily by default, spec §2), each with its length and the stored bars it is built from. */
+export const CHART_INTERVALS = ['1m', '5m', '15m', '1h', '4h', '1d'] as const;
+export type ChartInterval = (typeof CHART_INTERVALS)[number];
+export const CHART_INTERVAL_SPECS: Record<ChartInterval, { seconds: number; source: (typeof CANDLE_INTERVALS)[number] }> = {
+  '1m': { seconds: 60, source: '1m' },
+  '5m': { seconds: 300, source: '1m' },
+  '15m': { seconds: 900, source: '1m' },
+  '1h': { seconds: 3600, source: '1h' },
+  '4h': { seconds: 14_400, source: '1h' },
+  '1d': { seconds: 86_400, source: '1d' },
+};

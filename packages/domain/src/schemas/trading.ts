@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CATEGORIES, type Category } from '../trading.ts';
+import { CANDLE_INTERVALS, CATEGORIES, CHART_INTERVALS, CLOSE_REASONS, type Category } from '../trading.ts';
 import { MoneyString, PagedQuery, UNSAFE_TEXT_MESSAGE, isSafeText, paged, requiredString } from './common.ts';
 
 /**
@@ -12,17 +12,8 @@ export type CategoryName = Category;
 
 export const OrderType = z.enum(['buy', 'sell']);
 
-/** Why a position closed: by its owner, by staff, or by the server's risk engine. */
-export const CLOSE_REASONS = ['manual', 'take_profit', 'stop_loss', 'stop_out', 'admin'] as const;
 export const CloseReason = z.enum(CLOSE_REASONS);
 export type CloseReason = z.infer<typeof CloseReason>;
-export const CLOSE_REASON_LABELS: Record<CloseReason, string> = {
-  manual: 'Closed',
-  take_profit: 'Take profit',
-  stop_loss: 'Stop loss',
-  stop_out: 'Stop out',
-  admin: 'Closed by broker',
-};
 
 /** One instrument as the dashboard lists it, with its current quote (null before the first tick). */
 export const InstrumentDto = z.object({
@@ -67,11 +58,6 @@ export const MarketStatus = z.object({
   nextOpen: z.object({ fx: z.string().nullable(), stock: z.string().nullable() }).optional(),
 });
 export type MarketStatus = z.infer<typeof MarketStatus>;
-export type MarketName = 'fx' | 'stock' | 'crypto';
-
-/** Which market-status flag governs a category. */
-export const marketOfCategory = (c: CategoryName): MarketName =>
-  c === 'stock' ? 'stock' : c === 'crypto' ? 'crypto' : 'fx';
 
 /** Provider health for the API status screen (back-office spec). */
 export const HEARTBEAT_APIS = ['polygonForex', 'polygonCrypto', 'eodStock', 'oandaRest'] as const;
@@ -89,21 +75,8 @@ export const ApiStatusResponse = z.object({
 });
 export type ApiStatusResponse = z.infer<typeof ApiStatusResponse>;
 
-/** The bar sizes the server stores; the chart's other timeframes are built from them. */
-export const CANDLE_INTERVALS = ['1m', '1h', '1d'] as const;
 export const CandleInterval = z.enum(CANDLE_INTERVALS);
 export type CandleInterval = z.infer<typeof CandleInterval>;
-/** The chart's timeframes (daily by default, spec §2), each with its length and the stored bars it is built from. */
-export const CHART_INTERVALS = ['1m', '5m', '15m', '1h', '4h', '1d'] as const;
-export type ChartInterval = (typeof CHART_INTERVALS)[number];
-export const CHART_INTERVAL_SPECS: Record<ChartInterval, { seconds: number; source: CandleInterval }> = {
-  '1m': { seconds: 60, source: '1m' },
-  '5m': { seconds: 300, source: '1m' },
-  '15m': { seconds: 900, source: '1m' },
-  '1h': { seconds: 3600, source: '1h' },
-  '4h': { seconds: 14_400, source: '1h' },
-  '1d': { seconds: 86_400, source: '1d' },
-};
 export const CandlesQuery = z.object({
   symbol: requiredString('Symbol is required', 40),
   interval: z.enum(CHART_INTERVALS, { error: 'Unknown interval' }).default('1d'),

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { Alert, Anchor, Box, Center, Grid, Loader, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconAlertTriangle } from '@tabler/icons-react';
@@ -9,10 +9,12 @@ import { useBranding, useCurrentUser } from '../../api/hooks.ts';
 import { useInstruments, useMarketStatus } from './api.ts';
 import { ChartPanel } from './ChartPanel.tsx';
 import { InstrumentPanel } from './InstrumentPanel.tsx';
-import { OrderDialog } from './OrderDialog.tsx';
 import { PositionsPanel } from './PositionsPanel.tsx';
 import { PricingPlanPanel } from './PricingPlanPanel.tsx';
 import { TerminalLayout } from './TerminalLayout.tsx';
+
+// The order dialog (and its number inputs) loads on the first Buy or Sell, not with the dashboard.
+const OrderDialog = lazy(() => import('./OrderDialog.tsx').then((m) => ({ default: m.OrderDialog })));
 
 /** The chart shows USD/CNH until the client picks another instrument (spec §9). */
 export const DEFAULT_CHART_SYMBOL = 'USD_CNH';
@@ -66,7 +68,11 @@ export function DashboardPage() {
       </Anchor>
     </Alert>
   );
-  const orderDialog = trade && tradeInstrument && <OrderDialog side={trade.side} instrument={tradeInstrument} onClose={() => setTrade(null)} />;
+  const orderDialog = trade && tradeInstrument && (
+    <Suspense fallback={null}>
+      <OrderDialog side={trade.side} instrument={tradeInstrument} onClose={() => setTrade(null)} />
+    </Suspense>
+  );
   const instrumentsPanel = <InstrumentPanel instruments={list} marketStatus={marketStatus} selected={selected} onSelect={onSelect} onTrade={onTrade} />;
   const planPanel = branding?.pricingPlan === 'on' && <PricingPlanPanel plan={current?.user.pricingTable ?? null} />;
 

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Badge, Group, LoadingOverlay, Pagination, Paper, Tabs } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -7,8 +7,11 @@ import { apiPost } from '../../api/client.ts';
 import { toastSuccess } from '../../ui/toast.ts';
 import { refreshTrading, useOrdersPage } from './api.ts';
 import { PositionsTable } from './PositionsTable.tsx';
-import { ProtectionDialog, type ProtectionKind } from './ProtectionDialog.tsx';
+import type { ProtectionKind } from './ProtectionDialog.tsx';
 import { useLivePositions } from './useLivePositions.ts';
+
+// Loaded when a position's stop-loss or take-profit is first edited.
+const ProtectionDialog = lazy(() => import('./ProtectionDialog.tsx').then((m) => ({ default: m.ProtectionDialog })));
 
 const PAGE_SIZE = 15;
 
@@ -84,12 +87,14 @@ export function PositionsPanel({ currency, digitsOf, fill = false }: PositionsPa
         <Tabs.Panel value="open">{table('open', live.orders, live.isLoading ? t('Loading...') : t('No open positions'))}</Tabs.Panel>
       </Tabs>
       {protect && (
-        <ProtectionDialog
-          order={protect.order}
-          kind={protect.kind}
-          digits={digitsOf(protect.order.instrument) ?? 5}
-          onClose={() => setProtect(null)}
-        />
+        <Suspense fallback={null}>
+          <ProtectionDialog
+            order={protect.order}
+            kind={protect.kind}
+            digits={digitsOf(protect.order.instrument) ?? 5}
+            onClose={() => setProtect(null)}
+          />
+        </Suspense>
       )}
     </Paper>
   );
