@@ -20,6 +20,8 @@ import { resolveDotSegments } from './lib/request-path.ts';
 import { addBaselineHeaders, clientErrorHandler, registerSecurityHeaders } from './lib/headers.ts';
 import type { RouteAccess } from './lib/http.ts';
 import { apiRoutes } from './modules/index.ts';
+import { adminMetricsRoutes, opsRoutes } from './modules/ops/routes.ts';
+import { observeRequests } from './lib/metrics.ts';
 
 /** One registered route as declared: what the route-matrix test checks against its table. */
 export interface RegisteredRoute {
@@ -56,6 +58,7 @@ export async function buildApp({ ctx, logger = false }: BuildOptions): Promise<F
   addBaselineHeaders(app.server);
   app.decorate('ctx', ctx);
   logRequests(app, ctx.config.LOG_REQUESTS);
+  observeRequests(app);
   // Collected before any plugin registers routes, so nothing escapes the access audit of the route matrix. The access
   // is read when asked: a plugin scope (publicAssets) may set it after this hook has seen the route.
   const registeredRoutes: RegisteredRoute[] = [];
@@ -83,6 +86,8 @@ export async function buildApp({ ctx, logger = false }: BuildOptions): Promise<F
   app.setErrorHandler(errorHandler);
 
   await app.register(apiRoutes, { prefix: '/api' });
+  await app.register(opsRoutes);
+  await app.register(adminMetricsRoutes, { prefix: '/api' });
   await serveWebApp(app, ctx.config.webDist);
   return app;
 }
@@ -152,8 +157,8 @@ async function serveWebApp(app: FastifyInstance, webDist: string): Promise<void>
       ),
     );
   app.setNotFoundHandler((req, reply) => {
-    // Whatever its spelling (encoded slash, `;` parameters), a path under /api never gets the web app's page.
-    const isApi = /^\/+api(?![a-z0-9_-])/i.test(safeDecode(req.url.split('?')[0]));
+    // Whatever its spelling (encoded slash, `;` parameters), a path under /api or of a probe never gets the web app's page.
+    const isApi = /^\/+(api|healthz|readyz|metrics)(?![a-z0-9_-])/i.test(safeDecode(req.url.split('?')[0]));
     if (isApi || (req.method !== 'GET' && req.method !== 'HEAD') || !hasWeb) {
       return reply.status(404).send({ message: 'Not found.' });
     }

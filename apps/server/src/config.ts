@@ -26,6 +26,10 @@ const Env = z.object({
   /** Cookies marked Secure (HTTPS deployments). */
   COOKIE_SECURE: bool,
   LOG_LEVEL: z.string().default('info'),
+  /** Longest a graceful stop (SIGTERM) may take before the process exits anyway. */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(1000).max(600_000).default(25_000),
+  /** Bearer token Prometheus sends to scrape /metrics; without it /metrics is closed (admins read /api/admin/metrics). */
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
   /** Request lines: 'errors' (server errors and answers slower than 2 s, the default), 'all' (every API request), 'none'. */
   LOG_REQUESTS: z.enum(['errors', 'all', 'none']).default('errors'),
   /**

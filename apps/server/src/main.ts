@@ -2,6 +2,7 @@ import { loadConfig } from './config.ts';
 import { boot } from './bootstrap.ts';
 import { buildApp } from './app.ts';
 import { DEMO_PASSWORD, DEMO_USERS } from './db/seed/index.ts';
+import { markDraining } from './modules/ops/service.ts';
 
 const config = loadConfig();
 const { ctx, database, seededDemo, risk } = await boot(config);
@@ -43,14 +44,24 @@ function startBanner(): string {
 }
 
 let closing = false;
+/**
+ * Graceful stop: /readyz answers 503 at once so a load balancer sends nothing new, websocket clients are told to go
+ * (they reconnect to another instance), HTTP requests in flight finish, then the market and the risk engine stop and
+ * pending mail is written. A stop that hangs is cut after SHUTDOWN_GRACE_MS.
+ */
 async function shutdown(signal: string) {
   if (closing) return;
   closing = true;
   app.log.info(`${signal} received, shutting down`);
-  await ctx.market.stop();
-  await risk.stop();
+  markDraining();
+  setTimeout(() => {
+    app.log.error('shutdown took too long; exiting');
+    process.exit(1);
+  }, config.SHUTDOWN_GRACE_MS).unref();
   await ctx.realtime.close();
   await app.close();
+  await ctx.market.stop();
+  await risk.stop();
   // Mail asked for just before the signal is still written and sent.
   await ctx.mailer.idle();
   await database.close();

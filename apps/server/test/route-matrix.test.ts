@@ -124,6 +124,8 @@ const EXPECTED: Record<string, RouteAccess> = {
   'GET /api/dashboard/pricing': 'user',
   'POST /api/dashboard/pricing/subscribe/:planId': [3],
   'POST /api/admin/pricing': [1],
+  // operations
+  'GET /api/admin/metrics': [1],
   'PUT /api/admin/pricing/:id': [1],
   'DELETE /api/admin/pricing/:id': [1],
 };

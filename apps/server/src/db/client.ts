@@ -23,6 +23,12 @@ export interface Database {
 
 const migrationsFolder = path.join(import.meta.dirname, 'migrations');
 
+/** How many migrations this build ships: a database with fewer applied is not ready for it. */
+export function shippedMigrations(): number {
+  const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] };
+  return journal.entries.length;
+}
+
 /** Opens PostgreSQL (with a URL) or the embedded PGlite (a folder, or memory when dataDir is null) and migrates it. */
 export async function openDatabase(opts: { url?: string; dataDir?: string | null }): Promise<Database> {
   if (opts.url) {

@@ -11,6 +11,7 @@ import { createPolygonFeed } from './providers/polygon.ts';
 import { createEodFeed } from './providers/eod.ts';
 import { createOandaFeed } from './providers/oanda.ts';
 import { createCurrencyApiFeed, type CurrencyApiFeed } from './providers/currency-api.ts';
+import { priceTicks } from '../lib/metrics.ts';
 
 /** Who prices a category: one of the real providers (named as their heartbeat api) or the simulated feed. */
 export type FeedSource = Heartbeat['api'] | 'simulated';
@@ -116,6 +117,7 @@ export function createFeedManager(deps: FeedManagerDeps): FeedManager {
         return row !== undefined && deps.isOpen(row.category);
       });
       if (open.length) deps.book.apply(open);
+      priceTicks.inc(open.length);
     },
   };
 

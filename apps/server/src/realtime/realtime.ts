@@ -6,6 +6,7 @@ import { resolveSession, SESSION_COOKIE } from '../modules/auth/sessions.ts';
 import { appOrigins, isCrossSite } from '../lib/security.ts';
 import { addBaselineHeaders } from '../lib/headers.ts';
 import { createFanOut, type FanOut } from './fan-out.ts';
+import { countClients } from '../lib/metrics.ts';
 
 /**
  * A socket with this much not yet handed to the kernel skips catch-up broadcasts (price batches) until it has
@@ -38,6 +39,7 @@ export function createRealtime(appUrl = 'http://localhost'): Realtime {
   let io: Server | null = null;
   let fanOut: FanOut | null = null;
   const connectListeners = new Set<(socket: Socket) => void>();
+  let uncount = (): void => undefined;
   return {
     toUser(userId, event, payload) {
       io?.to(`user:${userId}`).emit(event, payload);
@@ -57,6 +59,8 @@ export function createRealtime(appUrl = 'http://localhost'): Realtime {
       // socket, which compressing per connection would undo.
       io = new Server(server, { path: '/socket.io', serveClient: false, cors: { origin: false }, perMessageDeflate: false });
       fanOut = createFanOut(io, SLOW_BACKLOG_BYTES);
+      const server_ = io;
+      uncount = countClients(() => server_.engine.clientsCount);
       // Engine.IO takes over the server's request listeners (calling them for other paths): its own answers get the
       // baseline security headers from a listener placed in front of it.
       addBaselineHeaders(server);
@@ -82,6 +86,7 @@ export function createRealtime(appUrl = 'http://localhost'): Realtime {
       });
     },
     async close() {
+      uncount();
       await io?.close();
       io = null;
       fanOut = null;

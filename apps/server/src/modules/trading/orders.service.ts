@@ -16,6 +16,7 @@ import { statementsOf } from '../../db/statements.ts';
 import { CLOSE_ORDER, LOAD_ORDER, PLACE_ORDER, orderOfColumns, type OrderColumns, type TraderRow } from './order-statements.ts';
 import { kycRequiredForTrade, leverageFor, loadTrader, planLeverageOf, spreadSettingOf, stopoutFor, tradingSettings, traderOfRow, type Trader } from './trader.ts';
 import { tradingMemoryOf } from './trading-memory.ts';
+import { ordersClosed, ordersPlaced } from '../../lib/metrics.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'market' | 'risk' | 'realtime'>;
 
@@ -115,7 +116,10 @@ export async function placeOrder(ctx: Ctx, userId: number, input: z.output<typeo
   for (let attempt = 0; attempt < 3; attempt++) {
     const priced: Trader = trader;
     const outcome = await memory.walletQueue.run(priced.wallet.id, () => placeFor(ctx, priced, instrument, input, amount, settings, kycRequired));
-    if ('order' in outcome) return outcome.order;
+    if ('order' in outcome) {
+      ordersPlaced.inc({ category: instrument.category });
+      return outcome.order;
+    }
     trader = outcome.current;
   }
   throw new AppError('CONFLICT', 'Your account changed while the order was placed. Please try again.');
@@ -238,6 +242,7 @@ export async function closeOrder(ctx: Ctx, opts: CloseOptions): Promise<OrderRow
     // Found open a moment ago: closed since by someone else (its owner, staff, the risk engine or another server).
     if (!row) throw new AppError('ORDER_CLOSED');
     const order = orderOfColumns(row);
+    ordersClosed.inc({ reason: opts.reason });
     ctx.risk.closed(order, { id: order.balanceId, balance: row.wallet_balance });
     if (row.notice_id !== null) {
       emitNotification(ctx, order.userId, notificationDto({

@@ -1,0 +1,66 @@
+import client from 'prom-client';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Prometheus metrics of this process (prom-client): Node's own (CPU, memory, event-loop lag, GC) and the product's:
+ * API latency per route, orders placed and closed, price ticks, connected clients. Defined once per process; several
+ * apps in one process (tests) share them.
+ */
+export const registry = new client.Registry();
+client.collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });
+
+export const httpDuration = new client.Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'API answer time by route and status',
+  labelNames: ['method', 'route', 'status'] as const,
+  buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  registers: [registry],
+});
+
+export const ordersPlaced = new client.Counter({
+  name: 'orders_placed_total',
+  help: 'Orders filled, by instrument category',
+  labelNames: ['category'] as const,
+  registers: [registry],
+});
+
+export const ordersClosed = new client.Counter({
+  name: 'orders_closed_total',
+  help: 'Positions closed, by reason (manual, take_profit, stop_loss, stop_out, admin)',
+  labelNames: ['reason'] as const,
+  registers: [registry],
+});
+
+export const priceTicks = new client.Counter({
+  name: 'price_ticks_total',
+  help: 'Quotes applied to the price book',
+  registers: [registry],
+});
+
+/** Sources of the connected-clients figure: one per running app (its Socket.IO server). */
+const clientCounters = new Set<() => number>();
+new client.Gauge({
+  name: 'realtime_connected_clients',
+  help: 'Open Socket.IO connections on this instance',
+  registers: [registry],
+  collect() {
+    let n = 0;
+    for (const count of clientCounters) n += count();
+    this.set(n);
+  },
+});
+
+/** Counts a realtime server's connections until the returned function is called. */
+export function countClients(count: () => number): () => void {
+  clientCounters.add(count);
+  return () => clientCounters.delete(count);
+}
+
+/** Times every API answer by its route pattern (never the raw URL: ids would explode the label set). */
+export function observeRequests(app: FastifyInstance): void {
+  app.addHook('onResponse', async (req, reply) => {
+    const route = req.routeOptions.url;
+    if (!route?.startsWith('/api/')) return;
+    httpDuration.observe({ method: req.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+  });
+}
