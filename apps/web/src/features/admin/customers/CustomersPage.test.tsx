@@ -23,7 +23,7 @@ describe('CustomersPage', () => {
     expect(within(carl).getByLabelText('Online')).toBeTruthy();
     expect(within(carl).getByText('Customer')).toBeTruthy();
     expect(within(carl).getByText('Active')).toBeTruthy();
-    expect(within(carl).getByText('1990-05-04')).toBeTruthy();
+    expect(within(carl).getByText('04/05/1990')).toBeTruthy();
     expect(within(ina).getByLabelText('Offline')).toBeTruthy();
     expect(within(ina).getByText('Inactive')).toBeTruthy();
     expect(within(ina).getByText('No')).toBeTruthy();

@@ -50,7 +50,8 @@ export function CustomersPage({ type }: { type: 'all' | 'inactive' }) {
       },
       { key: 'email', label: t('EMAIL'), sortable: true },
       { key: 'phone', label: t('PHONE'), sortable: true },
-      { key: 'birth_date', label: t('BIRTH DATE'), sortable: true },
+      // A calendar date (YYYY-MM-DD) shown as the spec's DD/MM/YYYY, without a time.
+      { key: 'birth_date', label: t('BIRTH DATE'), sortable: true, render: (c) => c.birth_date?.split('-').reverse().join('/') },
       { key: 'country', label: t('COUNTRY'), sortable: true },
       { key: 'role_id', label: t('ROLE'), sortable: true, render: (c) => (isRoleId(c.role_id) ? t(ROLE_NAMES[c.role_id]) : null) },
       { key: 'is_email_verified', label: t('EMAIL VERIFIED'), sortable: true, render: (c) => (c.is_email_verified ? t('Yes') : t('No')) },

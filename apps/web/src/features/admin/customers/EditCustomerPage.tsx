@@ -52,20 +52,20 @@ function SummaryPanel({ customer, viewerRoleId, onAdjust }: { customer: Customer
   return (
     <Card withBorder padding="lg">
       <Stack gap="sm">
-        <Group justify="space-between" wrap="nowrap">
-          <Title order={4} style={{ wordBreak: 'break-word' }}>
-            {customer.full_name}
-          </Title>
+        <Title order={4} style={{ wordBreak: 'break-word' }}>
+          {customer.full_name}
+        </Title>
+        <Text size="sm" c="dimmed" style={{ wordBreak: 'break-all' }}>
+          {customer.email}
+        </Text>
+        <Group gap="xs">
+          {customer.is_active ? <StatusChip label={t('Active')} color="green" /> : <StatusChip label={t('Inactive')} color="red" />}
           {isCustomer && (
             <Badge variant="dot" color={online(customer.id, customer.online) ? 'green' : 'red'}>
               {online(customer.id, customer.online) ? t('Online') : t('Offline')}
             </Badge>
           )}
         </Group>
-        <Text size="sm" c="dimmed" style={{ wordBreak: 'break-all' }}>
-          {customer.email}
-        </Text>
-        <Group>{customer.is_active ? <StatusChip label={t('Active')} color="green" /> : <StatusChip label={t('Inactive')} color="red" />}</Group>
         {isCustomer && <LoginAsButton customerId={customer.id} viewerRoleId={viewerRoleId} />}
         {customer.balances.length > 0 && <Divider label={t('Balances')} labelPosition="left" />}
         {customer.balances.map((b) => (
