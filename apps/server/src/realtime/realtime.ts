@@ -33,6 +33,8 @@ export interface Realtime {
    * asked across instances). This is the presence the back office shows as the online dot.
    */
   onlineUsers(userIds: readonly number[]): Promise<Set<number>>;
+  /** Closes every socket of a user (on every instance), e.g. when the account is deleted or deactivated. */
+  disconnectUser(userId: number): void;
   /** Runs for every newly connected socket (e.g. to send it the current market status); returns the unsubscribe. */
   onConnect(listener: (socket: Socket) => void): () => void;
   attach(server: HttpServer, db: Db): void;
@@ -64,6 +66,9 @@ export function createRealtime(appUrl = 'http://localhost'): Realtime {
       const sockets = await io.in(userIds.map((id) => `user:${id}`)).fetchSockets();
       for (const s of sockets) if (typeof s.data.userId === 'number') online.add(s.data.userId);
       return online;
+    },
+    disconnectUser(userId) {
+      io?.in(`user:${userId}`).disconnectSockets(true);
     },
     onConnect(listener) {
       connectListeners.add(listener);

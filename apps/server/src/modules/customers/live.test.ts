@@ -110,3 +110,16 @@ describe('presence', () => {
     expect(after.json().data[0].online).toBe(false);
   });
 });
+
+describe('deleted customers', () => {
+  it('lose their open sockets at once', async () => {
+    const c = await newVerifiedCustomer(t, 'livedelete');
+    const s = await socketAs(c.email, c.password);
+    const closed = new Promise((resolve) => s.once('disconnect', resolve));
+    const admin = await signIn(t.app, DEMO.admin);
+    const res = await t.app.inject({ method: 'DELETE', url: `/api/admin/customers/${c.id}`, headers: { cookie: admin } });
+    expect(res.statusCode).toBe(200);
+    await closed;
+    expect(s.connected).toBe(false);
+  });
+});

@@ -226,6 +226,7 @@ export async function updateCustomer(ctx: Ctx, actor: StaffActor, id: number, in
   }
   // The trading path remembers a trader's plan and state; the next order reads them again.
   tradingMemoryOf(ctx.db).forgetTrader(id);
+  if (!input.isActive || passwordHash) ctx.realtime.disconnectUser(id);
 }
 
 /**
@@ -236,7 +237,7 @@ export async function updateCustomer(ctx: Ctx, actor: StaffActor, id: number, in
 export async function deleteCustomer(ctx: Ctx, actor: StaffActor, id: number): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     const { u: before, p: beforeProfile } = await lockCustomer(tx, actor, id);
-    // The wallets are locked too, so an order opening on them waits for this decision.
+    // An order being placed holds its wallet row: waiting for the wallets means the count below sees it.
     await tx.select({ id: balances.id }).from(balances).where(eq(balances.userId, id)).for('update');
     const [{ open }] = await tx
       .select({ open: count() })
@@ -265,6 +266,7 @@ export async function deleteCustomer(ctx: Ctx, actor: StaffActor, id: number): P
     });
   });
   tradingMemoryOf(ctx.db).forgetTrader(id);
+  ctx.realtime.disconnectUser(id);
 }
 
 /** Users of one staff role for the pickers (managers 2, agents 5, retention agents 6): active, not deleted. */
