@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ApiSession } from '../support/api.ts';
 import { newPage, snap } from '../support/browser.ts';
 import { adminTitle, dataTable, expectPath, expectToast, modal, signInAs, topBar, useJourney } from '../support/pages.ts';
 
@@ -110,5 +111,23 @@ describe('Customers', () => {
     await row.waitFor({ state: 'detached' });
     await page.goto(customerPath);
     await page.getByText('This page does not exist.').waitFor();
+  });
+
+  it('shows a retention agent the customer read-only with masked contacts', async () => {
+    const { page } = j;
+    const admin = new ApiSession(j.url);
+    await admin.signIn('admin@demo.test');
+    const list = await admin.call<{ data: Array<{ id: number }> }>('GET', '/admin/customers/api/all?search=client@demo.test');
+    const clientId = list.json.data[0].id;
+    await signInAs(page, 'retention@demo.test');
+    await page.goto(`/admin/customers/edit/${clientId}`);
+    await page.getByRole('heading', { name: 'Chris Client' }).waitFor();
+    await page.getByText('clnt****@demo.test').first().waitFor();
+    expect(await page.getByRole('textbox', { name: 'Phone' }).inputValue()).toMatch(/^\*{6}\d{2}$/);
+    expect(await page.getByRole('button', { name: 'Update' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Add Balance' }).count()).toBe(0);
+    expect(await page.getByRole('tab', { name: 'Deposits' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Login as' }).waitFor();
+    await snap(page, 'customers-retention-view');
   });
 });

@@ -143,7 +143,7 @@ export function CustomerForm({ customer, viewerRoleId = 1, onSaved, onCancel }: 
           <TextInput label={t('City')} {...field('city')} />
           <TextInput label={t('Postal Code')} {...field('postalCode')} />
           <TextInput label={t('Address')} {...field('address')} />
-          {editing && (
+          {editing && !readOnly && (
             <>
               <Select label={t('Manager')} data={managerOptions} allowDeselect={false} {...field('managerId')} disabled={!assigns} />
               <Select label={t('Plan')} data={planOptions} allowDeselect={false} {...field('pricingTableId')} disabled={!assigns} />

@@ -126,6 +126,9 @@ describe('EditCustomerPage', () => {
     expect((screen.getByPlaceholderText('Enter email') as HTMLInputElement).value).toBe('ca****@example.test');
     expect((screen.getByPlaceholderText('Enter email') as HTMLInputElement).disabled).toBe(true);
     expect(screen.queryByRole('button', { name: 'Update' })).toBeNull();
+    expect((screen.getByLabelText('Active') as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByLabelText('Email Verified') as HTMLInputElement).checked).toBe(true);
+    expect(screen.queryByLabelText('Manager', { selector: 'input' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Add Balance' })).toBeNull();
     expect(screen.queryByRole('tab', { name: 'Deposits' })).toBeNull();
     expect(screen.getByRole('tab', { name: 'Tracking' })).toBeTruthy();
