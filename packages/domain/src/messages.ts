@@ -79,7 +79,6 @@ export const ERRORS = {
   CUSTOMER_HAS_OPEN_POSITIONS: { status: 409, message: 'This customer has open positions. Close them before deleting the customer.' },
   ADJUSTMENT_NOT_COVERED: { status: 400, message: 'The wallet cannot go below zero or below the margin its open positions hold.' },
   MANAGER_NOT_FOUND: { status: 400, message: 'Choose an active manager.' },
-  READ_ONLY_CUSTOMER: { status: 403, message: 'You may view this customer but not change it.' },
   INTERNAL: { status: 500, message: 'Something went wrong' },
 } as const;
 
