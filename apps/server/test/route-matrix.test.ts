@@ -59,6 +59,13 @@ const EXPECTED: Record<string, RouteAccess> = {
   'POST /api/translations/:lng': 'public',
   // impersonation
   'POST /api/admin/customers/login-as/:id': [1, 2, 6],
+  'GET /api/admin/customers/api/:type': [1, 2],
+  'POST /api/admin/customers': [1, 2],
+  'PUT /api/admin/customers/:id': [1, 2],
+  'DELETE /api/admin/customers/:id': [1, 2],
+  'GET /api/admin/share/users/:id': [1, 2, 4, 5, 6],
+  'GET /api/admin/share/users/role/:roleId': [1, 2],
+  'PUT /api/admin/balance/:id': [1, 2],
   // market
   'GET /api/dashboard/instruments': 'user',
   'GET /api/dashboard/market-status': 'user',

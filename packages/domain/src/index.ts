@@ -17,3 +17,4 @@ export * from './trading.ts';
 export * from './schemas/trading.ts';
 export * from './schemas/trade-management.ts';
 export * from './schemas/money.ts';
+export * from './schemas/customers.ts';

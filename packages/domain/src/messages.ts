@@ -75,6 +75,10 @@ export const ERRORS = {
   KYC_ALREADY_APPROVED: { status: 409, message: 'Your identity is already verified.' },
   IMPERSONATION_FORBIDDEN: { status: 403, message: 'Not available while signed in as this customer.' },
   EXTERNAL_PAYMENT_NOT_FOUND: { status: 404, message: 'External payment not found.' },
+  CUSTOMER_NOT_FOUND: { status: 404, message: 'Customer not found.' },
+  CUSTOMER_HAS_OPEN_POSITIONS: { status: 409, message: 'This customer has open positions. Close them before deleting the customer.' },
+  ADJUSTMENT_NOT_COVERED: { status: 400, message: 'The wallet cannot go below zero or below the margin its open positions hold.' },
+  MANAGER_NOT_FOUND: { status: 400, message: 'Choose an active manager.' },
   INTERNAL: { status: 500, message: 'Something went wrong' },
 } as const;
 

@@ -19,6 +19,7 @@ import { paymentsRoutes } from './payments/routes.ts';
 import { withdrawalsRoutes } from './withdrawals/routes.ts';
 import { kycRoutes } from './kyc/routes.ts';
 import { pricingRoutes } from './pricing/routes.ts';
+import { customersRoutes } from './customers/routes.ts';
 
 /** Every business area's routes, mounted under /api. */
 export const apiRoutes: RoutesPlugin = async (app) => {
@@ -42,4 +43,5 @@ export const apiRoutes: RoutesPlugin = async (app) => {
   await app.register(withdrawalsRoutes);
   await app.register(kycRoutes);
   await app.register(pricingRoutes);
+  await app.register(customersRoutes);
 };

@@ -27,6 +27,15 @@ export interface Realtime {
   broadcast(event: string, payload: unknown, opts?: { catchUp?: () => unknown }): void;
   /** Sends an event to signed-in admins only (provider heartbeats for the API Status screen, role 1). */
   toAdmins(event: string, payload: unknown): void;
+  /** Sends an event to every socket in a room (e.g. `watch:{userId}`, staff following a customer's pages). */
+  toRoom(room: string, event: string, payload: unknown): void;
+  /**
+   * Which of these users have a connected socket now, on any instance (with the Redis adapter the rooms are
+   * asked across instances). This is the presence the back office shows as the online dot.
+   */
+  onlineUsers(userIds: readonly number[]): Promise<Set<number>>;
+  /** Closes every socket of a user (on every instance), e.g. when the account is deleted or deactivated. */
+  disconnectUser(userId: number): void;
   /** Runs for every newly connected socket (e.g. to send it the current market status); returns the unsubscribe. */
   onConnect(listener: (socket: Socket) => void): () => void;
   attach(server: HttpServer, db: Db): void;
@@ -49,6 +58,19 @@ export function createRealtime(appUrl = 'http://localhost'): Realtime {
     },
     toAdmins(event, payload) {
       io?.to('admins').emit(event, payload);
+    },
+    toRoom(room, event, payload) {
+      io?.to(room).emit(event, payload);
+    },
+    async onlineUsers(userIds) {
+      const online = new Set<number>();
+      if (!io || userIds.length === 0) return online;
+      const sockets = await io.in(userIds.map((id) => `user:${id}`)).fetchSockets();
+      for (const s of sockets) if (typeof s.data.userId === 'number') online.add(s.data.userId);
+      return online;
+    },
+    disconnectUser(userId) {
+      io?.in(`user:${userId}`).disconnectSockets(true);
     },
     onConnect(listener) {
       connectListeners.add(listener);

@@ -14,6 +14,8 @@ interface FieldBinding {
   error?: React.ReactNode;
   onBlur?: () => void;
   onFocus?: () => void;
+  required?: boolean;
+  disabled?: boolean;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { ChangePasswordRequest, MessageResponse, ProfileUpdateRequest, SwitchWalletRequest } from '@platform/domain';
 import { authOf, type RoutesPlugin } from '../../lib/http.ts';
+import { AppError } from '../../lib/errors.ts';
 import { changePassword, switchWallet, updateProfile } from './service.ts';
 
 export const accountRoutes: RoutesPlugin = async (app) => {
@@ -19,6 +20,8 @@ export const accountRoutes: RoutesPlugin = async (app) => {
     { config: { access: 'user' }, schema: { tags: ['account'], body: ChangePasswordRequest, response: { 200: MessageResponse } } },
     async (req) => {
       const auth = authOf(req);
+      // Staff signed in as the customer ("Login as") cannot take over the account.
+      if (auth.impersonatorId !== null) throw new AppError('IMPERSONATION_FORBIDDEN');
       await changePassword(db, auth.user.id, auth.sessionId, req.body);
       return { message: 'Password changed successfully' };
     },

@@ -5,6 +5,7 @@ import {
 } from '@platform/domain';
 import { authOf, type RoutesPlugin } from '../../lib/http.ts';
 import { AppError } from '../../lib/errors.ts';
+import { writeAudit } from '../../lib/audit.ts';
 import { clearSessionCookie, setSessionCookie } from './cookie.ts';
 import { getCurrentUser } from './current-user.ts';
 import { login, requestPasswordReset, resetPassword, signup, verifyEmail } from './service.ts';
@@ -95,7 +96,11 @@ export const authRoutes: RoutesPlugin = async (app) => {
         clearSessionCookie(reply, ctx.config);
         throw new AppError('UNAUTHENTICATED');
       }
-      const session = await createSession(ctx.db, { userId: staff.id, remember: false, ip: req.ip, userAgent: req.headers['user-agent'] });
+      const session = await ctx.db.transaction(async (tx) => {
+        const s = await createSession(tx, { userId: staff.id, remember: false, ip: req.ip, userAgent: req.headers['user-agent'] });
+        await writeAudit(tx, { actorId: staff.id, targetUserId: auth.user.id, action: 'customer.back_to_admin', before: null, after: null, ip: req.ip });
+        return s;
+      });
       setSessionCookie(reply, ctx.config, session.token, false, session.expiresAt);
       return { message: 'Back to your admin session' };
     },

@@ -4,7 +4,8 @@ import type { ForgotPasswordRequest, LoginRequest, ResetPasswordRequest, SignupR
 import type { AppContext } from '../../context.ts';
 import { emitAll, insertStaffNotifications } from '../notifications/service.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { balances, ledgerEntries, userProfiles, users } from '../../db/schema.ts';
+import { userProfiles, users } from '../../db/schema.ts';
+import { openCustomerWallets } from '../wallets/open.ts';
 import { hashPassword, verifyPassword } from '../../lib/crypto.ts';
 import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
 import { getBranding, getSetting, isOn } from '../settings/service.ts';
@@ -77,17 +78,7 @@ export async function signup(ctx: AppContext, input: Signup, ip: string): Promis
         address: input.address,
         postalCode: input.postalCode,
       });
-      const demoAmount = branding.demoBalance;
-      const [, demo] = await tx
-        .insert(balances)
-        .values([
-          { userId: user.id, mode: 'real', currency, balance: '0' },
-          { userId: user.id, mode: 'demo', currency, balance: demoAmount },
-        ])
-        .returning({ id: balances.id });
-      if (Number(demoAmount) > 0)
-        await tx.insert(ledgerEntries).values({ balanceId: demo.id, kind: 'demo_funding', amount: demoAmount, balanceAfter: demoAmount, note: 'Demo wallet initial balance' });
-      await tx.update(users).set({ activeBalanceId: demo.id }).where(eq(users.id, user.id));
+      await openCustomerWallets(tx, user.id, currency, branding.demoBalance);
       return user.id;
     });
   } catch (err) {

@@ -14,6 +14,7 @@ export const impersonationRoutes: RoutesPlugin = async (app) => {
       const auth = authOf(req);
       const session = await loginAsCustomer(ctx.db, {
         staffId: auth.user.id,
+        staffRoleId: auth.user.roleId,
         staffSessionId: auth.sessionId,
         customerId: req.params.id,
         ip: req.ip,

@@ -4,9 +4,11 @@ import { users } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
 import { createSession, destroySession } from '../auth/sessions.ts';
+import { viewScope } from '../customers/service.ts';
 
 export interface LoginAsInput {
   staffId: number;
+  staffRoleId: number;
   /** The staff member's current session, ended so the browser holds only the customer's. */
   staffSessionId: number;
   customerId: number;
@@ -24,7 +26,8 @@ export async function loginAsCustomer(db: Db, input: LoginAsInput): Promise<{ to
     const [c] = await tx
       .select({ id: users.id, roleId: users.roleId, isActive: users.isActive, email: users.email })
       .from(users)
-      .where(and(eq(users.id, input.customerId), isNull(users.deletedAt)))
+      // A manager reaches only the customers assigned to them; anyone else's id is not found.
+      .where(and(eq(users.id, input.customerId), isNull(users.deletedAt), viewScope({ id: input.staffId, roleId: input.staffRoleId }, users.id)))
       .for('update');
     // Staff accounts are not reachable through the customer screens: same answer as a missing id.
     if (!c || c.roleId !== 3) throw new AppError('USER_NOT_FOUND');

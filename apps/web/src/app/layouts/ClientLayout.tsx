@@ -4,12 +4,15 @@ import { useCurrentUser } from '../../api/hooks.ts';
 import { LoadingScreen } from '../../ui/shell/LoadingScreen.tsx';
 import { useBrandingHead } from '../useBrandingHead.ts';
 import { TopBar } from './topbar/TopBar.tsx';
+import { usePageTracking } from './usePageTracking.ts';
 import { ForcedPlanModal } from '../../features/money/pricing/ForcedPlanModal.tsx';
 
 /** Signed-in pages: the top bar over the page. Rendered inside RequireUser, so the user is known. */
 export function ClientLayout() {
   useBrandingHead();
   const { data } = useCurrentUser();
+  // Customers' page views feed the back office's Tracking tab; staff browsing the client area are not tracked.
+  usePageTracking(data?.user.role_id === 3);
   if (!data) return <LoadingScreen />;
   return (
     <AppShell header={{ height: 64 }} padding="md">

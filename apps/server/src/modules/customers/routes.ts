@@ -1,0 +1,74 @@
+import {
+  BalanceAdjustRequest, BalanceAdjustResponse, CustomerCreateRequest, CustomerCreatedResponse, CustomerDetailResponse, CustomerListParams,
+  CustomerListQuery, CustomerListResponse, CustomerUpdateRequest, IdParam, MessageResponse, StaffPickerParams, StaffPickerResponse,
+} from '@platform/domain';
+import type { RoutesPlugin } from '../../lib/http.ts';
+import { staffOf } from '../../lib/staff-scope.ts';
+import { adjustBalance } from './balance.ts';
+import { attachCustomerLive } from './live.ts';
+import { createCustomer, deleteCustomer, getCustomerDetail, listCustomers, staffOfRole, updateCustomer } from './service.ts';
+
+/** Customers (back-office §2) are managed by admins and managers; a manager only reaches the customers assigned to them. */
+const adminManager = { access: [1, 2] } as const;
+
+export const customersRoutes: RoutesPlugin = async (app) => {
+  const { ctx } = app;
+  const tags = ['admin customers'];
+
+  const detach = attachCustomerLive(ctx);
+  app.addHook('onClose', async () => {
+    detach();
+  });
+
+  app.get(
+    '/admin/customers/api/:type',
+    { config: adminManager, schema: { tags, params: CustomerListParams, querystring: CustomerListQuery, response: { 200: CustomerListResponse } } },
+    async (req) => listCustomers(ctx, staffOf(req), req.params.type, req.query),
+  );
+
+  app.post(
+    '/admin/customers',
+    { config: adminManager, schema: { tags, body: CustomerCreateRequest, response: { 201: CustomerCreatedResponse } } },
+    async (req, reply) => {
+      const id = await createCustomer(ctx, staffOf(req), req.body);
+      return reply.status(201).send({ message: 'Customer added successfully', id });
+    },
+  );
+
+  app.put(
+    '/admin/customers/:id',
+    { config: adminManager, schema: { tags, params: IdParam, body: CustomerUpdateRequest, response: { 200: MessageResponse } } },
+    async (req) => {
+      await updateCustomer(ctx, staffOf(req), req.params.id, req.body);
+      return { message: 'Customer updated successfully' };
+    },
+  );
+
+  app.delete(
+    '/admin/customers/:id',
+    { config: adminManager, schema: { tags, params: IdParam, response: { 200: MessageResponse } } },
+    async (req) => {
+      await deleteCustomer(ctx, staffOf(req), req.params.id);
+      return { message: 'Customers deleted successfully' };
+    },
+  );
+
+  // Every staff member's Profile item opens the edit screen on their own id; retention agents read customers masked.
+  app.get(
+    '/admin/share/users/:id',
+    { config: { access: [1, 2, 4, 5, 6] }, schema: { tags, params: IdParam, response: { 200: CustomerDetailResponse } } },
+    async (req) => getCustomerDetail(ctx, staffOf(req), req.params.id),
+  );
+
+  app.get(
+    '/admin/share/users/role/:roleId',
+    { config: adminManager, schema: { tags, params: StaffPickerParams, response: { 200: StaffPickerResponse } } },
+    async (req) => ({ data: await staffOfRole(ctx.db, req.params.roleId) }),
+  );
+
+  app.put(
+    '/admin/balance/:id',
+    { config: adminManager, schema: { tags, params: IdParam, body: BalanceAdjustRequest, response: { 200: BalanceAdjustResponse } } },
+    async (req) => ({ message: 'Balance updated successfully', balance: await adjustBalance(ctx, staffOf(req), req.params.id, req.body) }),
+  );
+};

@@ -1,0 +1,107 @@
+import { useMemo } from 'react';
+import { Badge, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { formatMoney, type MoneyRecordDto } from '@platform/domain';
+import { DataTable, type DataTableColumn } from '../../../ui/data-table/index.ts';
+import { BankSummary, ReviewStatusChip, gatewayLabel, walletMoney } from '../money/shared.tsx';
+import { withdrawColumns } from '../money/withdraws/withdrawColumns.tsx';
+
+/** A trade as the back office lists it (back-office spec §3 Trade). */
+export interface AdminTradeRow {
+  id: number;
+  user?: { id: number; email: string };
+  balance?: { mode: string; currency: string };
+  type: string;
+  instrument: string;
+  open_rate: string | null;
+  close_rate: string | null;
+  spread: string | null;
+  margin_used: string | null;
+  pro_loss: string | null;
+  profit: string | null;
+  loss: string | null;
+  leverage: number | null;
+  created_at: string;
+  close_time: string | null;
+}
+
+const signed = (value: string | null, currency?: string) => {
+  if (value === null || value === undefined || value === '') return null;
+  const n = Number(value);
+  return (
+    <Text span size="sm" c={n > 0 ? 'green' : 'red'}>
+      {currency ? formatMoney(value, currency) : value}
+    </Text>
+  );
+};
+
+/** Trades tab: the customer's trades (/admin/trades/api/all/{userId}), no search; editing them is the Trades screen's. */
+export function CustomerTradesTab({ userId }: { userId: number }) {
+  const { t } = useTranslation();
+  const columns = useMemo<DataTableColumn<AdminTradeRow>[]>(
+    () => [
+      { key: 'id', label: t('ID'), sortable: true, width: 70 },
+      {
+        key: 'balance.mode',
+        label: t('USER'),
+        render: (r) => (
+          <>
+            <Text span size="sm">{r.user?.email}</Text>{' '}
+            {r.balance && (
+              <Badge size="xs" color={r.balance.mode === 'demo' ? 'yellow' : 'blue'}>
+                {t(r.balance.mode === 'demo' ? 'Demo' : 'Real')}
+              </Badge>
+            )}
+          </>
+        ),
+      },
+      { key: 'type', label: t('TYPE'), sortable: true, render: (r) => t(r.type === 'buy' ? 'Buy' : 'Sell') },
+      { key: 'instrument', label: t('INSTRUMENT'), sortable: true },
+      { key: 'open_rate', label: t('OPEN RATE'), sortable: true },
+      { key: 'close_rate', label: t('CLOSE RATE'), sortable: true },
+      { key: 'spread', label: t('SPREAD'), sortable: true, render: (r) => signed(r.spread) },
+      { key: 'margin_used', label: t('MARGIN USED'), sortable: true },
+      { key: 'pro_loss', label: t('PRO/LOSS'), sortable: true, render: (r) => signed(r.pro_loss, r.balance?.currency) },
+      { key: 'profit', label: t('TAKE PROFIT') },
+      { key: 'loss', label: t('STOP LOSS') },
+      { key: 'leverage', label: t('LEVERAGE'), sortable: true },
+      {
+        key: 'close_time',
+        label: t('STATUS'),
+        render: (r) => (r.close_time ? <Badge color="red">{t('Closed')}</Badge> : <Badge color="green">{t('Open')}</Badge>),
+      },
+    ],
+    [t],
+  );
+  return <DataTable<AdminTradeRow> url={`/admin/trades/api/all/${userId}`} columns={columns} searchable={false} />;
+}
+
+/** Deposits tab: the customer's deposit history, no search. */
+export function CustomerDepositsTab({ userId }: { userId: number }) {
+  const { t } = useTranslation();
+  const columns = useMemo<DataTableColumn<MoneyRecordDto>[]>(
+    () => [
+      { key: 'id', label: t('ID'), sortable: true, width: 70 },
+      { key: 'gateway', label: t('GATEWAY'), sortable: true, render: (r) => gatewayLabel(r.gateway) },
+      { key: 'description', label: t('DESCRIPTION'), render: (r) => (r.formattedDescription ? <BankSummary bank={r.formattedDescription} /> : r.description) },
+      { key: 'reference', label: t('REFERENCE') },
+      { key: 'amount', label: t('AMOUNT'), sortable: true, render: (r) => walletMoney(r, r.amount) },
+      { key: 'fee', label: t('FEE'), sortable: true, render: (r) => walletMoney(r, r.fee) },
+      { key: 'total', label: t('TOTAL'), sortable: true, render: (r) => walletMoney(r, r.total) },
+      { key: 'status', label: t('STATUS'), sortable: true, render: (r) => <ReviewStatusChip status={r.status} /> },
+      { key: 'created_at', label: t('DATE'), sortable: true, type: 'date' },
+    ],
+    [t],
+  );
+  return <DataTable<MoneyRecordDto> url={`/admin/deposits/api/history/${userId}`} columns={columns} searchable={false} />;
+}
+
+/** Withdraws tab: the customer's withdrawal history with decline reasons, no search. */
+export function CustomerWithdrawsTab({ userId }: { userId: number }) {
+  const { t } = useTranslation();
+  const columns = useMemo<DataTableColumn<MoneyRecordDto>[]>(() => {
+    const c = withdrawColumns(t);
+    return [c.id, c.gateway, c.description, c.declineReason, c.amount, c.fee, c.total, c.status, c.date(t('DATE'))];
+  }, [t]);
+  return <DataTable<MoneyRecordDto> url={`/admin/withdraws/api/history/${userId}`} columns={columns} searchable={false} />;
+}

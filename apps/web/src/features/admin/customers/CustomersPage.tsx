@@ -1,0 +1,91 @@
+import { useCallback, useMemo, useState } from 'react';
+import { Anchor, Modal } from '@mantine/core';
+import { Link, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { ROLE_NAMES, isRoleId, type CustomerListItem } from '@platform/domain';
+import { ApiError, apiDelete } from '../../../api/client.ts';
+import { toastError, toastSuccess } from '../../../ui/toast.ts';
+import { AddNewButton, DataTable, EditDeleteActions, OnlineName, StatusChip, useRefreshList, type DataTableColumn } from '../../../ui/data-table/index.ts';
+import { CustomerForm } from './CustomerForm.tsx';
+import { usePresence } from './usePresence.ts';
+
+export const customersUrl = (type: string) => `/admin/customers/api/${type}`;
+
+/** Customers (/admin/customers/all, /admin/customers/inactive): back-office spec §2, titled "{type} Customers" by the shell. */
+export function CustomersPage({ type }: { type: 'all' | 'inactive' }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const url = customersUrl(type);
+  const [adding, setAdding] = useState(false);
+  const refreshThis = useRefreshList(url);
+  const online = usePresence();
+
+  const remove = useCallback(
+    async (c: CustomerListItem) => {
+      try {
+        await apiDelete(`/admin/customers/${c.id}`);
+      } catch (err) {
+        // A refusal the staff member can act on (open positions) is explained; anything else is the spec's generic text.
+        toastError(err instanceof ApiError && err.status === 409 ? err.message : t('Something went wrong'));
+        return;
+      }
+      toastSuccess(t('Customers deleted successfully'));
+      await refreshThis();
+    },
+    [t, refreshThis],
+  );
+
+  const columns = useMemo<DataTableColumn<CustomerListItem>[]>(
+    () => [
+      { key: 'id', label: t('ID'), sortable: true, width: 70 },
+      {
+        key: 'full_name',
+        label: t('FULL NAME'),
+        sortable: true,
+        render: (c) => (
+          <Anchor component={Link} to={`/admin/customers/edit/${c.id}`} size="sm" c="inherit">
+            <OnlineName name={c.full_name} online={online(c.id, c.online)} onlineLabel={t('Online')} offlineLabel={t('Offline')} />
+          </Anchor>
+        ),
+      },
+      { key: 'email', label: t('EMAIL'), sortable: true },
+      { key: 'phone', label: t('PHONE'), sortable: true },
+      // A calendar date (YYYY-MM-DD) shown as the spec's DD/MM/YYYY, without a time.
+      { key: 'birth_date', label: t('BIRTH DATE'), sortable: true, render: (c) => c.birth_date?.split('-').reverse().join('/') },
+      { key: 'country', label: t('COUNTRY'), sortable: true },
+      { key: 'role_id', label: t('ROLE'), sortable: true, render: (c) => (isRoleId(c.role_id) ? t(ROLE_NAMES[c.role_id]) : null) },
+      { key: 'is_email_verified', label: t('EMAIL VERIFIED'), sortable: true, render: (c) => (c.is_email_verified ? t('Yes') : t('No')) },
+      {
+        key: 'is_active',
+        label: t('STATUS'),
+        sortable: true,
+        render: (c) => (c.is_active ? <StatusChip label={t('Active')} color="green" /> : <StatusChip label={t('Inactive')} color="red" />),
+      },
+      {
+        key: 'actions',
+        label: t('ACTIONS'),
+        render: (c) => (
+          <EditDeleteActions onEdit={() => navigate(`/admin/customers/edit/${c.id}`)} deleteMessage={t('Are you sure to delete this user?')} onDelete={() => remove(c)} />
+        ),
+      },
+    ],
+    [t, remove, navigate, online],
+  );
+
+  return (
+    <>
+      <DataTable<CustomerListItem> url={url} columns={columns} toolbar={<AddNewButton onClick={() => setAdding(true)} />} />
+      <Modal opened={adding} onClose={() => setAdding(false)} size="lg" title={t('Add New Customer')}>
+        {adding && (
+          <CustomerForm
+            onCancel={() => setAdding(false)}
+            onSaved={() => {
+              setAdding(false);
+              void refreshThis();
+            }}
+          />
+        )}
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,173 @@
+import { useState } from 'react';
+import { ActionIcon, Alert, Badge, Button, Card, Center, Divider, Grid, Group, Loader, Stack, Tabs, Text, Title, Tooltip } from '@mantine/core';
+import { IconLogin, IconMinus, IconPlus } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { formatMoney, type CustomerDetailResponse, type LoginAsResponse } from '@platform/domain';
+import { ApiError, apiGet, apiPost, errorMessage } from '../../../api/client.ts';
+import { useCurrentUser } from '../../../api/hooks.ts';
+import { StatusChip } from '../../../ui/data-table/index.ts';
+import { BACK_TO_ADMIN_KEY, RET_AGENT_KEY } from '../../../ui/shell/RoleShortcuts.tsx';
+import { toastError } from '../../../ui/toast.ts';
+import { PageNotFound } from '../StatusViews.tsx';
+import { BalanceAdjustModal, type BalanceAdjustTarget } from './BalanceAdjustModal.tsx';
+import { CustomerDepositsTab, CustomerTradesTab, CustomerWithdrawsTab } from './CustomerHistoryTabs.tsx';
+import { CustomerForm } from './CustomerForm.tsx';
+import { TrackingTab } from './TrackingTab.tsx';
+import { goTo, reloadPage } from './navigation.ts';
+import { usePresence } from './usePresence.ts';
+
+export const customerDetailKey = (id: number) => ['customers', 'detail', id] as const;
+
+/** Login as: the server swaps the session for the customer's; the flags let the client area offer "Back To Admin". */
+function LoginAsButton({ customerId, viewerRoleId }: { customerId: number; viewerRoleId: number }) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  const loginAs = async () => {
+    setBusy(true);
+    try {
+      const res = await apiPost<LoginAsResponse>(`/admin/customers/login-as/${customerId}`);
+      localStorage.setItem(BACK_TO_ADMIN_KEY, 'enabled');
+      if (viewerRoleId === 6) localStorage.setItem(RET_AGENT_KEY, 'enabled');
+      // A full navigation: the session now belongs to the customer, so caches and the socket start over.
+      goTo(res.redirect || '/');
+    } catch (err) {
+      setBusy(false);
+      toastError(errorMessage(err, t('Something went wrong')));
+    }
+  };
+  return (
+    <Button fullWidth leftSection={<IconLogin size={16} />} loading={busy} onClick={() => void loginAs()}>
+      {t('Login as')}
+    </Button>
+  );
+}
+
+function SummaryPanel({ customer, viewerRoleId, onAdjust }: { customer: CustomerDetailResponse; viewerRoleId: number; onAdjust: (t: BalanceAdjustTarget) => void }) {
+  const { t } = useTranslation();
+  const online = usePresence();
+  const isCustomer = customer.role_id === 3;
+  const canAdjust = isCustomer && !customer.read_only;
+  return (
+    <Card withBorder padding="lg">
+      <Stack gap="sm">
+        <Title order={4} style={{ wordBreak: 'break-word' }}>
+          {customer.full_name}
+        </Title>
+        <Text size="sm" c="dimmed" style={{ wordBreak: 'break-all' }}>
+          {customer.email}
+        </Text>
+        <Group gap="xs">
+          {customer.is_active ? <StatusChip label={t('Active')} color="green" /> : <StatusChip label={t('Inactive')} color="red" />}
+          {isCustomer && (
+            <Badge variant="dot" color={online(customer.id, customer.online) ? 'green' : 'red'}>
+              {online(customer.id, customer.online) ? t('Online') : t('Offline')}
+            </Badge>
+          )}
+        </Group>
+        {isCustomer && <LoginAsButton customerId={customer.id} viewerRoleId={viewerRoleId} />}
+        {customer.balances.length > 0 && <Divider label={t('Balances')} labelPosition="left" />}
+        {customer.balances.map((b) => (
+          <Group key={b.id} justify="space-between" wrap="nowrap" data-testid={`balance-${b.id}`}>
+            <Stack gap={0}>
+              <Group gap={6}>
+                <Badge size="sm" color={b.mode === 'demo' ? 'yellow' : 'blue'}>
+                  {t(b.mode === 'demo' ? 'Demo' : 'Real')}
+                </Badge>
+                <Text size="sm">{b.currency}</Text>
+              </Group>
+              <Text fw={600}>{formatMoney(b.balance, b.currency)}</Text>
+            </Stack>
+            {canAdjust && (
+              <Group gap={4} wrap="nowrap">
+                <Tooltip label={t('Add Balance')}>
+                  <ActionIcon variant="light" color="green" aria-label={t('Add Balance')} onClick={() => onAdjust({ balance: b, type: 'add' })}>
+                    <IconPlus size={16} />
+                  </ActionIcon>
+                </Tooltip>
+                <Tooltip label={t('Subtract Balance')}>
+                  <ActionIcon variant="light" color="red" aria-label={t('Subtract Balance')} onClick={() => onAdjust({ balance: b, type: 'subtract' })}>
+                    <IconMinus size={16} />
+                  </ActionIcon>
+                </Tooltip>
+              </Group>
+            )}
+          </Group>
+        ))}
+      </Stack>
+    </Card>
+  );
+}
+
+/** Edit Customer (/admin/customers/edit/{id}): summary with balances on the left, tabs on the right (back-office spec §2). */
+export function EditCustomerPage() {
+  const { t } = useTranslation();
+  const id = Number(useParams().id);
+  const viewer = useCurrentUser().data?.user;
+  const viewerRoleId = viewer?.role_id ?? 0;
+  const valid = Number.isInteger(id) && id > 0;
+  const detail = useQuery({
+    queryKey: customerDetailKey(id),
+    queryFn: () => apiGet<CustomerDetailResponse>(`/admin/share/users/${id}`),
+    enabled: valid,
+    retry: false,
+  });
+  const [adjusting, setAdjusting] = useState<BalanceAdjustTarget | null>(null);
+
+  if (!valid || (detail.error instanceof ApiError && detail.error.status === 404)) return <PageNotFound />;
+  if (detail.isError) return <Alert color="red">{t('Something went wrong')}</Alert>;
+  if (!detail.data)
+    return (
+      <Center py="xl">
+        <Loader />
+      </Center>
+    );
+  const customer = detail.data;
+  const isCustomer = customer.role_id === 3;
+  // Money and trade histories are for admins and managers; retention agents see the profile and tracking.
+  const money = isCustomer && (viewerRoleId === 1 || viewerRoleId === 2);
+
+  return (
+    <Grid gap="md">
+      <Grid.Col span={{ base: 12, md: 4, lg: 3 }}>
+        <SummaryPanel customer={customer} viewerRoleId={viewerRoleId} onAdjust={setAdjusting} />
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, md: 8, lg: 9 }}>
+        <Card withBorder padding="lg">
+          <Tabs defaultValue="profile" keepMounted={false}>
+            <Tabs.List mb="md">
+              <Tabs.Tab value="profile">{t('Profile')}</Tabs.Tab>
+              {money && <Tabs.Tab value="trades">{t('Trades')}</Tabs.Tab>}
+              {money && <Tabs.Tab value="deposits">{t('Deposits')}</Tabs.Tab>}
+              {money && <Tabs.Tab value="withdraws">{t('Withdraws')}</Tabs.Tab>}
+              {isCustomer && <Tabs.Tab value="tracking">{t('Tracking')}</Tabs.Tab>}
+            </Tabs.List>
+            <Tabs.Panel value="profile">
+              <CustomerForm key={customer.id} customer={customer} viewerRoleId={viewerRoleId} onSaved={() => void detail.refetch()} />
+            </Tabs.Panel>
+            {money && (
+              <>
+                <Tabs.Panel value="trades">
+                  <CustomerTradesTab userId={customer.id} />
+                </Tabs.Panel>
+                <Tabs.Panel value="deposits">
+                  <CustomerDepositsTab userId={customer.id} />
+                </Tabs.Panel>
+                <Tabs.Panel value="withdraws">
+                  <CustomerWithdrawsTab userId={customer.id} />
+                </Tabs.Panel>
+              </>
+            )}
+            {isCustomer && (
+              <Tabs.Panel value="tracking">
+                <TrackingTab userId={customer.id} />
+              </Tabs.Panel>
+            )}
+          </Tabs>
+        </Card>
+      </Grid.Col>
+      <BalanceAdjustModal target={adjusting} onClose={() => setAdjusting(null)} onDone={reloadPage} />
+    </Grid>
+  );
+}
