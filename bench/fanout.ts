@@ -26,6 +26,9 @@ import { createMarketBroadcaster } from '../apps/server/src/market/broadcast.ts'
 import type { Quote } from '../apps/server/src/market/price-book.ts';
 import type { Realtime } from '../apps/server/src/realtime/realtime.ts';
 import type { ClientCommand, ClientReply, Emit, GroupReport, MeasureReport } from './fanout-client.ts';
+import { eq } from 'drizzle-orm';
+import { balances, ledgerEntries, users } from '../apps/server/src/db/schema.ts';
+import { createSession, SESSION_COOKIE } from '../apps/server/src/modules/auth/sessions.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -138,6 +141,8 @@ interface Row {
   /** Share of one core the whole machine was busy, or null when unknown. */
   machineCpu: number | null;
   loopP99: number;
+  /** Order placement times (ms) measured during the window. */
+  orders: number[];
 }
 
 const config = loadConfig({
@@ -199,6 +204,33 @@ const feed = setInterval(() => {
   ctx.market.book.apply(moved);
 }, BURST_MS);
 
+/**
+ * Orders placed and closed while the broadcasts run, by a demo-wallet trader over the app's HTTP handling: what a
+ * trader feels of the fan-out. The same probe with no clients connected is the baseline of this run.
+ */
+const trader = await (async () => {
+  const [u] = await ctx.db.insert(users).values({ fullName: 'Probe Trader', email: 'probe@bench.test', passwordHash: 'x', roleId: 3, isEmailVerified: true }).returning({ id: users.id });
+  const [w] = await ctx.db.insert(balances).values({ userId: u.id, mode: 'demo', currency: 'USD', balance: '1000000' }).returning({ id: balances.id });
+  await ctx.db.insert(ledgerEntries).values({ balanceId: w.id, kind: 'seed', amount: '1000000', balanceAfter: '1000000' });
+  await ctx.db.update(users).set({ activeBalanceId: w.id }).where(eq(users.id, u.id));
+  const { token } = await createSession(ctx.db, { userId: u.id, remember: false, ip: '127.0.0.1' });
+  return `${SESSION_COOKIE}=${token}`;
+})();
+async function probeOrders(ms: number): Promise<number[]> {
+  const took: number[] = [];
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    const at = performance.now();
+    const placed = await app.inject({ method: 'POST', url: '/api/dashboard/orders', headers: { cookie: trader }, payload: { type: 'buy', instrument: 'EUR_USD', amount: '1000' } });
+    took.push(performance.now() - at);
+    if (placed.statusCode !== 200) throw new Error(`probe order refused: ${placed.statusCode} ${placed.body}`);
+    await app.inject({ method: 'POST', url: '/api/dashboard/orders/close', headers: { cookie: trader }, payload: { orderId: placed.json().order.id } });
+    await sleep(20);
+  }
+  return took;
+}
+const baselineOrders = await probeOrders(3000);
+
 const clients = new Clients();
 const rows: Row[] = [];
 try {
@@ -216,7 +248,7 @@ try {
     emits = [];
     emitCost = [];
     emitCpu = [];
-    await sleep(SECONDS * 1000);
+    const orderTimes = await probeOrders(SECONDS * 1000);
     const window = emits;
     emits = null;
     const serverCpu = process.cpuUsage(cpu);
@@ -226,7 +258,7 @@ try {
     await sleep(1000); // the last batches of the window are still on their way
     const r = await clients.report(window);
     const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-    rows.push({ report: r, emitCall: [median(emitCost), Math.max(...emitCost), median(emitCpu)], batches: window.length / SECONDS, serverCpu: (serverCpu.user + serverCpu.system) / 1000 / wall, machineCpu: busy === null || busyAfter === null ? null : (busyAfter - busy) / wall, loopP99: loop.percentile(99) / 1e6 });
+    rows.push({ report: r, emitCall: [median(emitCost), Math.max(...emitCost), median(emitCpu)], batches: window.length / SECONDS, serverCpu: (serverCpu.user + serverCpu.system) / 1000 / wall, machineCpu: busy === null || busyAfter === null ? null : (busyAfter - busy) / wall, loopP99: loop.percentile(99) / 1e6, orders: orderTimes });
   }
 } finally {
   clearInterval(feed);
@@ -274,6 +306,14 @@ table(
       `${f(r.cpu * 100, 0)}%`,
       machineCpu === null ? '-' : `${f(Math.max(0, machineCpu - serverCpu - r.cpu) * 100, 0)}%`,
     ];
+  }),
+);
+console.log('\nOrders placed while broadcasting (HTTP handling in the broadcasting process, demo wallet), beside the same probe with no clients:');
+table(
+  ['clients', 'orders', 'place p50 / p99 / max ms', 'baseline p50 / p99 / max ms (no clients)'],
+  rows.map(({ report: r, orders }) => {
+    const stats = (xs: number[]) => `${f(percentile(xs, 0.5))} / ${f(percentile(xs, 0.99))} / ${f(percentile(xs, 1))}`;
+    return [String(merge([r.lean, r.full]).clients), String(orders.length), stats(orders), stats(baselineOrders)];
   }),
 );
 console.log('\nOf which full socket.io-client clients, every payload decoded and compared with the one broadcast:');

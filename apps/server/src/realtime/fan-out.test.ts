@@ -111,4 +111,29 @@ describe('fan-out fast path', () => {
     await until(() => c.events.length === 1);
     expect(c.events).toEqual([['priceUpdate', payloads[2]]]);
   });
+
+  it('writes a large broadcast in slices and keeps every socket\'s events in order across broadcasts', async () => {
+    const { io, url } = await serve();
+    const all: Array<Awaited<ReturnType<typeof client>>> = [];
+    // One at a time, so each client is paired with its own server-side socket.
+    for (let i = 0; i < 200; i++) all.push(await client(io, url, 'websocket'));
+    // A zero budget forces a pause after every 64 sockets, as a long broadcast would.
+    const fanOut = createFanOut(io, 64 * 1024, 0);
+    const first = fanOut('priceUpdate', { n: 1 });
+    // The call returns after the first slice; the rest follows on later turns of the event loop.
+    expect(first.direct).toBe(64);
+    const second = fanOut('priceUpdate', { n: 2 });
+    // Queued behind the first: nothing written yet, so no socket can get it before the first.
+    expect(second).toEqual({ direct: 0, emitted: 0, skipped: 0 });
+    all[150].server.disconnect(true);
+    fanOut('priceUpdate', { n: 3 });
+    await until(() => all.every((c, i) => i === 150 || c.events.length === 3));
+    for (const [i, c] of all.entries()) {
+      if (i === 150) continue;
+      expect(c.events).toEqual([['priceUpdate', { n: 1 }], ['priceUpdate', { n: 2 }], ['priceUpdate', { n: 3 }]]);
+    }
+    // The socket that left before its slice came is passed over, by the first broadcast too.
+    expect(first.direct + first.emitted).toBe(199);
+    expect(second.direct + second.emitted).toBe(199);
+  });
 });
