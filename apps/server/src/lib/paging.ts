@@ -1,6 +1,9 @@
 import { ilike, or, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { PagedQuery, PageMeta } from '@platform/domain';
+import type { PageMeta } from '@platform/domain';
+
+/** The page and size of a list request (any list query carries them). */
+type PageOf = { page: number; limit: number };
 
 /** Escapes LIKE wildcards so a search for "50%" or "a_b" matches those characters literally. */
 export const escapeLike = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -13,6 +16,6 @@ export function searchAny(search: string | undefined, columns: readonly AnyPgCol
   return or(...columns.map((c) => ilike(c, pattern)));
 }
 
-export const offsetOf = (q: PagedQuery): number => (q.page - 1) * q.limit;
+export const offsetOf = (q: PageOf): number => (q.page - 1) * q.limit;
 
-export const pageMeta = (q: PagedQuery, total: number): PageMeta => ({ total, per_page: q.limit, page: q.page });
+export const pageMeta = (q: PageOf, total: number): PageMeta => ({ total, per_page: q.limit, page: q.page });

@@ -13,18 +13,22 @@ export class ApiError extends Error {
 
 type Body = Record<string, unknown> | unknown[] | FormData | undefined;
 
-/** The one fetch wrapper: JSON in and out, cookies included, errors as ApiError with the server's message. */
-export async function api<T>(method: string, path: string, body?: Body, query?: Record<string, unknown>): Promise<T> {
+/** The address of an API path with its query (blank values left out), for fetch or a download link. */
+export function apiUrl(path: string, query?: Record<string, unknown>): string {
   const qs = query
-    ? '?' +
-      new URLSearchParams(
+    ? new URLSearchParams(
         Object.entries(query)
           .filter(([, v]) => v !== undefined && v !== null && v !== '')
           .map(([k, v]) => [k, String(v)]),
       ).toString()
     : '';
+  return `/api${path}${qs ? `?${qs}` : ''}`;
+}
+
+/** The one fetch wrapper: JSON in and out, cookies included, errors as ApiError with the server's message. */
+export async function api<T>(method: string, path: string, body?: Body, query?: Record<string, unknown>): Promise<T> {
   const isForm = body instanceof FormData;
-  const res = await fetch(`/api${path}${qs === '?' ? '' : qs}`, {
+  const res = await fetch(apiUrl(path, query), {
     method,
     credentials: 'include',
     headers: body && !isForm ? { 'content-type': 'application/json' } : undefined,

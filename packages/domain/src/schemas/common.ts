@@ -62,6 +62,8 @@ export const PagedQuery = z.object({
   page: z.coerce.number().int().min(1).max(100_000, { error: 'Page is out of range' }).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(15),
   search: z.string().trim().max(100).refine(isSafeText, { error: UNSAFE_TEXT_MESSAGE }).optional(),
+  /** `csv`: every matching row as a CSV download instead of one page (back-office lists). */
+  format: z.enum(['csv'], { error: 'Unknown format' }).optional(),
 });
 export type PagedQuery = z.infer<typeof PagedQuery>;
 

@@ -7,6 +7,8 @@ import { staffOf } from '../../lib/staff-scope.ts';
 import { adjustBalance } from './balance.ts';
 import { attachCustomerLive } from './live.ts';
 import { createCustomer, deleteCustomer, getCustomerDetail, listCustomers, staffOfRole, updateCustomer } from './service.ts';
+import { listOrCsv } from '../../lib/csv-export.ts';
+import { CUSTOMER_CSV } from '../../lib/csv-columns.ts';
 
 /** Customers (back-office §2) are managed by admins and managers; a manager only reaches the customers assigned to them. */
 const adminManager = { access: [1, 2] } as const;
@@ -23,7 +25,7 @@ export const customersRoutes: RoutesPlugin = async (app) => {
   app.get(
     '/admin/customers/api/:type',
     { config: adminManager, schema: { tags, params: CustomerListParams, querystring: CustomerListQuery, response: { 200: CustomerListResponse } } },
-    async (req) => listCustomers(ctx, staffOf(req), req.params.type, req.query),
+    async (req, reply) => listOrCsv(reply, req.query, (q) => listCustomers(ctx, staffOf(req), req.params.type, q), { name: `customers-${req.params.type}`, columns: CUSTOMER_CSV }),
   );
 
   app.post(

@@ -11,6 +11,8 @@ import { depositOptions } from '../gateways/service.ts';
 import { depositPage } from './records.ts';
 import { reviewDeposit } from './review.ts';
 import { createDeposit, depositDetail, submitBankTransfer } from './service.ts';
+import { listOrCsv } from '../../lib/csv-export.ts';
+import { MONEY_RECORD_CSV } from '../../lib/csv-columns.ts';
 
 const customer = { access: [3] } as const;
 const moneyStaff = { access: [1, 2] } as const;
@@ -54,7 +56,7 @@ export const depositsRoutes: RoutesPlugin = async (app) => {
   app.get(
     '/admin/deposits/api/history',
     { config: moneyStaff, schema: { tags: ['deposits'], querystring: MoneyHistoryQuery, response: { 200: MoneyHistoryResponse } } },
-    async (req) => depositPage(ctx.db, customerScope(staffOf(req), deposits.userId), req.query),
+    async (req, reply) => listOrCsv(reply, req.query, (q) => depositPage(ctx.db, customerScope(staffOf(req), deposits.userId), q), { name: 'deposits', columns: MONEY_RECORD_CSV }),
   );
 
   app.get(

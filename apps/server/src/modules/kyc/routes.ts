@@ -3,6 +3,8 @@ import { authOf, type RoutesPlugin } from '../../lib/http.ts';
 import { parseFields, readMultipart } from '../../lib/multipart.ts';
 import { staffOf } from '../../lib/staff-scope.ts';
 import { kycStatus, listKyc, reviewKyc, submitKyc } from './service.ts';
+import { listOrCsv } from '../../lib/csv-export.ts';
+import { KYC_CSV } from '../../lib/csv-columns.ts';
 
 const customer = { access: [3] } as const;
 const adminOnly = { access: [1] } as const;
@@ -22,7 +24,7 @@ export const kycRoutes: RoutesPlugin = async (app) => {
   app.get(
     '/admin/kyc/api',
     { config: adminOnly, schema: { tags: ['kyc'], querystring: PagedQuery, response: { 200: AdminKycListResponse } } },
-    async (req) => listKyc(ctx, req.query),
+    async (req, reply) => listOrCsv(reply, req.query, (q) => listKyc(ctx, q), { name: 'kyc-documents', columns: KYC_CSV }),
   );
 
   app.post(

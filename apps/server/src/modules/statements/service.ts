@@ -6,6 +6,7 @@ import { orders } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
 import { offsetOf, pageMeta } from '../../lib/paging.ts';
 import { loadTrader } from '../trading/trader.ts';
+import { neutraliseFormula } from '../../lib/csv-export.ts';
 
 type Query = z.output<typeof StatementsQuery>;
 type OrderRow = typeof orders.$inferSelect;
@@ -59,7 +60,7 @@ export async function statementHistory(db: DbOrTx, userId: number, q: Query): Pr
 
 /** A cell for CSV (RFC 4180), neutralising spreadsheet formulas in text cells. */
 function csvCell(v: string): string {
-  const safe = /^[=+\-@\t\r]/.test(v) && !/^-?\d+(\.\d+)?$/.test(v) ? `'${v}` : v;
+  const safe = neutraliseFormula(v);
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 

@@ -5,6 +5,8 @@ import {
 } from '@platform/domain';
 import { authOf, type RoutesPlugin } from '../../lib/http.ts';
 import { createStaff, deleteStaff, getStaff, listStaff, updateStaff, type Actor } from './service.ts';
+import { listOrCsv } from '../../lib/csv-export.ts';
+import { STAFF_USER_CSV } from '../../lib/csv-columns.ts';
 
 /** Admin & Staffs is an admin-only screen (back-office spec §2 side menu). */
 const adminOnly = { access: [1] } as const;
@@ -21,7 +23,7 @@ export const usersRoutes: RoutesPlugin = async (app) => {
   app.get(
     '/admin/users/api',
     { config: adminOnly, schema: { tags, querystring: PagedQuery, response: { 200: StaffUserListResponse } } },
-    async (req) => listStaff(db, req.query),
+    async (req, reply) => listOrCsv(reply, req.query, (q) => listStaff(db, q), { name: 'staff', columns: STAFF_USER_CSV }),
   );
 
   app.get(

@@ -9,6 +9,8 @@ import { staffOf } from '../../lib/staff-scope.ts';
 import {
   pendingWithdrawals, requestWithdrawal, reviewWithdrawal, updateWithdrawSettings, withdrawFees, withdrawalPage, withdrawalScope, withdrawalsOfUser,
 } from './service.ts';
+import { listOrCsv } from '../../lib/csv-export.ts';
+import { MONEY_RECORD_CSV } from '../../lib/csv-columns.ts';
 
 const customer = { access: [3] } as const;
 const moneyStaff = { access: [1, 2] } as const;
@@ -38,13 +40,13 @@ export const withdrawalsRoutes: RoutesPlugin = async (app) => {
   app.get(
     '/admin/withdraws/api/pending',
     { config: moneyStaff, schema: { tags: ['withdraws'], querystring: MoneyHistoryQuery, response: { 200: MoneyHistoryResponse } } },
-    async (req) => withdrawalPage(ctx.db, and(withdrawalScope(staffOf(req)), pendingWithdrawals), req.query),
+    async (req, reply) => listOrCsv(reply, req.query, (q) => withdrawalPage(ctx.db, and(withdrawalScope(staffOf(req)), pendingWithdrawals), q), { name: 'withdrawals-pending', columns: MONEY_RECORD_CSV }),
   );
 
   app.get(
     '/admin/withdraws/api/history',
     { config: moneyStaff, schema: { tags: ['withdraws'], querystring: MoneyHistoryQuery, response: { 200: MoneyHistoryResponse } } },
-    async (req) => withdrawalPage(ctx.db, withdrawalScope(staffOf(req)), { ...req.query, search: undefined }),
+    async (req, reply) => listOrCsv(reply, { ...req.query, search: undefined }, (q) => withdrawalPage(ctx.db, withdrawalScope(staffOf(req)), q), { name: 'withdrawals', columns: MONEY_RECORD_CSV }),
   );
 
   app.get(

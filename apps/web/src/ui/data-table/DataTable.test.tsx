@@ -70,6 +70,21 @@ describe('DataTable', () => {
     expect(screen.queryByRole('button', { name: '2' })).toBeNull();
   });
 
+  it('offers a CSV export of every row matching the search and filters, only where asked', async () => {
+    mockFetch(() => ({ data: rows(3), meta: { total: 3, per_page: 15, page: 1 } }));
+    const { unmount } = renderWithProviders(<DataTable url="/things/api" columns={columns} />);
+    await screen.findByText('User 1');
+    expect(screen.queryByRole('link', { name: 'Export CSV' })).toBeNull();
+    unmount();
+    renderWithProviders(<DataTable url="/things/api" columns={columns} filters={{ status: 'pending', empty: '' }} exportable />);
+    await screen.findByText('User 1');
+    const link = () => new URL(screen.getByRole('link', { name: 'Export CSV' }).getAttribute('href')!, 'http://x');
+    expect(link().pathname).toBe('/api/things/api');
+    expect(Object.fromEntries(link().searchParams)).toEqual({ status: 'pending', format: 'csv' });
+    fireEvent.change(screen.getByRole('textbox', { name: 'Search' }), { target: { value: 'ada' } });
+    await waitFor(() => expect(link().searchParams.get('search')).toBe('ada'), { timeout: 2500 });
+  });
+
   it('debounces the search for 1500 ms and goes back to page 1', async () => {
     const { calls } = mockFetch((c) => {
       const page = Number(c.query.get('page'));

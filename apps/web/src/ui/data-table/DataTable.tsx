@@ -1,10 +1,10 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { Checkbox, Group, LoadingOverlay, Pagination, Paper, Select, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { Button, Checkbox, Group, LoadingOverlay, Pagination, Paper, Select, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
-import { IconChevronDown, IconChevronUp, IconSearch, IconSelector } from '@tabler/icons-react';
+import { IconChevronDown, IconChevronUp, IconDownload, IconSearch, IconSelector } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { pageCount } from '@platform/domain';
-import { errorMessage } from '../../api/client.ts';
+import { apiUrl, errorMessage } from '../../api/client.ts';
 import { cellContent, defaultRowKey, sortRows, scrollBoxStyle, stickyActionsStyle, stickyMessageStyle, type DataTableColumn, type RowKey, type SortState } from './cells.ts';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, usePagedList, type ListFilters } from './usePagedList.ts';
 
@@ -30,6 +30,8 @@ export interface DataTableProps<T> {
   /** Controls shown beside the search box (add-new, bulk buttons, filters). */
   toolbar?: ReactNode;
   searchPlaceholder?: string;
+  /** Offers "Export CSV": every row matching the current search and filters, streamed by the server. */
+  exportable?: boolean;
 }
 
 /** The actions column (key `actions`, or any column marked sticky) stays in view when the table scrolls sideways. */
@@ -45,6 +47,7 @@ export function DataTable<T>({
   rowKey = defaultRowKey,
   toolbar,
   searchPlaceholder,
+  exportable = false,
 }: DataTableProps<T>) {
   const { t } = useTranslation();
   const [searchInput, setSearchInput] = useState('');
@@ -126,7 +129,7 @@ export function DataTable<T>({
 
   return (
     <Paper withBorder p="md" radius="md" pos="relative">
-      {(searchable || toolbar) && (
+      {(searchable || toolbar || exportable) && (
         <Group justify="space-between" mb="md" gap="sm">
           {searchable ? (
             <TextInput
@@ -143,7 +146,22 @@ export function DataTable<T>({
           ) : (
             <span />
           )}
-          {toolbar && <Group gap="xs">{toolbar}</Group>}
+          {(toolbar || exportable) && (
+            <Group gap="xs">
+              {toolbar}
+              {exportable && (
+                <Button
+                  component="a"
+                  href={apiUrl(url, { search: search || undefined, ...filters, format: 'csv' })}
+                  download
+                  variant="default"
+                  leftSection={<IconDownload size={16} />}
+                >
+                  {t('Export CSV')}
+                </Button>
+              )}
+            </Group>
+          )}
         </Group>
       )}
       <LoadingOverlay visible={list.isFetching && !list.isLoading} overlayProps={{ blur: 1 }} loaderProps={{ size: 'sm' }} />

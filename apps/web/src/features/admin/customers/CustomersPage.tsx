@@ -74,7 +74,7 @@ export function CustomersPage({ type }: { type: 'all' | 'inactive' }) {
 
   return (
     <>
-      <DataTable<CustomerListItem> url={url} columns={columns} toolbar={<AddNewButton onClick={() => setAdding(true)} />} />
+      <DataTable<CustomerListItem> url={url} columns={columns} toolbar={<AddNewButton onClick={() => setAdding(true)} />} exportable />
       <Modal opened={adding} onClose={() => setAdding(false)} size="lg" title={t('Add New Customer')}>
         {adding && (
           <CustomerForm

@@ -80,6 +80,7 @@ export function StaffUsersPage() {
         url={STAFF_USERS_URL}
         columns={columns}
         toolbar={<AddNewButton onClick={() => setEditing({ mode: 'add' })} />}
+        exportable
       />
       <Modal opened={editing !== null} onClose={close} size="lg" title={editing?.mode === 'edit' ? t('Edit User') : t('Add New User')}>
         {editing?.mode === 'edit' && <SignInLockNotice userId={editing.user.id} />}

@@ -58,5 +58,5 @@ export function DepositsPage() {
     [t, review],
   );
 
-  return <DataTable<MoneyRecordDto> url={DEPOSITS_URL} columns={columns} />;
+  return <DataTable<MoneyRecordDto> url={DEPOSITS_URL} columns={columns} exportable />;
 }

@@ -53,7 +53,7 @@ export function KycPage() {
 
   return (
     <>
-      <DataTable<AdminKycDto> url={KYC_URL} columns={columns} />
+      <DataTable<AdminKycDto> url={KYC_URL} columns={columns} exportable />
       <DocumentViewer file={viewing} onClose={() => setViewing(null)} />
     </>
   );

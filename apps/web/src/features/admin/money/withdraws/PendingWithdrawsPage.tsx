@@ -46,5 +46,5 @@ export function PendingWithdrawsPage() {
     ];
   }, [t, review]);
 
-  return <DataTable<MoneyRecordDto> url={PENDING_WITHDRAWS_URL} columns={columns} />;
+  return <DataTable<MoneyRecordDto> url={PENDING_WITHDRAWS_URL} columns={columns} exportable />;
 }

@@ -13,5 +13,5 @@ export function WithdrawHistoryPage() {
     const c = withdrawColumns(t);
     return [c.id, c.user, c.gateway, c.description, c.declineReason, c.amount, c.fee, c.total, c.status, c.date(t('Date'))];
   }, [t]);
-  return <DataTable<MoneyRecordDto> url={WITHDRAW_HISTORY_URL} columns={columns} searchable={false} />;
+  return <DataTable<MoneyRecordDto> url={WITHDRAW_HISTORY_URL} columns={columns} searchable={false} exportable />;
 }

@@ -1,0 +1,55 @@
+import type { AdminKycDto, CustomerListItem, MoneyRecordDto, StaffUserDto } from '@platform/domain';
+import { ROLE_NAMES } from '@platform/domain';
+import type { CsvColumn } from './csv-export.ts';
+
+/** The columns of each back-office list's CSV export: what the screen shows, in its order, plus useful ids. */
+
+export const MONEY_RECORD_CSV: ReadonlyArray<CsvColumn<MoneyRecordDto>> = [
+  { header: 'ID', value: (r) => r.id },
+  { header: 'Date', value: (r) => r.created_at },
+  { header: 'User ID', value: (r) => r.user.id },
+  { header: 'User', value: (r) => r.user.email },
+  { header: 'Gateway', value: (r) => r.gateway },
+  { header: 'Description', value: (r) => r.description },
+  { header: 'Reference', value: (r) => r.reference },
+  { header: 'Wallet', value: (r) => `${r.balance.mode} ${r.balance.currency}` },
+  { header: 'Amount', value: (r) => r.amount },
+  { header: 'Fee', value: (r) => r.fee },
+  { header: 'Total', value: (r) => r.total },
+  { header: 'Status', value: (r) => r.status },
+  { header: 'Decline Reason', value: (r) => r.decline_reason },
+  { header: 'Reviewed At', value: (r) => r.reviewed_at },
+];
+
+export const KYC_CSV: ReadonlyArray<CsvColumn<AdminKycDto>> = [
+  { header: 'ID', value: (r) => r.id },
+  { header: 'Document Type', value: (r) => r.type },
+  { header: 'Full Name', value: (r) => r.user.full_name },
+  { header: 'Client Email', value: (r) => r.user.email },
+  { header: 'Status', value: (r) => r.status },
+  { header: 'Upload Date', value: (r) => r.created_at },
+  { header: 'Decline Reason', value: (r) => r.decline_reason },
+];
+
+export const CUSTOMER_CSV: ReadonlyArray<CsvColumn<CustomerListItem>> = [
+  { header: 'ID', value: (r) => r.id },
+  { header: 'Full Name', value: (r) => r.full_name },
+  { header: 'Email', value: (r) => r.email },
+  { header: 'Phone', value: (r) => r.phone },
+  { header: 'Birth Date', value: (r) => r.birth_date },
+  { header: 'Country', value: (r) => r.country },
+  { header: 'Role', value: (r) => ROLE_NAMES[r.role_id as keyof typeof ROLE_NAMES] ?? r.role_id },
+  { header: 'Email Verified', value: (r) => (r.is_email_verified ? 'yes' : 'no') },
+  { header: 'Status', value: (r) => (r.is_active ? 'active' : 'inactive') },
+];
+
+export const STAFF_USER_CSV: ReadonlyArray<CsvColumn<StaffUserDto>> = [
+  { header: 'ID', value: (r) => r.id },
+  { header: 'Full Name', value: (r) => r.full_name },
+  { header: 'Email', value: (r) => r.email },
+  { header: 'Role', value: (r) => ROLE_NAMES[r.role_id as keyof typeof ROLE_NAMES] ?? r.role_id },
+  { header: 'Email Verified', value: (r) => (r.is_email_verified ? 'yes' : 'no') },
+  { header: 'Status', value: (r) => (r.is_active ? 'active' : 'inactive') },
+  { header: 'IP Whitelist', value: (r) => r.whitelists.map((w) => w.ip_address).join(' ') },
+  { header: 'Created At', value: (r) => r.created_at },
+];
