@@ -3,6 +3,7 @@ import type { Side } from '@platform/domain';
 import type { AppContext } from '../context.ts';
 import { balances, orders, pricingPlans, users } from '../db/schema.ts';
 import { AppError } from '../lib/errors.ts';
+import { countPositions } from '../lib/metrics.ts';
 import type { Quote } from '../market/price-book.ts';
 import { closeOrder } from '../modules/trading/orders.service.ts';
 import type { OrderRow, RiskHooks, WalletRef } from './hooks.ts';
@@ -27,6 +28,7 @@ export class RiskService implements RiskHooks {
   private readonly inFlight = new Set<Promise<unknown>>();
   private stopTicks: (() => void) | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
+  private uncount = (): void => undefined;
   /** Failures of automatic closes, for logs and tests; the position is retried on its next tick. */
   onError: (err: unknown, action: RiskAction) => void = () => {};
 
@@ -43,6 +45,7 @@ export class RiskService implements RiskHooks {
       .leftJoin(pricingPlans, eq(pricingPlans.id, users.pricingTableId))
       .where(isNull(orders.closeTime));
     for (const r of rows) this.track(r.order, { id: r.order.balanceId, balance: r.balance, currency: r.currency, stopoutPercent: r.stopout });
+    this.uncount = countPositions(() => this.engine.size);
     this.stopTicks = market.book.onTicks((changed) => this.onTicks(changed));
     this.sweepTimer = setInterval(() => this.sweep(), SWEEP_MS);
     this.sweepTimer.unref();
@@ -51,6 +54,7 @@ export class RiskService implements RiskHooks {
   }
 
   async stop(): Promise<void> {
+    this.uncount();
     this.stopTicks?.();
     this.stopTicks = null;
     if (this.sweepTimer) clearInterval(this.sweepTimer);

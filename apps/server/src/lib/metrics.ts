@@ -37,24 +37,33 @@ export const priceTicks = new client.Counter({
   registers: [registry],
 });
 
-/** Sources of the connected-clients figure: one per running app (its Socket.IO server). */
-const clientCounters = new Set<() => number>();
-new client.Gauge({
-  name: 'realtime_connected_clients',
-  help: 'Open Socket.IO connections on this instance',
-  registers: [registry],
-  collect() {
-    let n = 0;
-    for (const count of clientCounters) n += count();
-    this.set(n);
-  },
-});
-
-/** Counts a realtime server's connections until the returned function is called. */
-export function countClients(count: () => number): () => void {
-  clientCounters.add(count);
-  return () => clientCounters.delete(count);
+/**
+ * A gauge summed over sources registered by running parts (one per app in the process): each registration returns
+ * the function that removes it.
+ */
+function summedGauge(name: string, help: string): (source: () => number) => () => void {
+  const sources = new Set<() => number>();
+  new client.Gauge({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      let n = 0;
+      for (const count of sources) n += count();
+      this.set(n);
+    },
+  });
+  return (source) => {
+    sources.add(source);
+    return () => sources.delete(source);
+  };
 }
+
+/** Counts a realtime server's open connections until the returned function is called. */
+export const countClients = summedGauge('realtime_connected_clients', 'Open Socket.IO connections on this instance');
+
+/** Counts the positions a risk engine follows until the returned function is called. */
+export const countPositions = summedGauge('risk_engine_positions', 'Open positions the risk engine follows on this instance');
 
 /** Times every API answer by its route pattern (never the raw URL: ids would explode the label set). */
 export function observeRequests(app: FastifyInstance): void {

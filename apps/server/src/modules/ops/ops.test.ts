@@ -30,7 +30,7 @@ describe('health and metrics', () => {
     const res = await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/text\/plain/);
-    for (const name of ['nodejs_eventloop_lag_p99_seconds', 'process_cpu_seconds_total', 'orders_placed_total', 'orders_closed_total', 'price_ticks_total', 'realtime_connected_clients'])
+    for (const name of ['nodejs_eventloop_lag_p99_seconds', 'process_cpu_seconds_total', 'orders_placed_total', 'orders_closed_total', 'price_ticks_total', 'realtime_connected_clients', 'risk_engine_positions'])
       expect(res.body, name).toContain(name);
     // Routes are labelled by their pattern, never by a raw URL.
     expect(res.body).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/api\/dashboard\/orders",status="200"\} [1-9]/);
