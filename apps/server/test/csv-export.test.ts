@@ -61,8 +61,8 @@ describe('CSV exports of the back-office lists', () => {
     expect(rows[0]['Full Name']).toBe(`'=HYPERLINK("http://evil.test","x")`);
   });
 
-  it('exports staff, KYC and deposits too, and refuses whoever may not read the list', async () => {
-    for (const url of ['/api/admin/users/api?format=csv', '/api/admin/kyc/api?format=csv', '/api/admin/deposits/api/history?format=csv', '/api/admin/withdraws/api/history?format=csv']) {
+  it('exports staff, KYC, deposits, instruments and external payments too, and refuses whoever may not read the list', async () => {
+    for (const url of ['/api/admin/users/api?format=csv', '/api/admin/kyc/api?format=csv', '/api/admin/deposits/api/history?format=csv', '/api/admin/withdraws/api/history?format=csv', '/api/admin/instruments/api/forex?format=csv', '/api/admin/externalPayments/api?format=csv']) {
       const { res } = await csv(url, admin);
       expect(res.statusCode, url).toBe(200);
     }

@@ -1,4 +1,4 @@
-import type { AdminKycDto, CustomerListItem, MoneyRecordDto, StaffUserDto } from '@platform/domain';
+import type { AdminInstrumentDto, AdminKycDto, CustomerListItem, ExternalPaymentDto, MoneyRecordDto, StaffUserDto } from '@platform/domain';
 import { ROLE_NAMES } from '@platform/domain';
 import type { CsvColumn } from './csv-export.ts';
 
@@ -52,4 +52,26 @@ export const STAFF_USER_CSV: ReadonlyArray<CsvColumn<StaffUserDto>> = [
   { header: 'Status', value: (r) => (r.is_active ? 'active' : 'inactive') },
   { header: 'IP Whitelist', value: (r) => r.whitelists.map((w) => w.ip_address).join(' ') },
   { header: 'Created At', value: (r) => r.created_at },
+];
+
+export const INSTRUMENT_CSV: ReadonlyArray<CsvColumn<AdminInstrumentDto>> = [
+  { header: 'ID', value: (r) => r.id },
+  { header: 'Instrument Name', value: (r) => r.name },
+  { header: 'Base', value: (r) => r.base },
+  { header: 'Quote', value: (r) => r.quote },
+  { header: 'Bids', value: (r) => r.bids },
+  { header: 'Asks', value: (r) => r.asks },
+  { header: 'Chart Provider', value: (r) => r.tradingview },
+  { header: 'Alias', value: (r) => r.alias },
+  { header: 'Leverage', value: (r) => r.leverage },
+  { header: 'Tradable', value: (r) => (r.tradable ? 'yes' : 'no') },
+  { header: 'Swap', value: (r) => r.swap },
+];
+
+export const EXTERNAL_PAYMENT_CSV: ReadonlyArray<CsvColumn<ExternalPaymentDto>> = [
+  { header: 'ID', value: (r) => r.id },
+  { header: 'Name', value: (r) => r.name },
+  { header: 'Link', value: (r) => r.link },
+  { header: 'Custom Label', value: (r) => r.custom_label },
+  { header: 'Custom Value', value: (r) => r.custom_value },
 ];

@@ -4,6 +4,8 @@ import { parseFields, readMultipart } from '../../lib/multipart.ts';
 import { staffOf } from '../../lib/staff-scope.ts';
 import { createExternalPayment, deleteExternalPayment, listExternalPayments, updateExternalPayment } from './external.ts';
 import { listGateways, updateGateway } from './service.ts';
+import { listOrCsv } from '../../lib/csv-export.ts';
+import { EXTERNAL_PAYMENT_CSV } from '../../lib/csv-columns.ts';
 
 const adminOnly = { access: [1] } as const;
 
@@ -26,7 +28,7 @@ export const gatewaysRoutes: RoutesPlugin = async (app) => {
   app.get(
     '/admin/externalPayments/api',
     { config: adminOnly, schema: { tags: ['external payments'], querystring: PagedQuery, response: { 200: ExternalPaymentListResponse } } },
-    async (req) => listExternalPayments(ctx, req.query),
+    async (req, reply) => listOrCsv(reply, req.query, (q) => listExternalPayments(ctx, q), { name: 'external-payments', columns: EXTERNAL_PAYMENT_CSV }),
   );
 
   app.post(

@@ -10,6 +10,8 @@ import type { Actor, SyncLog } from './market-sync.ts';
 import { getSpreads, updateSpreads } from './spreads.service.ts';
 import { getLotSettings, updateLotModes, updateLotSelector } from './lots.service.ts';
 import { createInstrument, deleteInstrument, listInstruments, updateInstrument } from './instruments.service.ts';
+import { listOrCsv } from '../../lib/csv-export.ts';
+import { INSTRUMENT_CSV } from '../../lib/csv-columns.ts';
 
 /** Trade Management (Instruments, Spread Settings, Lot Settings, APIs) is an admin-only section (back-office spec §2). */
 const adminOnly = { access: [1] } as const;
@@ -78,7 +80,7 @@ export const tradeManagementRoutes: RoutesPlugin = async (app) => {
   app.get(
     '/admin/instruments/api/:type',
     { config: adminOnly, schema: { tags: ['instruments'], params: InstrumentTypeParam, querystring: AdminInstrumentsQuery, response: { 200: AdminInstrumentListResponse } } },
-    async (req) => listInstruments(ctx, req.params.type, req.query),
+    async (req, reply) => listOrCsv(reply, req.query, (q) => listInstruments(ctx, req.params.type, q), { name: `instruments-${req.params.type}`, columns: INSTRUMENT_CSV }),
   );
 
   app.post(

@@ -80,6 +80,7 @@ function InstrumentsList({ type }: { type: Category }) {
         url={url}
         columns={columns}
         toolbar={<AddNewButton onClick={() => setEditing({ mode: 'add' })} />}
+        exportable
       />
       <Modal opened={editing !== null} onClose={close} size="lg" title={editing?.mode === 'edit' ? t('Edit Instrument') : t('Add Instrument')}>
         {editing && (

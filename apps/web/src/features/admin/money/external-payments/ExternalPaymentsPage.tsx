@@ -63,7 +63,7 @@ export function ExternalPaymentsPage() {
 
   return (
     <>
-      <DataTable<ExternalPaymentDto> url={EXTERNAL_PAYMENTS_URL} columns={columns} toolbar={<AddNewButton onClick={() => setEditing({ mode: 'add' })} />} />
+      <DataTable<ExternalPaymentDto> url={EXTERNAL_PAYMENTS_URL} columns={columns} toolbar={<AddNewButton onClick={() => setEditing({ mode: 'add' })} />} exportable />
       <Modal opened={editing !== null} onClose={close} size="lg" title={editing?.mode === 'edit' ? t('Edit External Payment') : t('Add External Payment')}>
         {editing && (
           <ExternalPaymentForm
