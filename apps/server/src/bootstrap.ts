@@ -3,6 +3,8 @@ import type { AppContext } from './context.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { isEmpty, seedBase, seedDemo } from './db/seed/index.ts';
 import { seedDemoActivity } from './db/seed/demo-activity.ts';
+import { createBus } from './cluster/bus.ts';
+import { advisoryLeadership, soleLeader } from './cluster/leader.ts';
 import { createMailer } from './integrations/mail.ts';
 import { createCaptchaVerifier } from './integrations/captcha.ts';
 import { createRealtime } from './realtime/realtime.ts';
@@ -31,7 +33,10 @@ export async function boot(config: Config, opts: { memory?: boolean } = {}): Pro
   if (seededDemo) await seedDemo(database.db);
   const wantActivity = config.DEMO_ACTIVITY === 'true' || (config.DEMO_ACTIVITY === 'auto' && config.NODE_ENV !== 'test');
   if (seededDemo && wantActivity) await seedDemoActivity(database.db);
-  const realtime = createRealtime(config.appUrl);
+  const bus = await createBus(config.REDIS_URL, config.CLUSTER_NAME);
+  // Several instances share one PostgreSQL; the embedded database has exactly one.
+  const leadership = bus.enabled && config.DATABASE_URL ? advisoryLeadership(config.DATABASE_URL) : soleLeader();
+  const realtime = createRealtime(config.appUrl, bus);
   const ctx: AppContext = {
     config,
     db: database.db,
@@ -42,6 +47,7 @@ export async function boot(config: Config, opts: { memory?: boolean } = {}): Pro
     signInLimits: new SignInLimits(),
     market: await createMarket({ config, db: database.db, realtime }),
     risk: noRisk,
+    cluster: { bus, leadership },
   };
   const risk = new RiskService(() => ctx);
   ctx.risk = risk;

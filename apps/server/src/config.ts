@@ -14,7 +14,10 @@ const Env = z.object({
   SEED_DEMO: z.enum(['auto', 'true', 'false']).default('auto'),
   /** With the demo accounts, a month of customers, deposits, withdrawals and trades. Default: on, except in tests. */
   DEMO_ACTIVITY: z.enum(['auto', 'true', 'false']).default('auto'),
+  /** Redis shared by several instances of one deployment (realtime rooms, prices from the leader, cache refreshes). */
   REDIS_URL: z.string().optional(),
+  /** Names this deployment's channels in a Redis that serves others too. */
+  CLUSTER_NAME: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'CLUSTER_NAME: letters, digits, - and _ only').default('platform'),
   /** smtp(s)://user:pass@host:port; without it mail stays in the outbox staff can read. */
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Platform <no-reply@localhost>'),

@@ -6,6 +6,8 @@ import type { Realtime } from './realtime/realtime.ts';
 import type { SignInLimits } from './modules/auth/sign-in-limits.ts';
 import type { Market } from './market/types.ts';
 import type { RiskHooks } from './engine/hooks.ts';
+import type { ClusterBus } from './cluster/bus.ts';
+import type { Leadership } from './cluster/leader.ts';
 
 /** Everything a route needs, built once at boot and passed in (no globals). */
 export interface AppContext {
@@ -20,4 +22,6 @@ export interface AppContext {
   market: Market;
   /** The risk engine's view of open positions; replaced by the engine at boot. */
   risk: RiskHooks;
+  /** The other instances of the deployment (REDIS_URL) and which one leads; a sole instance always leads. */
+  cluster: { bus: ClusterBus; leadership: Leadership };
 }

@@ -3,6 +3,7 @@ import { boot } from './bootstrap.ts';
 import { buildApp } from './app.ts';
 import { DEMO_PASSWORD, DEMO_USERS } from './db/seed/index.ts';
 import { markDraining } from './modules/ops/service.ts';
+import { runMarket } from './cluster/join.ts';
 
 const config = loadConfig();
 const { ctx, database, seededDemo, risk } = await boot(config);
@@ -14,8 +15,10 @@ const app = await buildApp({
   },
 });
 ctx.realtime.attach(app.server, ctx.db);
+// A failed automatic close is retried on the position's next tick; say why it failed.
+risk.onError = (err, action) => app.log.error({ err, orderId: action.orderId, reason: action.reason }, 'automatic close failed');
 await app.listen({ port: config.PORT, host: config.HOST });
-if (config.MARKET_FEED === 'true') await ctx.market.start();
+if (config.MARKET_FEED === 'true') await runMarket(ctx);
 
 console.log(startBanner());
 
@@ -33,6 +36,7 @@ function startBanner(): string {
     `  Database:     ${where}`,
     `  Market hours: ${hours[config.MARKET_HOURS]}`,
     `  Prices:       ${config.MARKET_FEED === 'true' ? 'simulated feed unless a provider key is set in Admin > APIs' : 'feed off (MARKET_FEED=false)'}`,
+    `  Instances:    ${ctx.cluster.bus.enabled ? `several (Redis, cluster ${config.CLUSTER_NAME}); the one holding the database lock runs the feeds and the risk engine's closes` : 'one (set REDIS_URL with DATABASE_URL to run several)'}`,
     `  Mail:         ${ctx.mailer.smtpEnabled ? 'sent by SMTP' : 'not sent (no SMTP_URL): Admin > Mail Outbox shows the mails, each opening of a live link is audited'}`,
   ];
   if (seededDemo || (config.SEED_DEMO !== 'false' && database.kind === 'pglite')) {
@@ -62,8 +66,11 @@ async function shutdown(signal: string) {
   await app.close();
   await ctx.market.stop();
   await risk.stop();
+  // Released now rather than when the connection drops, so another instance leads at once.
+  await ctx.cluster.leadership.close();
   // Mail asked for just before the signal is still written and sent.
   await ctx.mailer.idle();
+  await ctx.cluster.bus.close();
   await database.close();
   process.exit(0);
 }

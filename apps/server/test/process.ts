@@ -25,6 +25,8 @@ export interface ServerProcess {
   kill(): Promise<void>;
   /** Ends it with SIGTERM and waits for the graceful stop. */
   stop(): Promise<number | null>;
+  /** Everything it has printed so far (for a failing test's message). */
+  output(): string;
 }
 
 export async function startServerProcess(env: Record<string, string>, port?: number): Promise<ServerProcess> {
@@ -35,10 +37,11 @@ export async function startServerProcess(env: Record<string, string>, port?: num
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 90_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
+    const onData = () => {
       if (output.includes('Trading platform: http')) {
         clearTimeout(timer);
         resolve();
@@ -63,6 +66,7 @@ export async function startServerProcess(env: Record<string, string>, port?: num
       child.kill('SIGTERM');
       return exited;
     },
+    output: () => output,
   };
 }
 

@@ -37,7 +37,15 @@ export async function openDatabase(opts: { url?: string; dataDir?: string | null
     // opens another on demand; without a listener node-postgres rethrows the error and the whole process exits.
     pool.on('error', (err) => console.error(`PostgreSQL connection lost (the pool replaces it): ${err.message}`));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
-    await migratePg(db as never, { migrationsFolder });
+    // Instances starting together migrate one at a time: the others wait for the lock, then find nothing to do.
+    const lock = await pool.connect();
+    try {
+      await lock.query('select pg_advisory_lock(727000)');
+      await migratePg(db as never, { migrationsFolder });
+    } finally {
+      await lock.query('select pg_advisory_unlock(727000)').catch(() => undefined);
+      lock.release();
+    }
     // The hand-written hot statements (statements.ts) get a pool of their own whose sessions always reuse the plan
     // PostgreSQL made once. By default it re-plans a prepared statement on every run while a plan for the actual
     // values looks cheaper, which these statements' optional conditions always do: about a fifth of the database's

@@ -9,7 +9,14 @@ import { closeOrder } from '../modules/trading/orders.service.ts';
 import type { OrderRow, RiskHooks, WalletRef } from './hooks.ts';
 import { RiskEngine, type RiskAction } from './risk-engine.ts';
 
-type Ctx = Pick<AppContext, 'db' | 'market' | 'realtime' | 'risk'>;
+type Ctx = Pick<AppContext, 'db' | 'market' | 'realtime' | 'risk' | 'cluster'>;
+
+/** What an instance's order service tells the risk engines of the other instances (JSON over the cluster bus). */
+type PeerMessage =
+  | { op: 'opened'; order: OrderRow; wallet: WalletRef }
+  | { op: 'closed'; orderId: number; wallet: { id: number; balance: string } }
+  | { op: 'levels'; orderId: number; takeProfit: number | null; stopLoss: number | null }
+  | { op: 'balance'; walletId: number; balance: string };
 
 /** How often every position is recomputed from scratch (picks up conversion-rate moves, removes float drift). */
 const SWEEP_MS = 5000;
@@ -29,14 +36,51 @@ export class RiskService implements RiskHooks {
   private stopTicks: (() => void) | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
   private uncount = (): void => undefined;
+  private unsubscribe = (): void => undefined;
+  /** Whether this instance closes positions (the sole instance, or the leader of several). */
+  private acting = true;
   /** Failures of automatic closes, for logs and tests; the position is retried on its next tick. */
   onError: (err: unknown, action: RiskAction) => void = () => {};
 
   constructor(private readonly ctx: () => Ctx) {}
 
-  /** Loads every open position and its wallet, then follows the price book. */
+  /**
+   * Loads every open position and its wallet, then follows the price book. With several instances every one keeps
+   * the same picture (the order services tell each other through the cluster bus), so each answers the live P/L of
+   * the free-margin check; only the leader closes positions.
+   */
   async start(): Promise<void> {
-    const { db, market } = this.ctx();
+    const { market, cluster } = this.ctx();
+    await this.reload();
+    this.uncount = countPositions(() => this.engine.size);
+    this.unsubscribe = cluster.bus.subscribe('risk', (m) => this.onPeer(m as PeerMessage));
+    this.stopTicks = market.book.onTicks((changed) => this.onTicks(changed));
+    this.sweepTimer = setInterval(() => this.sweep(), SWEEP_MS);
+    this.sweepTimer.unref();
+    this.acting = cluster.leadership.isLeader;
+    cluster.leadership.onChange((leader) => (leader ? this.takeOver() : this.standDown()));
+    // Positions already beyond their levels at start-up close on the first pass.
+    this.sweep();
+  }
+
+  /**
+   * This instance now leads: before acting on anything it reloads the open positions from the database (a message
+   * from the old leader may have been lost with it) and re-evaluates every one against current prices, so a level
+   * crossed while nobody led closes now, once.
+   */
+  async takeOver(): Promise<void> {
+    await this.reload();
+    this.acting = true;
+    this.sweep();
+  }
+
+  standDown(): void {
+    this.acting = false;
+  }
+
+  /** Makes the engine's positions exactly the open orders in the database, with their current levels and wallets. */
+  private async reload(): Promise<void> {
+    const { db } = this.ctx();
     const rows = await db
       .select({ order: orders, balance: balances.balance, currency: balances.currency, stopout: pricingPlans.forexStopout })
       .from(orders)
@@ -44,17 +88,21 @@ export class RiskService implements RiskHooks {
       .innerJoin(users, eq(users.id, orders.userId))
       .leftJoin(pricingPlans, eq(pricingPlans.id, users.pricingTableId))
       .where(isNull(orders.closeTime));
-    for (const r of rows) this.track(r.order, { id: r.order.balanceId, balance: r.balance, currency: r.currency, stopoutPercent: r.stopout });
-    this.uncount = countPositions(() => this.engine.size);
-    this.stopTicks = market.book.onTicks((changed) => this.onTicks(changed));
-    this.sweepTimer = setInterval(() => this.sweep(), SWEEP_MS);
-    this.sweepTimer.unref();
-    // Positions already beyond their levels at start-up close on the first pass.
-    this.sweep();
+    const open = new Set(rows.map((r) => r.order.id));
+    for (const id of [...this.orderInstrument.keys()]) if (!open.has(id)) this.forget(id);
+    for (const r of rows) {
+      const wallet = { id: r.order.balanceId, balance: r.balance, currency: r.currency, stopoutPercent: r.stopout };
+      if (this.orderInstrument.has(r.order.id)) {
+        this.engine.upsertWallet(wallet.id, { balance: Number(wallet.balance), stopoutPercent: wallet.stopoutPercent });
+        // Already beyond its level: left for the sweep that follows a reload, which acts on it or not.
+        if (this.engine.setLevels(r.order.id, num(r.order.takeProfit), num(r.order.stopLoss))) this.engine.releaseClosing(r.order.id);
+      } else this.track(r.order, wallet);
+    }
   }
 
   async stop(): Promise<void> {
     this.uncount();
+    this.unsubscribe();
     this.stopTicks?.();
     this.stopTicks = null;
     if (this.sweepTimer) clearInterval(this.sweepTimer);
@@ -69,30 +117,63 @@ export class RiskService implements RiskHooks {
   // ---- hooks called by the order service after each commit ---------------------------------------------------------
 
   opened(order: OrderRow, wallet: WalletRef): void {
+    this.applyOpened(order, wallet);
+    this.ctx().cluster.bus.publish('risk', { op: 'opened', order, wallet } satisfies PeerMessage);
+  }
+
+  closed(order: OrderRow, wallet: Pick<WalletRef, 'id' | 'balance'>): void {
+    this.applyClosed(order.id, wallet);
+    this.ctx().cluster.bus.publish('risk', { op: 'closed', orderId: order.id, wallet } satisfies PeerMessage);
+  }
+
+  levelsChanged(order: OrderRow): void {
+    this.applyLevels(order.id, num(order.takeProfit), num(order.stopLoss));
+    this.ctx().cluster.bus.publish('risk', { op: 'levels', orderId: order.id, takeProfit: num(order.takeProfit), stopLoss: num(order.stopLoss) } satisfies PeerMessage);
+  }
+
+  balanceChanged(walletId: number, balance: string): void {
+    this.applyBalance(walletId, balance);
+    this.ctx().cluster.bus.publish('risk', { op: 'balance', walletId, balance } satisfies PeerMessage);
+  }
+
+  /** A change committed on another instance. */
+  private onPeer(m: PeerMessage): void {
+    if (m.op === 'opened') {
+      if (!this.orderInstrument.has(m.order.id)) this.applyOpened(m.order, m.wallet);
+    } else if (m.op === 'closed') this.applyClosed(m.orderId, m.wallet);
+    else if (m.op === 'levels') this.applyLevels(m.orderId, m.takeProfit, m.stopLoss);
+    else if (m.op === 'balance') this.applyBalance(m.walletId, m.balance);
+  }
+
+  private applyOpened(order: OrderRow, wallet: WalletRef): void {
     this.track(order, wallet);
     // A position opened at a price already beyond its level (or into a wallet at stop-out) is handled at once.
     const q = this.ctx().market.book.get(order.instrument);
     if (q) this.run(this.engine.tick(order.instrumentId, q.bid, q.ask));
   }
 
-  closed(order: OrderRow, wallet: Pick<WalletRef, 'id' | 'balance'>): void {
-    this.engine.removePosition(order.id);
-    this.orderInstrument.delete(order.id);
+  private applyClosed(orderId: number, wallet: Pick<WalletRef, 'id' | 'balance'>): void {
+    this.forget(orderId);
     this.engine.setWalletBalance(wallet.id, Number(wallet.balance));
     const next = this.engine.checkWallet(wallet.id);
     if (next) this.run([next]);
   }
 
-  levelsChanged(order: OrderRow): void {
-    const action = this.engine.setLevels(order.id, num(order.takeProfit), num(order.stopLoss));
+  private applyLevels(orderId: number, takeProfit: number | null, stopLoss: number | null): void {
+    const action = this.engine.setLevels(orderId, takeProfit, stopLoss);
     if (action) this.run([action]);
   }
 
-  balanceChanged(walletId: number, balance: string): void {
+  private applyBalance(walletId: number, balance: string): void {
     // Only wallets with open positions are tracked; a lower balance may cross the stop-out level at once.
     if (!this.engine.setWalletBalance(walletId, Number(balance))) return;
     const next = this.engine.checkWallet(walletId);
     if (next) this.run([next]);
+  }
+
+  private forget(orderId: number): void {
+    this.engine.removePosition(orderId);
+    this.orderInstrument.delete(orderId);
   }
 
   unrealizedPl(walletId: number): number {
@@ -168,6 +249,11 @@ export class RiskService implements RiskHooks {
   }
 
   private run(actions: readonly RiskAction[]): void {
+    // Another instance leads and closes; here the positions are only followed, so they are looked at again next tick.
+    if (!this.acting) {
+      for (const action of actions) this.engine.releaseClosing(action.orderId);
+      return;
+    }
     for (const action of actions) {
       const p = this.execute(action).finally(() => this.inFlight.delete(p));
       this.inFlight.add(p);
@@ -187,8 +273,7 @@ export class RiskService implements RiskHooks {
     } catch (err) {
       if (err instanceof AppError && (err.code === 'ORDER_CLOSED' || err.code === 'ORDER_NOT_FOUND')) {
         // Closed meanwhile by its owner or staff: nothing left to track.
-        this.engine.removePosition(action.orderId);
-        this.orderInstrument.delete(action.orderId);
+        this.forget(action.orderId);
         return;
       }
       this.engine.releaseClosing(action.orderId);

@@ -64,7 +64,23 @@ export async function createMarket(deps: MarketDeps): Promise<Market> {
   const feeds = createFeedManager({ db, config, book, instruments, realtime, isOpen, simulated, log: (msg) => log(msg) });
   const createFeeds = (): FeedProvider => ({ id: 'feeds', start: () => feeds.start(), stop: () => feeds.stop() });
 
-  let running: { feed: FeedProvider; detach: () => void; timers: NodeJS.Timeout[] } | null = null;
+  /** What runs on every instance (price batches to this instance's clients, bars in progress) and what only the leader runs. */
+  let listening: { detach: () => void } | null = null;
+  let leading: { feed: FeedProvider; timers: NodeJS.Timeout[] } | null = null;
+  const unlead = async () => {
+    if (!leading) return;
+    const { feed, timers } = leading;
+    leading = null;
+    await feed.stop();
+    for (const t of timers) clearInterval(t);
+    await quotes.stop();
+  };
+  const listen = () => {
+    if (listening) return;
+    // Listeners first, so the feed's first burst already reaches candles and clients.
+    listening = { detach: aggregator.attach(book) };
+    broadcaster.start();
+  };
 
   return {
     book,
@@ -89,7 +105,7 @@ export async function createMarket(deps: MarketDeps): Promise<Market> {
     feeds,
     candles: (instrumentId, interval, limit) => aggregator.history(instrumentId, interval, limit),
     async start() {
-      if (running) return;
+      if (leading) return;
       const started = performance.now();
       try {
         const written = await ensureHistory(db, instruments.list(), Date.now(), config.FEED_SEED);
@@ -98,27 +114,29 @@ export async function createMarket(deps: MarketDeps): Promise<Market> {
         // Charts without history are better than a market without prices.
         log('generating candle history failed', err);
       }
-      // Listeners first, so the feed's first burst already reaches candles, clients and the quote store.
-      const detach = aggregator.attach(book);
-      broadcaster.start();
+      listen();
       quotes.start();
       const feed = createFeeds();
       await feed.start();
       const flush = setInterval(() => void aggregator.flush().catch((err) => log('saving candles failed', err)), CANDLE_FLUSH_MS);
       const prune = setInterval(() => void aggregator.prune(Date.now()).catch((err) => log('pruning candles failed', err)), CANDLE_PRUNE_MS);
       for (const t of [flush, prune]) t.unref();
-      running = { feed, detach, timers: [flush, prune] };
+      leading = { feed, timers: [flush, prune] };
     },
+    follow() {
+      listen();
+    },
+    unlead,
     async stop() {
-      if (!running) return;
-      const { feed, detach, timers } = running;
-      running = null;
-      await feed.stop();
-      broadcaster.stop();
-      for (const t of timers) clearInterval(t);
-      detach();
-      await aggregator.flush();
-      await quotes.stop();
+      const wasLeading = leading !== null;
+      await unlead();
+      if (listening) {
+        broadcaster.stop();
+        listening.detach();
+        listening = null;
+      }
+      // Only the leader writes bars; a follower's bars in progress are the leader's to save.
+      if (wasLeading) await aggregator.flush();
     },
   };
 }

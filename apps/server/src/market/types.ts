@@ -21,8 +21,15 @@ export interface Market {
   readonly feeds?: FeedManager;
   /** The latest `limit` OHLC bars (bid prices) of an instrument, oldest first, including the bar in progress. */
   candles(instrumentId: number, interval: CandleInterval, limit: number): Promise<Candle[]>;
-  /** Starts the feeds, candle aggregation and the realtime price batches. */
+  /** Starts the feeds, candle aggregation and the realtime price batches (a sole instance, or the leader). */
   start(): Promise<void>;
+  /**
+   * Another instance leads: prices arrive from it (applied to the book by the caller) and only the realtime price
+   * batches and the bars in progress run here. `start()` later takes over the feeds.
+   */
+  follow(): void;
+  /** The leader is gone elsewhere: the feeds stop here, the batches go on with prices relayed from the new one. */
+  unlead(): Promise<void>;
   stop(): Promise<void>;
 }
 

@@ -7,6 +7,8 @@ import { appOrigins, isCrossSite } from '../lib/security.ts';
 import { addBaselineHeaders } from '../lib/headers.ts';
 import { createFanOut, type FanOut } from './fan-out.ts';
 import { countClients } from '../lib/metrics.ts';
+import { createAdapter } from '@socket.io/redis-adapter';
+import type { ClusterBus } from '../cluster/bus.ts';
 
 /**
  * A socket with this much not yet handed to the kernel skips catch-up broadcasts (price batches) until it has
@@ -43,7 +45,7 @@ export interface Realtime {
 }
 
 /** `appUrl`: the app's public address; a handshake from any other site is refused (cross-site WebSocket hijacking). */
-export function createRealtime(appUrl = 'http://localhost'): Realtime {
+export function createRealtime(appUrl = 'http://localhost', bus?: ClusterBus): Realtime {
   const allowedOrigins = appOrigins(appUrl);
   let io: Server | null = null;
   let fanOut: FanOut | null = null;
@@ -80,6 +82,9 @@ export function createRealtime(appUrl = 'http://localhost'): Realtime {
       // No per-message deflate (also engine.io's default): a broadcast is framed once and the same bytes go to every
       // socket, which compressing per connection would undo.
       io = new Server(server, { path: '/socket.io', serveClient: false, cors: { origin: false }, perMessageDeflate: false });
+      // Several instances: rooms (user:{id}, admins, track:{id}) span them all through Redis. Price batches do not
+      // need it: each instance gets the leader's prices and writes them to its own clients.
+      if (bus?.adapterClients) io.adapter(createAdapter(bus.adapterClients.pub, bus.adapterClients.sub, { key: bus.adapterClients.key }));
       fanOut = createFanOut(io, SLOW_BACKLOG_BYTES);
       const server_ = io;
       uncount = countClients(() => server_.engine.clientsCount);

@@ -15,7 +15,7 @@ import type { Quote } from '../../market/price-book.ts';
 import { reloadFeeds, reloadInstruments, type Actor, type SyncLog } from './market-sync.ts';
 
 type Row = typeof instruments.$inferSelect;
-export type InstrumentCtx = Pick<AppContext, 'db' | 'market' | 'config' | 'realtime'>;
+export type InstrumentCtx = Pick<AppContext, 'db' | 'market' | 'config' | 'realtime' | 'cluster'>;
 
 /** Prices are stored and shown with at most this many decimals (the money columns' scale). */
 const MAX_DIGITS = 8;

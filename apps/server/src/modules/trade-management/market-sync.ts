@@ -6,7 +6,7 @@ export type SyncLog = (msg: string, err: unknown) => void;
 export const consoleLog: SyncLog = (msg, err) => console.error(msg, err);
 
 /** The part of the app a Trade Management change touches. */
-export type TradeCtx = Pick<AppContext, 'db' | 'market'>;
+export type TradeCtx = Pick<AppContext, 'db' | 'market' | 'cluster'>;
 
 /** Who is acting, for the audit trail. */
 export interface Actor {
@@ -25,6 +25,8 @@ export async function reloadFeeds(ctx: TradeCtx, log: SyncLog): Promise<void> {
   } catch (err) {
     log('reloading the price feeds failed', err);
   }
+  // The leader (perhaps another instance) runs the feeds.
+  ctx.cluster.bus.publish('cache', { kind: 'feeds' });
 }
 
 /** After an instrument change: the in-memory registry (orders, risk engine, dashboard list), then the feeds. */
@@ -34,6 +36,7 @@ export async function reloadInstruments(ctx: TradeCtx, log: SyncLog): Promise<vo
   } catch (err) {
     log('reloading the instruments failed', err);
   }
+  ctx.cluster.bus.publish('cache', { kind: 'instruments' });
 }
 
 /** Shows a secret in the audit trail only by its last characters. */
