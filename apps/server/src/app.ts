@@ -77,7 +77,9 @@ export async function buildApp({ ctx, logger = false }: BuildOptions): Promise<F
   // The API speaks JSON (and multipart for uploads): a text/plain body, which any page may send without asking, is a 415.
   app.removeContentTypeParser('text/plain');
   await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 5 } });
-  await app.register(rateLimit, { global: false });
+  // With several instances the counts live in Redis, so a client's limit holds whichever instance it reaches.
+  const redis = ctx.cluster.bus.redis;
+  await app.register(rateLimit, { global: false, ...(redis ? { redis, nameSpace: `${ctx.config.CLUSTER_NAME}:rate-limit:` } : {}) });
   await app.register(swagger, {
     openapi: { info: { title: 'Trading platform API', version: '1.0.0' } },
     transform: jsonSchemaTransform,

@@ -67,6 +67,14 @@ describe.skipIf(!base)('two instances on PostgreSQL and Redis', () => {
     for (const c of cleanups.reverse()) await c();
   });
 
+  it('counts request rate limits across instances', async () => {
+    // 30 a minute per address on the public auth endpoints, wherever the requests land.
+    const send = (s: ServerProcess) => fetch(`${s.url}/api/forgot-password`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'nobody@example.test' }) }).then((r) => r.status);
+    const statuses = await Promise.all(Array.from({ length: 40 }, (_, i) => send(i % 2 ? a : b)));
+    expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(30);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(10);
+  });
+
   it('serves prices, notifications and stops across instances, and survives the leader', { timeout: 120_000 }, async () => {
     expect(await leads(b)).toBe(false);
     const client = await new Client(b.url).signIn('client@demo.test');
