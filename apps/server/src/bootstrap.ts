@@ -12,6 +12,10 @@ import { SignInLimits } from './modules/auth/sign-in-limits.ts';
 import { createMarket } from './market/index.ts';
 import { noRisk } from './engine/hooks.ts';
 import { RiskService } from './engine/risk-service.ts';
+import { setPeerPublisher, type PeerCacheMessage } from './cluster/peers.ts';
+import { forgetUserSessionsHere } from './modules/auth/sessions.ts';
+import { invalidateSettingsHere } from './modules/settings/service.ts';
+import { invalidateTranslationsHere } from './modules/i18n/service.ts';
 
 export interface Booted {
   ctx: AppContext;
@@ -37,6 +41,15 @@ export async function boot(config: Config, opts: { memory?: boolean } = {}): Pro
   // Several instances share one PostgreSQL; the embedded database has exactly one.
   const leadership = bus.enabled && config.DATABASE_URL ? advisoryLeadership(config.DATABASE_URL) : soleLeader();
   const realtime = createRealtime(config.appUrl, bus);
+  if (bus.enabled) {
+    setPeerPublisher((m) => bus.publish('cache', m));
+    bus.subscribe('cache', (raw) => {
+      const m = raw as PeerCacheMessage;
+      if (m.kind === 'sessions') forgetUserSessionsHere(m.userId);
+      else if (m.kind === 'settings') invalidateSettingsHere();
+      else if (m.kind === 'translations') invalidateTranslationsHere(m.code);
+    });
+  }
   const ctx: AppContext = {
     config,
     db: database.db,

@@ -75,6 +75,24 @@ describe.skipIf(!base)('two instances on PostgreSQL and Redis', () => {
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(10);
   });
 
+  it('ends a customer\'s sessions on every instance at once when staff deactivate them on another', async () => {
+    const admin = await new Client(a.url).signIn('admin@demo.test');
+    const profile = {
+      fullName: 'Cluster Customer', email: 'cluster@example.test', password: 'Password123!', isEmailVerified: true, isActive: true,
+      phone: '+44 20 7946 0000', birthDate: '1990-01-01', country: 'United Kingdom', city: 'London', address: '1 Street', postalCode: 'N1 1AA',
+    };
+    const made = await admin.call('POST', '/admin/customers', profile);
+    expect(made.status, JSON.stringify(made.json)).toBe(201);
+    const customer = await new Client(b.url).signIn(profile.email, profile.password);
+    // Read twice on B: the session is now in B's short-lived cache.
+    expect((await customer.call('GET', '/auth/user')).status).toBe(200);
+    expect((await customer.call('GET', '/auth/user')).status).toBe(200);
+    const id = (made.json.user as { id: number } | undefined)?.id ?? (made.json.id as number);
+    expect((await admin.call('PUT', `/admin/customers/${id}`, { ...profile, password: '', isActive: false, managerId: -2, pricingTableId: -2 })).status).toBe(200);
+    // Well inside the cache's 5 s: B was told.
+    await until('B to refuse the deactivated customer', async () => (await customer.call('GET', '/auth/user')).status === 401, 1500);
+  });
+
   it('serves prices, notifications and stops across instances, and survives the leader', { timeout: 120_000 }, async () => {
     expect(await leads(b)).toBe(false);
     const client = await new Client(b.url).signIn('client@demo.test');

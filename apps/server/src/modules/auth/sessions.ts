@@ -3,6 +3,7 @@ import { normaliseIP, type RoleId } from '@platform/domain';
 import type { DbOrTx } from '../../db/client.ts';
 import { ipWhitelists, sessions, users } from '../../db/schema.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
+import { tellPeers } from '../../cluster/peers.ts';
 
 export const SESSION_COOKIE = 'sid';
 /** "Remember Me" sessions last 30 days; others end with the browser, and server-side after 12 hours idle. */
@@ -47,8 +48,8 @@ export async function createSession(
  * times a second, and re-reading the session and user rows for each call doubled the database work of an order.
  * Staff sessions and "Login as" sessions are never kept: they depend on the IP whitelist, checked on every request.
  * Whatever ends a customer's access goes through destroySession or destroyUserSessions (sign-out, sign-in rotation,
- * password change and reset, deactivation, deletion), which drop that user's entries at once in this process;
- * another server instance notices within CACHE_TTL_MS.
+ * password change and reset, deactivation, deletion), which drop that user's entries at once in this process
+ * and, through the cluster bus, on the other instances (within CACHE_TTL_MS should a message be lost).
  */
 const CACHE_TTL_MS = 5_000;
 /**
@@ -60,8 +61,14 @@ const CACHE_MAX = 50_000;
 const resolved = new Map<string, { auth: AuthState; until: number }>();
 const revokedUntil = new Map<number, number>();
 
-/** Drops every cached session of a user and keeps the user out of the cache while the change commits. */
+/** Drops every cached session of a user, here and on the other instances, and keeps the user out of the cache while the change commits. */
 export function forgetUserSessions(userId: number): void {
+  forgetUserSessionsHere(userId);
+  tellPeers({ kind: 'sessions', userId });
+}
+
+/** The same for this instance only (a peer's message). */
+export function forgetUserSessionsHere(userId: number): void {
   const now = Date.now();
   revokedUntil.set(userId, now + REVOKED_HOLD_MS);
   for (const [hash, entry] of resolved) if (entry.auth.user.id === userId) resolved.delete(hash);

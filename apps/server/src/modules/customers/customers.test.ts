@@ -152,6 +152,8 @@ describe('edit customer', () => {
   it('updates the profile, manager and plan as an admin, audited; a new password ends the customer’s sessions', async () => {
     const { id, email } = await create();
     const session = await signIn(t.app, email, 'Password123');
+    // Used once, so the session sits in the server's short-lived session cache: the change must drop it from there too.
+    expect((await t.app.inject({ url: '/api/auth/user', headers: { cookie: session } })).statusCode).toBe(200);
     const res = await call(1, 'PUT', `/admin/customers/${id}`, {
       ...newCustomer({ email }), fullName: 'Ada King', password: 'NewPassword1', city: 'Paris', country: 'France', managerId, pricingTableId: -2,
     });

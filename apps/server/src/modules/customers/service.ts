@@ -7,7 +7,7 @@ import {
 } from '@platform/domain';
 import type { AppContext } from '../../context.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { authTokens, balances, orders, pricingPlans, sessions, userProfiles, users } from '../../db/schema.ts';
+import { authTokens, balances, orders, pricingPlans, userProfiles, users } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
@@ -17,6 +17,7 @@ import { balanceDto } from '../auth/current-user.ts';
 import { getBranding } from '../settings/service.ts';
 import { tradingMemoryOf } from '../trading/trading-memory.ts';
 import { openCustomerWallets } from '../wallets/open.ts';
+import { destroyUserSessions } from '../auth/sessions.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'realtime'>;
 type CreateInput = z.output<typeof CustomerCreateRequest>;
@@ -176,9 +177,9 @@ async function lockCustomer(tx: Tx, actor: StaffActor, id: number): Promise<{ u:
   return { u, p };
 }
 
-/** Ends a customer's sessions, "Login as" sessions on them included. */
+/** Ends a customer's sessions, "Login as" sessions on them included, and drops them from every instance's cache. */
 async function endSessions(tx: Tx, userId: number): Promise<void> {
-  await tx.delete(sessions).where(eq(sessions.userId, userId));
+  await destroyUserSessions(tx, userId);
 }
 
 /**

@@ -2,12 +2,13 @@ import { asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { languages, missingTranslations, translations } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
+import { tellPeers } from '../../cluster/peers.ts';
 
 /**
  * In-memory cache of each language's translations. Every page load fetches them, so they are read from the
  * database once per language and kept until invalidateTranslations() is called by whoever edits them.
- * With several server instances an edit only clears the local copy, so entries also expire after a TTL
- * and the other instances catch up within it.
+ * With several server instances an edit clears the other instances' copies through the cluster bus; entries also
+ * expire after a TTL, should a message be lost.
  */
 const TTL_MS = 60_000;
 
@@ -46,6 +47,12 @@ const fresh = <T>(e: Entry<T> | undefined, stamp: string): e is Entry<T> => !!e 
 
 /** Drops the cached translations of one language (after editing its texts) or of all (no code), and the language list. */
 export function invalidateTranslations(code?: string): void {
+  invalidateTranslationsHere(code);
+  tellPeers({ kind: 'translations', code });
+}
+
+/** The same for this instance only (a peer's message). */
+export function invalidateTranslationsHere(code?: string): void {
   anyGeneration++;
   if (code === undefined) allGeneration++;
   else codeGeneration.set(code, (codeGeneration.get(code) ?? 0) + 1);

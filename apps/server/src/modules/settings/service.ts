@@ -2,6 +2,7 @@ import { eq, inArray } from 'drizzle-orm';
 import type { BrandingResponse } from '@platform/domain';
 import type { DbOrTx } from '../../db/client.ts';
 import { languages, settings } from '../../db/schema.ts';
+import { tellPeers } from '../../cluster/peers.ts';
 
 export type SettingRow = typeof settings.$inferSelect;
 
@@ -17,7 +18,7 @@ export async function getSettings(db: DbOrTx, keys: string[]): Promise<Record<st
 
 /**
  * Settings read on hot paths (every order) come from a short-lived cache: any write through putSetting clears it at
- * once in this process, and other instances see the change within the TTL.
+ * once in this process and, through the cluster bus, on the other instances (within the TTL should a message be lost).
  */
 const CACHE_TTL_MS = 2000;
 let settingsVersion = 0;
@@ -37,6 +38,12 @@ export async function getSettingsCached(db: DbOrTx, keys: string[]): Promise<Rec
  * settings has committed, so a read made while it was still open cannot keep the old values for the TTL.
  */
 export function invalidateSettingsCache(): void {
+  invalidateSettingsHere();
+  tellPeers({ kind: 'settings' });
+}
+
+/** The same for this instance only (a peer's message). */
+export function invalidateSettingsHere(): void {
   settingsVersion++;
 }
 
@@ -47,6 +54,7 @@ export async function putSetting(db: DbOrTx, key: string, values: Partial<Omit<S
     .insert(settings)
     .values({ key, ...values })
     .onConflictDoUpdate({ target: settings.key, set: { ...values, updatedAt: new Date() } });
+  tellPeers({ kind: 'settings' });
 }
 
 export const isOn = (row: SettingRow | undefined | null, field: 'value1' | 'value2' | 'value3' = 'value1'): boolean =>
