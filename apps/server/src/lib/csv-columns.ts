@@ -1,4 +1,4 @@
-import type { AdminInstrumentDto, AdminKycDto, CustomerListItem, ExternalPaymentDto, MoneyRecordDto, StaffUserDto } from '@platform/domain';
+import type { AuditEntryDto, AdminInstrumentDto, AdminKycDto, CustomerListItem, ExternalPaymentDto, MoneyRecordDto, StaffUserDto } from '@platform/domain';
 import { ROLE_NAMES } from '@platform/domain';
 import type { CsvColumn } from './csv-export.ts';
 
@@ -74,4 +74,18 @@ export const EXTERNAL_PAYMENT_CSV: ReadonlyArray<CsvColumn<ExternalPaymentDto>> 
   { header: 'Link', value: (r) => r.link },
   { header: 'Custom Label', value: (r) => r.custom_label },
   { header: 'Custom Value', value: (r) => r.custom_value },
+];
+
+const json = (v: unknown) => (v === null || v === undefined ? '' : JSON.stringify(v));
+
+export const AUDIT_CSV: ReadonlyArray<CsvColumn<AuditEntryDto>> = [
+  { header: 'ID', value: (r) => r.id },
+  { header: 'Time', value: (r) => r.created_at },
+  { header: 'Actor', value: (r) => r.actor?.email },
+  { header: 'Action', value: (r) => r.action },
+  { header: 'Subject User', value: (r) => r.target?.email },
+  { header: 'Subject', value: (r) => (r.subject_type ? `${r.subject_type}${r.subject_id === null ? '' : `:${r.subject_id}`}` : '') },
+  { header: 'Before', value: (r) => json(r.before) },
+  { header: 'After', value: (r) => json(r.after) },
+  { header: 'IP', value: (r) => r.ip },
 ];

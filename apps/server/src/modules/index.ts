@@ -19,6 +19,8 @@ import { paymentsRoutes } from './payments/routes.ts';
 import { withdrawalsRoutes } from './withdrawals/routes.ts';
 import { kycRoutes } from './kyc/routes.ts';
 import { pricingRoutes } from './pricing/routes.ts';
+import { auditRoutes } from './audit/routes.ts';
+import { serverInfoRoutes } from './server-info/routes.ts';
 import { customersRoutes } from './customers/routes.ts';
 
 /** Every business area's routes, mounted under /api. */
@@ -43,5 +45,7 @@ export const apiRoutes: RoutesPlugin = async (app) => {
   await app.register(withdrawalsRoutes);
   await app.register(kycRoutes);
   await app.register(pricingRoutes);
+  await app.register(auditRoutes);
+  await app.register(serverInfoRoutes);
   await app.register(customersRoutes);
 };

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { PagedQuery, optionalString, paged, parseIsoDate } from './common.ts';
+
+/** An optional YYYY-MM-DD filter date (blank is none). */
+const filterDate = z
+  .string()
+  .trim()
+  .optional()
+  .transform((s) => (s ? s : undefined))
+  .refine((s) => s === undefined || parseIsoDate(s) !== null, { error: 'Enter a real date as YYYY-MM-DD' });
+
+/** GET /admin/audit/api: staff actions, newest first, filtered by who, on whom or what, which action and when. */
+export const AuditQuery = PagedQuery.extend({
+  /** The acting staff member: part of their email, or their id. */
+  actor: optionalString(120),
+  /** Who or what was touched: part of a user's email, a user id, or `type:id` / `type` (e.g. `order:42`, `settings`). */
+  subject: optionalString(120),
+  /** An action (`customer.update`) or its area (`customer`). */
+  action: optionalString(60),
+  from: filterDate,
+  to: filterDate,
+}).refine((q) => !q.from || !q.to || q.from <= q.to, { error: 'From must not be after To', path: ['from'] });
+export type AuditQuery = z.input<typeof AuditQuery>;
+
+export const AuditEntryDto = z.object({
+  id: z.number(),
+  created_at: z.string(),
+  action: z.string(),
+  actor: z.object({ id: z.number(), email: z.string(), full_name: z.string() }).nullable(),
+  target: z.object({ id: z.number(), email: z.string(), full_name: z.string() }).nullable(),
+  subject_type: z.string().nullable(),
+  subject_id: z.number().nullable(),
+  before: z.unknown(),
+  after: z.unknown(),
+  ip: z.string().nullable(),
+});
+export type AuditEntryDto = z.infer<typeof AuditEntryDto>;
+export const AuditListResponse = paged(AuditEntryDto);
+export type AuditListResponse = z.infer<typeof AuditListResponse>;
+export const AuditActionsResponse = z.object({ data: z.array(z.string()) });
+
+/** GET /admin/status/server (spec §3 server info, plus what an operator looks at first). */
+export const ServerInfoDto = z.object({
+  cpuModel: z.string(),
+  /** Percent of all cores busy since the previous sample (0–100). */
+  cpuUsage: z.number(),
+  cpuCores: z.number(),
+  usedMemPercentage: z.number(),
+  totalMemMb: z.number(),
+  processMemMb: z.number(),
+  uptimeSeconds: z.number(),
+  osUptimeSeconds: z.number(),
+  loadAverage: z.array(z.number()),
+  nodeVersion: z.string(),
+  database: z.object({ kind: z.enum(['pglite', 'postgres']), sizeMb: z.number().nullable() }),
+  eventLoop: z.object({ p50Ms: z.number(), p99Ms: z.number() }),
+  websocketClients: z.number(),
+  instances: z.object({ clustered: z.boolean(), leader: z.boolean() }),
+});
+export type ServerInfoDto = z.infer<typeof ServerInfoDto>;
