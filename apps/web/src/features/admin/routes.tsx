@@ -18,6 +18,8 @@ import { GatewaysPage } from './money/gateways/GatewaysPage.tsx';
 import { ExternalPaymentsPage } from './money/external-payments/ExternalPaymentsPage.tsx';
 import { KycPage } from './money/kyc/KycPage.tsx';
 import { PricingPlansPage } from './money/pricing/PricingPlansPage.tsx';
+import { ServerInfoPage } from './operations/ServerInfoPage.tsx';
+import { AuditLogPage } from './operations/AuditLogPage.tsx';
 import { CustomersPage } from './customers/CustomersPage.tsx';
 import { EditCustomerPage } from './customers/EditCustomerPage.tsx';
 
@@ -59,6 +61,8 @@ export function AdminRoutes() {
             <Route path="externalPayments" element={<ExternalPaymentsPage />} />
             <Route path="kyc" element={<KycPage />} />
             <Route path="pricing" element={<PricingPlansPage />} />
+            <Route path="status/server" element={<ServerInfoPage />} />
+            <Route path="audit" element={<AuditLogPage />} />
             <Route path="customers/all" element={<CustomersPage key="all" type="all" />} />
             <Route path="customers/inactive" element={<CustomersPage key="inactive" type="inactive" />} />
             <Route path="customers/edit/:id" element={<EditCustomerPage />} />
