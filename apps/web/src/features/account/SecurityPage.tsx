@@ -2,11 +2,13 @@ import { Button, Group, PasswordInput, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { ChangePasswordRequest, GENERIC_ERROR } from '@platform/domain';
+import { ChangePasswordRequest, GENERIC_ERROR, STAFF_ROLES, type RoleId } from '@platform/domain';
 import { apiPut, errorMessage } from '../../api/client.ts';
 import { applyServerErrors, fieldProps, schemaErrors } from '../../ui/form.ts';
 import { PageCard } from '../../ui/PageCard.tsx';
 import { toastError, toastSuccess } from '../../ui/toast.ts';
+import { useCurrentUser } from '../../api/hooks.ts';
+import { TwoFactorCard } from '../two-factor/TwoFactorCard.tsx';
 
 interface PasswordValues extends Record<string, unknown> {
   currentPassword: string;
@@ -33,7 +35,11 @@ export function SecurityPage() {
       toastError(errorMessage(err, t(GENERIC_ERROR)));
     },
   });
+  const { data: current } = useCurrentUser();
+  // Staff only (not customers, nor staff signed in as a customer, whose session is the customer's).
+  const staffRole = current && !current.impersonating && STAFF_ROLES.includes(current.user.role_id as RoleId) ? current.user.role_id : null;
   return (
+    <Stack gap="lg">
     <PageCard title={t('Security')} description={t('Change the password you use to sign in.')}>
       <form onSubmit={form.onSubmit((values) => change.mutate(values))} noValidate>
         <Stack gap="md" maw={420}>
@@ -52,5 +58,7 @@ export function SecurityPage() {
         </Stack>
       </form>
     </PageCard>
+    {staffRole !== null && <TwoFactorCard isAdmin={staffRole === 1} />}
+    </Stack>
   );
 }
