@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, desc, eq } from 'drizzle-orm';
 import * as OTPAuth from 'otpauth';
+import type { InjectOptions } from 'fastify';
 import { createTestApp, cookieOf, signIn, DEMO, DEMO_PASSWORD, type TestApp } from '../../../test/helpers.ts';
 import { auditLogs, authTokens, staffTwoFactor, users } from '../../db/schema.ts';
 
@@ -16,8 +17,8 @@ afterAll(async () => t.close());
 const codeAt = (secret: string, steps = 0) =>
   OTPAuth.TOTP.generate({ secret: OTPAuth.Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp: Date.now() + steps * 30_000 });
 
-const post = (url: string, cookie: string | undefined, payload?: unknown) =>
-  t.app.inject({ method: 'POST', url, headers: cookie ? { cookie } : {}, ...(payload === undefined ? {} : { payload }) });
+const post = (url: string, cookie: string | undefined, payload?: Record<string, unknown>) =>
+  t.app.inject({ method: 'POST', url, headers: cookie ? { cookie } : {}, ...(payload === undefined ? {} : { payload }) } as InjectOptions);
 const get = (url: string, cookie: string) => t.app.inject({ method: 'GET', url, headers: { cookie } });
 const login = (email: string, password = DEMO_PASSWORD) => post('/api/auth/login', undefined, { email, password });
 
@@ -263,5 +264,15 @@ describe('staff two-factor sign-in', () => {
       expect((await post('/api/auth/login/two-factor', undefined, payload)).statusCode).toBe(400);
     expect((await post('/api/auth/login/two-factor/setup', undefined, {})).statusCode).toBe(400);
     expect((await post('/api/auth/login/two-factor/setup', undefined, { challenge: 'unknown' })).statusCode).toBe(422);
+  });
+
+  it('lets an admin who uses it require it for admins; the demo sign-ins stay one step by default', async () => {
+    expect((await login(DEMO.manager)).json().user).toBeDefined();
+    const { secret } = await enrol(adminCookie);
+    const res = await t.app.inject({ method: 'PUT', url: '/api/admin/security/two-factor-policy', headers: { cookie: adminCookie }, payload: { roles: [1] } });
+    expect(res.statusCode).toBe(200);
+    expect((await get('/api/auth/user', adminCookie)).statusCode).toBe(200);
+    expect((await login(DEMO.admin)).json().twoFactor).toBe('code');
+    expect((await post('/api/security/two-factor/disable', adminCookie, { password: DEMO_PASSWORD, code: codeAt(secret, 1) })).statusCode).toBe(403);
   });
 });

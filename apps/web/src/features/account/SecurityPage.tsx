@@ -40,25 +40,25 @@ export function SecurityPage() {
   const staffRole = current && !current.impersonating && STAFF_ROLES.includes(current.user.role_id as RoleId) ? current.user.role_id : null;
   return (
     <Stack gap="lg">
-    <PageCard title={t('Security')} description={t('Change the password you use to sign in.')}>
-      <form onSubmit={form.onSubmit((values) => change.mutate(values))} noValidate>
-        <Stack gap="md" maw={420}>
-          <PasswordInput
-            label={t('Current Password')}
-            autoComplete="current-password"
-            required
-            {...fieldProps(form, 'currentPassword', t)}
-          />
-          <PasswordInput label={t('New Password')} autoComplete="new-password" required {...fieldProps(form, 'newPassword', t)} />
-          <Group>
-            <Button type="submit" loading={change.isPending}>
-              {t('Update Password')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </PageCard>
-    {staffRole !== null && <TwoFactorCard isAdmin={staffRole === 1} />}
+      <PageCard title={t('Security')} description={t('Change the password you use to sign in.')}>
+        <form onSubmit={form.onSubmit((values) => change.mutate(values))} noValidate>
+          <Stack gap="md" maw={420}>
+            <PasswordInput
+              label={t('Current Password')}
+              autoComplete="current-password"
+              required
+              {...fieldProps(form, 'currentPassword', t)}
+            />
+            <PasswordInput label={t('New Password')} autoComplete="new-password" required {...fieldProps(form, 'newPassword', t)} />
+            <Group>
+              <Button type="submit" loading={change.isPending}>
+                {t('Update Password')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </PageCard>
+      {staffRole !== null && <TwoFactorCard isAdmin={staffRole === 1} />}
     </Stack>
   );
 }
