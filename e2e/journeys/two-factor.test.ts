@@ -69,6 +69,12 @@ describe('Staff two-factor sign-in', () => {
     await page.getByRole('button', { name: 'Yes' }).click();
     await expectToast(page, `Two-factor sign-in was reset for ${MANAGER}`);
 
+    // --- Admins choose the roles that must use it, on their Security page ---
+    await page.goto('/security');
+    await page.getByText('Require two-factor sign-in for roles').waitFor();
+    await expect.poll(() => page.getByRole('button', { name: 'Save' }).isEnabled()).toBe(true);
+    await snap(page, 'two-factor-admin-policy');
+
     // --- The manager signs in with the password alone again ---
     page = await j.reopen();
     await signInAs(page, MANAGER);
