@@ -23,6 +23,17 @@ const EXPECTED: Record<string, RouteAccess> = {
   'POST /api/authManager/back-to-admin': 'user',
   'GET /api/admin/users/:id/sign-in-lock': [1],
   'DELETE /api/admin/users/:id/sign-in-lock': [1],
+  'POST /api/auth/login/two-factor/setup': 'public',
+  'POST /api/auth/login/two-factor': 'public',
+  // staff two-factor sign-in
+  'GET /api/security/two-factor': [1, 2, 4, 5, 6],
+  'POST /api/security/two-factor/setup': [1, 2, 4, 5, 6],
+  'POST /api/security/two-factor/enable': [1, 2, 4, 5, 6],
+  'POST /api/security/two-factor/disable': [1, 2, 4, 5, 6],
+  'POST /api/security/two-factor/recovery-codes': [1, 2, 4, 5, 6],
+  'GET /api/admin/security/two-factor-policy': [1],
+  'PUT /api/admin/security/two-factor-policy': [1],
+  'DELETE /api/admin/users/:id/two-factor': [1],
   // settings
   'GET /api/settings/branding': 'public',
   'GET /api/countries': 'public',

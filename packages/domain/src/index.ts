@@ -19,3 +19,4 @@ export * from './schemas/trade-management.ts';
 export * from './schemas/money.ts';
 export * from './schemas/customers.ts';
 export * from './schemas/operations.ts';
+export * from './schemas/two-factor.ts';

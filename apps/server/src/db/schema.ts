@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigserial, boolean, check, customType, index, integer, jsonb, numeric, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, varchar,
+  bigint, bigserial, boolean, check, customType, index, integer, jsonb, numeric, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, varchar,
 } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
@@ -102,6 +102,19 @@ export const authTokens = pgTable(
   },
   (t) => [uniqueIndex('auth_tokens_hash_unique').on(t.tokenHash)],
 );
+
+/**
+ * Staff two-factor sign-in (TOTP). A row with no enabled_at is a set-up in progress. last_step is the time step of
+ * the last accepted code, so a code is accepted once. Recovery codes are kept only as SHA-256 hashes.
+ */
+export const staffTwoFactor = pgTable('staff_two_factor', {
+  userId: integer('user_id').primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+  secret: varchar('secret', { length: 64 }).notNull(),
+  enabledAt: timestamp('enabled_at', { withTimezone: true, mode: 'date' }),
+  lastStep: bigint('last_step', { mode: 'number' }),
+  recoveryCodes: jsonb('recovery_codes').$type<Array<{ hash: string; usedAt: string | null }>>().notNull().default([]),
+  createdAt: createdAt(),
+});
 
 export const balances = pgTable(
   'balances',

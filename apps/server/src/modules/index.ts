@@ -22,6 +22,7 @@ import { pricingRoutes } from './pricing/routes.ts';
 import { auditRoutes } from './audit/routes.ts';
 import { serverInfoRoutes } from './server-info/routes.ts';
 import { customersRoutes } from './customers/routes.ts';
+import { twoFactorRoutes } from './two-factor/routes.ts';
 
 /** Every business area's routes, mounted under /api. */
 export const apiRoutes: RoutesPlugin = async (app) => {
@@ -48,4 +49,5 @@ export const apiRoutes: RoutesPlugin = async (app) => {
   await app.register(auditRoutes);
   await app.register(serverInfoRoutes);
   await app.register(customersRoutes);
+  await app.register(twoFactorRoutes);
 };

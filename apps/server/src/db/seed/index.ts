@@ -28,6 +28,8 @@ const DEFAULT_SETTINGS: Array<typeof settings.$inferInsert> = [
   { key: 'pricingPlan', value1: 'on' },
   { key: 'emailVerify', value1: 'on' },
   { key: 'showUserInfoAgent', value1: 'off' },
+  // Staff roles that must use two-factor sign-in (comma-separated role ids); none by default.
+  { key: 'staffTwoFactor', value1: '' },
   { key: 'webhookApiKeyLeads', value1: '' },
   { key: 'spread_forex', value1: '1' },
   { key: 'spread_commodity', value1: '1' },

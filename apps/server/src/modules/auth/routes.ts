@@ -1,14 +1,16 @@
 import { z } from 'zod';
 import {
   CurrentUserResponse, ForgotPasswordRequest, IdParam, SignInLockResponse, LoginRequest, MessageResponse, ResetPasswordRequest, SignupRequest,
-  SignupResponse, VerifyEmailRequest,
+  SignupResponse, TwoFactorChallengeRequest, TwoFactorChallengeResponse, TwoFactorLoginRequest, TwoFactorLoginResponse, TwoFactorSetupResponse,
+  VerifyEmailRequest,
 } from '@platform/domain';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authOf, type RoutesPlugin } from '../../lib/http.ts';
 import { AppError } from '../../lib/errors.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { clearSessionCookie, setSessionCookie } from './cookie.ts';
 import { getCurrentUser } from './current-user.ts';
-import { login, requestPasswordReset, resetPassword, signup, verifyEmail } from './service.ts';
+import { login, loginTwoFactor, loginTwoFactorSetup, requestPasswordReset, resetPassword, signup, verifyEmail } from './service.ts';
 import { createSession, destroySession, ipAllowed } from './sessions.ts';
 import { clearSignInLock, signInLockOf } from './sign-in-lock.ts';
 import { users } from '../../db/schema.ts';
@@ -29,15 +31,42 @@ export const authRoutes: RoutesPlugin = async (app) => {
     async (req, reply) => reply.status(201).send(await signup(ctx, req.body, req.ip)),
   );
 
+  /** Session rotation: a sign-in always replaces whatever session the browser carried. */
+  async function openSession(req: FastifyRequest, reply: FastifyReply, session: { token: string; expiresAt: Date }, remember: boolean) {
+    if (req.auth) await destroySession(ctx.db, req.auth.sessionId);
+    setSessionCookie(reply, ctx.config, session.token, remember, session.expiresAt);
+  }
+
   app.post(
     '/auth/login',
-    { config: { access: 'public', ...signInRateLimit }, schema: { tags: ['auth'], body: LoginRequest, response: { 200: LoginResponse } } },
+    {
+      config: { access: 'public', ...signInRateLimit },
+      schema: { tags: ['auth'], body: LoginRequest, response: { 200: z.union([LoginResponse, TwoFactorChallengeResponse]) } },
+    },
     async (req, reply) => {
       const result = await login(ctx, req.body, { ip: req.ip, userAgent: req.headers['user-agent'] });
-      // Session rotation: a sign-in always replaces whatever session the browser carried.
-      if (req.auth) await destroySession(ctx.db, req.auth.sessionId);
-      setSessionCookie(reply, ctx.config, result.token, req.body.remember, result.expiresAt);
+      if (result.kind === 'twoFactor') {
+        const message = result.twoFactor === 'code' ? 'Enter the code from your authenticator app' : 'Set up two-factor sign-in to continue';
+        return { message, twoFactor: result.twoFactor, challenge: result.challenge };
+      }
+      await openSession(req, reply, result, req.body.remember);
       return { message: 'Signed in successfully', user: result.user };
+    },
+  );
+
+  app.post(
+    '/auth/login/two-factor/setup',
+    { config: { access: 'public', ...signInRateLimit }, schema: { tags: ['auth'], body: TwoFactorChallengeRequest, response: { 200: TwoFactorSetupResponse } } },
+    async (req) => loginTwoFactorSetup(ctx, req.body.challenge),
+  );
+
+  app.post(
+    '/auth/login/two-factor',
+    { config: { access: 'public', ...signInRateLimit }, schema: { tags: ['auth'], body: TwoFactorLoginRequest, response: { 200: TwoFactorLoginResponse } } },
+    async (req, reply) => {
+      const result = await loginTwoFactor(ctx, req.body, { ip: req.ip, userAgent: req.headers['user-agent'] });
+      await openSession(req, reply, result, req.body.remember);
+      return { message: 'Signed in successfully', user: result.user, ...(result.recoveryCodes ? { recoveryCodes: result.recoveryCodes } : {}) };
     },
   );
 

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { ForgotPasswordRequest, LoginRequest, ResetPasswordRequest, SignupRequest } from '@platform/domain';
+import type { ForgotPasswordRequest, LoginRequest, ResetPasswordRequest, SignupRequest, TwoFactorLoginRequest } from '@platform/domain';
 import type { AppContext } from '../../context.ts';
 import { emitAll, insertStaffNotifications } from '../notifications/service.ts';
 import type { DbOrTx } from '../../db/client.ts';
@@ -10,7 +10,8 @@ import { hashPassword, verifyPassword } from '../../lib/crypto.ts';
 import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
 import { getBranding, getSetting, isOn } from '../settings/service.ts';
 import { createSession, destroyUserSessions, ipAllowed } from './sessions.ts';
-import { consumeToken, issueTokenRow } from './tokens.ts';
+import { consumeToken, consumeTokenId, issueTokenRow, peekToken } from './tokens.ts';
+import { acceptCode, acceptRecoveryCode, completeSetup, isEnabled, isRequiredFor, rowOf, startSetup } from '../two-factor/service.ts';
 
 // Verifying against a real hash when the account does not exist keeps response times alike (no user enumeration).
 const DUMMY_HASH = hashPassword('not-a-real-password-for-timing');
@@ -102,16 +103,45 @@ export async function signup(ctx: AppContext, input: Signup, ip: string): Promis
 }
 
 type Login = z.output<typeof LoginRequest>;
+type LoginUser = NonNullable<Awaited<ReturnType<typeof findUserByEmail>>>;
+interface SignInMeta { ip: string; userAgent?: string }
 
-/** Checks credentials, account state, IP whitelist and attempt limits; returns a fresh session token. */
-export async function login(ctx: AppContext, input: Login, meta: { ip: string; userAgent?: string }) {
+export type LoginOutcome =
+  | { kind: 'session'; token: string; expiresAt: Date; user: { id: number; role_id: number } }
+  /** A second step follows (docs/decisions.md "Staff two-factor sign-in"): no session yet, only a challenge. */
+  | { kind: 'twoFactor'; twoFactor: 'code' | 'enrol'; challenge: string };
+
+/** The checks a sign-in passes after its credentials, on the password step and again on the second step. */
+async function assertMaySignIn(ctx: AppContext, user: LoginUser, ip: string): Promise<void> {
+  if (!user.isActive) throw new AppError('ACCOUNT_INACTIVE');
+  if (!user.isEmailVerified) throw new AppError('EMAIL_NOT_VERIFIED');
+  if (user.roleId !== 3 && !(await ipAllowed(ctx.db, user.id, ip))) throw new AppError('IP_NOT_ALLOWED');
+}
+
+/** The one place a sign-in opens its session (password only, or password and second step). */
+async function startSession(ctx: AppContext, user: LoginUser, remember: boolean, meta: SignInMeta) {
+  const session = await createSession(ctx.db, { userId: user.id, remember, ip: meta.ip, userAgent: meta.userAgent });
+  return { ...session, user: { id: user.id, role_id: user.roleId } };
+}
+
+/** Staff only: 'code' when the user has two-factor sign-in on, 'enrol' when the role requires it and it is not on. */
+async function secondStepOf(ctx: AppContext, user: LoginUser): Promise<'code' | 'enrol' | null> {
+  if (user.roleId === 3) return null;
+  if (isEnabled(await rowOf(ctx.db, user.id))) return 'code';
+  return (await isRequiredFor(ctx.db, user.roleId)) ? 'enrol' : null;
+}
+
+/** Checks credentials, account state, IP whitelist and attempt limits; returns a fresh session token or a challenge. */
+export async function login(ctx: AppContext, input: Login, meta: SignInMeta): Promise<LoginOutcome> {
   const attempt = ctx.signInLimits.begin(input.email, meta.ip);
   let user: Awaited<ReturnType<typeof findUserByEmail>>;
   let ok: boolean;
+  let second: 'code' | 'enrol' | null = null;
   try {
     await assertHuman(ctx, input.humanKey, meta.ip);
     user = await findUserByEmail(ctx.db, input.email);
     ok = user && !user.deletedAt ? await verifyPassword(user.passwordHash, input.password) : (await verifyPassword(await DUMMY_HASH, input.password), false);
+    if (user && ok) second = await secondStepOf(ctx, user);
   } catch (err) {
     attempt.abandoned();
     throw err;
@@ -120,13 +150,64 @@ export async function login(ctx: AppContext, input: Login, meta: { ip: string; u
     attempt.failed();
     throw new AppError('INVALID_CREDENTIALS');
   }
-  // The password was right: whatever follows (inactive, unverified, IP) is not a guess.
+  // The password was right: whatever follows (inactive, unverified, IP) is not a guess. With a second step still to
+  // pass, earlier failures (wrong codes among them) stand until it passes: a password alone does not clear them.
+  if (second) attempt.abandoned();
+  else attempt.succeeded();
+  await assertMaySignIn(ctx, user, meta.ip);
+  if (second) {
+    const { token } = await issueTokenRow(ctx.db, user.id, 'two_factor');
+    return { kind: 'twoFactor', twoFactor: second, challenge: token };
+  }
+  return { kind: 'session', ...(await startSession(ctx, user, input.remember, meta)) };
+}
+
+async function challengeUser(ctx: AppContext, challenge: string) {
+  const found = await peekToken(ctx.db, challenge, 'two_factor');
+  const [user] = found ? await ctx.db.select().from(users).where(eq(users.id, found.userId)).limit(1) : [];
+  if (!found || !user || user.deletedAt || user.roleId === 3) throw new AppError('TWO_FACTOR_CHALLENGE_INVALID');
+  return { tokenId: found.id, user };
+}
+
+/** POST /auth/login/two-factor/setup: the secret and QR image for a user who must enrol before signing in. */
+export async function loginTwoFactorSetup(ctx: AppContext, challenge: string) {
+  const { user } = await challengeUser(ctx, challenge);
+  if ((await secondStepOf(ctx, user)) !== 'enrol') throw new AppError('TWO_FACTOR_ALREADY_ENABLED');
+  return startSetup(ctx.db, user);
+}
+
+/**
+ * POST /auth/login/two-factor: the second step. Wrong codes count as failed sign-ins of the account; the challenge
+ * is used up only by a right code, and the session opens exactly as a password-only sign-in does.
+ */
+export async function loginTwoFactor(ctx: AppContext, input: z.output<typeof TwoFactorLoginRequest>, meta: SignInMeta) {
+  const { tokenId, user } = await challengeUser(ctx, input.challenge);
+  const attempt = ctx.signInLimits.begin(user.email, meta.ip);
+  let ok = false;
+  let recoveryCodes: string[] | undefined;
+  try {
+    const row = await rowOf(ctx.db, user.id);
+    if (isEnabled(row)) {
+      if (input.code) ok = await acceptCode(ctx.db, row, input.code);
+      else if (input.recoveryCode) ok = await acceptRecoveryCode(ctx.db, row, input.recoveryCode);
+    } else {
+      if (!(await isRequiredFor(ctx.db, user.roleId))) throw new AppError('TWO_FACTOR_CHALLENGE_INVALID');
+      if (!row || !input.code) throw new AppError('TWO_FACTOR_NOT_SET_UP');
+      recoveryCodes = (await completeSetup(ctx.db, user.id, input.code, meta.ip)) ?? undefined;
+      ok = recoveryCodes !== undefined;
+    }
+  } catch (err) {
+    attempt.abandoned();
+    throw err;
+  }
+  if (!ok) {
+    attempt.failed();
+    throw new AppError('TWO_FACTOR_CODE_INVALID');
+  }
   attempt.succeeded();
-  if (!user.isActive) throw new AppError('ACCOUNT_INACTIVE');
-  if (!user.isEmailVerified) throw new AppError('EMAIL_NOT_VERIFIED');
-  if (user.roleId !== 3 && !(await ipAllowed(ctx.db, user.id, meta.ip))) throw new AppError('IP_NOT_ALLOWED');
-  const session = await createSession(ctx.db, { userId: user.id, remember: input.remember, ip: meta.ip, userAgent: meta.userAgent });
-  return { ...session, user: { id: user.id, role_id: user.roleId } };
+  if (!(await consumeTokenId(ctx.db, tokenId))) throw new AppError('TWO_FACTOR_CHALLENGE_INVALID');
+  await assertMaySignIn(ctx, user, meta.ip);
+  return { ...(await startSession(ctx, user, input.remember, meta)), recoveryCodes };
 }
 
 export async function verifyEmail(db: DbOrTx, token: string): Promise<void> {

@@ -2,11 +2,13 @@ import { Button, Group, PasswordInput, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { ChangePasswordRequest, GENERIC_ERROR } from '@platform/domain';
+import { ChangePasswordRequest, GENERIC_ERROR, STAFF_ROLES, type RoleId } from '@platform/domain';
 import { apiPut, errorMessage } from '../../api/client.ts';
 import { applyServerErrors, fieldProps, schemaErrors } from '../../ui/form.ts';
 import { PageCard } from '../../ui/PageCard.tsx';
 import { toastError, toastSuccess } from '../../ui/toast.ts';
+import { useCurrentUser } from '../../api/hooks.ts';
+import { TwoFactorCard } from '../two-factor/TwoFactorCard.tsx';
 
 interface PasswordValues extends Record<string, unknown> {
   currentPassword: string;
@@ -33,24 +35,30 @@ export function SecurityPage() {
       toastError(errorMessage(err, t(GENERIC_ERROR)));
     },
   });
+  const { data: current } = useCurrentUser();
+  // Staff only (not customers, nor staff signed in as a customer, whose session is the customer's).
+  const staffRole = current && !current.impersonating && STAFF_ROLES.includes(current.user.role_id as RoleId) ? current.user.role_id : null;
   return (
-    <PageCard title={t('Security')} description={t('Change the password you use to sign in.')}>
-      <form onSubmit={form.onSubmit((values) => change.mutate(values))} noValidate>
-        <Stack gap="md" maw={420}>
-          <PasswordInput
-            label={t('Current Password')}
-            autoComplete="current-password"
-            required
-            {...fieldProps(form, 'currentPassword', t)}
-          />
-          <PasswordInput label={t('New Password')} autoComplete="new-password" required {...fieldProps(form, 'newPassword', t)} />
-          <Group>
-            <Button type="submit" loading={change.isPending}>
-              {t('Update Password')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </PageCard>
+    <Stack gap="lg">
+      <PageCard title={t('Security')} description={t('Change the password you use to sign in.')}>
+        <form onSubmit={form.onSubmit((values) => change.mutate(values))} noValidate>
+          <Stack gap="md" maw={420}>
+            <PasswordInput
+              label={t('Current Password')}
+              autoComplete="current-password"
+              required
+              {...fieldProps(form, 'currentPassword', t)}
+            />
+            <PasswordInput label={t('New Password')} autoComplete="new-password" required {...fieldProps(form, 'newPassword', t)} />
+            <Group>
+              <Button type="submit" loading={change.isPending}>
+                {t('Update Password')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </PageCard>
+      {staffRole !== null && <TwoFactorCard isAdmin={staffRole === 1} />}
+    </Stack>
   );
 }

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Anchor, Button, Checkbox, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -9,6 +10,7 @@ import { queryKeys, useCurrentUser } from '../../api/hooks.ts';
 import { toastError } from '../../ui/toast.ts';
 import { AuthCard } from './AuthCard.tsx';
 import { CaptchaField } from './CaptchaField.tsx';
+import { LoginTwoFactor, type TwoFactorStep } from './LoginTwoFactor.tsx';
 import { useCaptcha } from './useCaptcha.ts';
 
 interface LoginValues {
@@ -17,10 +19,10 @@ interface LoginValues {
   remember: boolean;
 }
 
-interface LoginResult {
-  message: string;
-  user: { id: number; role_id: number };
-}
+type LoginResult =
+  | { message: string; user: { id: number; role_id: number }; twoFactor?: undefined }
+  /** Staff with two-factor sign-in: no session yet, a second step follows. */
+  | { message: string; twoFactor: 'code' | 'enrol'; challenge: string };
 
 /** Sign-in page at "/" (spec §2). Every role lands on /dashboard; staff reach the back office from its shortcuts. */
 export function LoginPage() {
@@ -30,14 +32,23 @@ export function LoginPage() {
   const captcha = useCaptcha();
   const { data: current } = useCurrentUser();
   const form = useForm<LoginValues>({ mode: 'controlled', initialValues: { email: '', password: '', remember: false } });
+  const [twoFactor, setTwoFactor] = useState<TwoFactorStep | null>(null);
+
+  const signedIn = async () => {
+    // The socket was opened anonymously (or for a previous user); re-handshake with the new session cookie.
+    void import('../../api/realtime.ts').then((m) => m.reconnectRealtime());
+    await queryClient.invalidateQueries({ queryKey: queryKeys.currentUser });
+    navigate('/dashboard');
+  };
 
   const login = useMutation({
     mutationFn: (values: LoginValues) => apiPost<LoginResult>('/auth/login', { ...values, humanKey: captcha.token }),
-    onSuccess: async () => {
-      // The socket was opened anonymously (or for a previous user); re-handshake with the new session cookie.
-      void import('../../api/realtime.ts').then((m) => m.reconnectRealtime());
-      await queryClient.invalidateQueries({ queryKey: queryKeys.currentUser });
-      navigate('/dashboard');
+    onSuccess: async (res, values) => {
+      if (res.twoFactor) {
+        setTwoFactor({ mode: res.twoFactor, challenge: res.challenge, remember: values.remember });
+        return;
+      }
+      await signedIn();
     },
     onError: (err) => {
       captcha.reset();
@@ -45,7 +56,20 @@ export function LoginPage() {
     },
   });
 
-  if (current) return <Navigate to="/dashboard" replace />;
+  // While the second step shows recovery codes the session already exists; the codes stay until confirmed.
+  if (current && !twoFactor) return <Navigate to="/dashboard" replace />;
+  if (twoFactor)
+    return (
+      <LoginTwoFactor
+        step={twoFactor}
+        onSignedIn={() => void signedIn()}
+        onRestart={() => {
+          setTwoFactor(null);
+          captcha.reset();
+          form.setFieldValue('password', '');
+        }}
+      />
+    );
 
   const filled = form.values.email.trim() !== '' && form.values.password !== '';
   return (

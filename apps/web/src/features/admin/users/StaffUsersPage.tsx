@@ -7,6 +7,7 @@ import { toastError, toastSuccess } from '../../../ui/toast.ts';
 import { AddNewButton, DataTable, EditDeleteActions, OnlineName, StatusChip, useRefreshList, type DataTableColumn } from '../../../ui/data-table/index.ts';
 import { StaffUserForm } from './StaffUserForm.tsx';
 import { SignInLockNotice } from './SignInLockNotice.tsx';
+import { TwoFactorReset } from './TwoFactorReset.tsx';
 
 export const STAFF_USERS_URL = '/admin/users/api';
 
@@ -84,6 +85,7 @@ export function StaffUsersPage() {
       />
       <Modal opened={editing !== null} onClose={close} size="lg" title={editing?.mode === 'edit' ? t('Edit User') : t('Add New User')}>
         {editing?.mode === 'edit' && <SignInLockNotice userId={editing.user.id} />}
+        {editing?.mode === 'edit' && <TwoFactorReset userId={editing.user.id} />}
         {editing && (
           <StaffUserForm
             key={editing.mode === 'edit' ? editing.user.id : 'new'}
