@@ -57,7 +57,7 @@ export async function boot(config: Config, opts: { memory?: boolean } = {}): Pro
     mailer: createMailer(database.db, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }),
     captcha: createCaptchaVerifier(config.RECAPTCHA_VERIFY_URL),
     realtime,
-    signInLimits: new SignInLimits(),
+    signInLimits: new SignInLimits(bus.redis ? { client: bus.redis, prefix: `${config.CLUSTER_NAME}:` } : null),
     market: await createMarket({ config, db: database.db, realtime }),
     risk: noRisk,
     cluster: { bus, leadership },

@@ -75,6 +75,14 @@ describe.skipIf(!base)('two instances on PostgreSQL and Redis', () => {
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(10);
   });
 
+  it('counts failed sign-ins of an account across instances', async () => {
+    const wrong = (s: ServerProcess) => fetch(`${s.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'affiliate@demo.test', password: 'wrong-password' }) }).then((r) => r.status);
+    // Five wrong passwords, split between the instances, lock the account on both.
+    for (let i = 0; i < 5; i++) expect(await wrong(i % 2 ? a : b)).toBe(401);
+    expect(await wrong(a)).toBe(429);
+    expect(await wrong(b)).toBe(429);
+  });
+
   it('ends a customer\'s sessions on every instance at once when staff deactivate them on another', async () => {
     const admin = await new Client(a.url).signIn('admin@demo.test');
     const profile = {

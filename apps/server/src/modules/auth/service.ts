@@ -133,7 +133,7 @@ async function secondStepOf(ctx: AppContext, user: LoginUser): Promise<'code' | 
 
 /** Checks credentials, account state, IP whitelist and attempt limits; returns a fresh session token or a challenge. */
 export async function login(ctx: AppContext, input: Login, meta: SignInMeta): Promise<LoginOutcome> {
-  const attempt = ctx.signInLimits.begin(input.email, meta.ip);
+  const attempt = await ctx.signInLimits.begin(input.email, meta.ip);
   let user: Awaited<ReturnType<typeof findUserByEmail>>;
   let ok: boolean;
   let second: 'code' | 'enrol' | null = null;
@@ -143,17 +143,17 @@ export async function login(ctx: AppContext, input: Login, meta: SignInMeta): Pr
     ok = user && !user.deletedAt ? await verifyPassword(user.passwordHash, input.password) : (await verifyPassword(await DUMMY_HASH, input.password), false);
     if (user && ok) second = await secondStepOf(ctx, user);
   } catch (err) {
-    attempt.abandoned();
+    await attempt.abandoned();
     throw err;
   }
   if (!user || !ok) {
-    attempt.failed();
+    await attempt.failed();
     throw new AppError('INVALID_CREDENTIALS');
   }
   // The password was right: whatever follows (inactive, unverified, IP) is not a guess. With a second step still to
   // pass, earlier failures (wrong codes among them) stand until it passes: a password alone does not clear them.
-  if (second) attempt.abandoned();
-  else attempt.succeeded();
+  if (second) await attempt.abandoned();
+  else await attempt.succeeded();
   await assertMaySignIn(ctx, user, meta.ip);
   if (second) {
     const { token } = await issueTokenRow(ctx.db, user.id, 'two_factor');
@@ -182,7 +182,7 @@ export async function loginTwoFactorSetup(ctx: AppContext, challenge: string) {
  */
 export async function loginTwoFactor(ctx: AppContext, input: z.output<typeof TwoFactorLoginRequest>, meta: SignInMeta) {
   const { tokenId, user } = await challengeUser(ctx, input.challenge);
-  const attempt = ctx.signInLimits.begin(user.email, meta.ip);
+  const attempt = await ctx.signInLimits.begin(user.email, meta.ip);
   let ok = false;
   let recoveryCodes: string[] | undefined;
   try {
@@ -197,14 +197,14 @@ export async function loginTwoFactor(ctx: AppContext, input: z.output<typeof Two
       ok = recoveryCodes !== undefined;
     }
   } catch (err) {
-    attempt.abandoned();
+    await attempt.abandoned();
     throw err;
   }
   if (!ok) {
-    attempt.failed();
+    await attempt.failed();
     throw new AppError('TWO_FACTOR_CODE_INVALID');
   }
-  attempt.succeeded();
+  await attempt.succeeded();
   if (!(await consumeTokenId(ctx.db, tokenId))) throw new AppError('TWO_FACTOR_CHALLENGE_INVALID');
   await assertMaySignIn(ctx, user, meta.ip);
   return { ...(await startSession(ctx, user, input.remember, meta)), recoveryCodes };
@@ -255,5 +255,5 @@ export async function resetPassword(ctx: AppContext, input: z.output<typeof Rese
     return user.email;
   });
   // Whoever can read the mailbox may sign in again at once, even if the account was locked by failed guesses.
-  ctx.signInLimits.clearAccount(email);
+  await ctx.signInLimits.clearAccount(email);
 }

@@ -1,4 +1,5 @@
-import { AttemptLimiter } from '../../lib/attempt-limiter.ts';
+import type { Redis } from 'ioredis';
+import { memoryCounter, redisCounter, type AttemptCounter } from '../../lib/attempt-counter.ts';
 import { AppError } from '../../lib/errors.ts';
 
 const WINDOW_MS = 15 * 60 * 1000;
@@ -15,11 +16,11 @@ const minutes = (ms: number) => Math.max(1, Math.ceil(ms / 60_000));
 /** The outcome of one sign-in attempt, reported once its password has been checked. */
 export interface SignInAttempt {
   /** Wrong email or password: the attempt stays counted. */
-  failed(): void;
+  failed(): Promise<void>;
   /** Right password: the account's counter starts again and the address's advance count is taken back. */
-  succeeded(): void;
+  succeeded(): Promise<void>;
   /** Ended before any password was checked (captcha, an error): the advance count is taken back. */
-  abandoned(): void;
+  abandoned(): Promise<void>;
 }
 
 /**
@@ -27,58 +28,52 @@ export interface SignInAttempt {
  * An attempt is counted as a failure the moment it starts, before the (slow) password check, so guesses sent in
  * parallel are counted as they arrive rather than after the first of them has been answered; the outcome then
  * keeps or takes back that count. A successful sign-in clears its account's counter; so does a password reset or an
- * admin's unlock.
+ * admin's unlock. With several instances (Redis) the counts are shared, so the limits hold across all of them.
  */
 export class SignInLimits {
-  private readonly account = new AttemptLimiter(ACCOUNT_FAILURES, WINDOW_MS);
-  private readonly ip = new AttemptLimiter(IP_FAILURES, WINDOW_MS);
+  private readonly account: AttemptCounter;
+  private readonly ip: AttemptCounter;
 
-  /** Throws 429 with the wait in minutes when the account or the address is locked. */
-  private assertAllowed(email: string, ip: string): void {
-    const accountWait = this.account.retryAfterMs(email.toLowerCase());
-    if (accountWait > 0)
-      throw new AppError(
-        'ACCOUNT_LOCKED',
-        `Too many failed sign-ins for this account. Try again in ${minutes(accountWait)} minutes, or reset your password.`,
-      );
-    const ipWait = this.ip.retryAfterMs(ip);
-    if (ipWait > 0)
-      throw new AppError('IP_LOCKED', `Too many failed sign-ins from your network. Try again in ${minutes(ipWait)} minutes.`);
+  constructor(redis?: { client: Redis; prefix: string } | null) {
+    this.account = redis ? redisCounter(redis.client, `${redis.prefix}sign-in:account:`, ACCOUNT_FAILURES, WINDOW_MS) : memoryCounter(ACCOUNT_FAILURES, WINDOW_MS);
+    this.ip = redis ? redisCounter(redis.client, `${redis.prefix}sign-in:ip:`, IP_FAILURES, WINDOW_MS) : memoryCounter(IP_FAILURES, WINDOW_MS);
   }
 
   /** Throws 429 when locked; otherwise counts the attempt now and returns how to settle it. */
-  begin(email: string, ip: string): SignInAttempt {
-    this.assertAllowed(email, ip);
+  async begin(email: string, ip: string): Promise<SignInAttempt> {
     const key = email.toLowerCase();
-    this.account.fail(key);
-    this.ip.fail(ip);
+    const account = await this.account.tryCount(key);
+    if (account.waitMs > 0)
+      throw new AppError(
+        'ACCOUNT_LOCKED',
+        `Too many failed sign-ins for this account. Try again in ${minutes(account.waitMs)} minutes, or reset your password.`,
+      );
+    const address = await this.ip.tryCount(ip);
+    if (address.waitMs > 0) {
+      await this.account.undo(key, account.token);
+      throw new AppError('IP_LOCKED', `Too many failed sign-ins from your network. Try again in ${minutes(address.waitMs)} minutes.`);
+    }
     let settled = false;
-    const settle = (f: () => void) => () => {
+    const settle = (f: () => Promise<unknown>) => async () => {
       if (settled) return;
       settled = true;
-      f();
+      await f();
     };
     return {
-      failed: settle(() => undefined),
-      succeeded: settle(() => {
-        this.account.reset(key);
-        this.ip.undo(ip);
-      }),
-      abandoned: settle(() => {
-        this.account.undo(key);
-        this.ip.undo(ip);
-      }),
+      failed: settle(async () => undefined),
+      succeeded: settle(() => Promise.all([this.account.reset(key), this.ip.undo(ip, address.token)])),
+      abandoned: settle(() => Promise.all([this.account.undo(key, account.token), this.ip.undo(ip, address.token)])),
     };
   }
 
   /** The account's counter starts again (successful sign-in, password reset, admin unlock). */
-  clearAccount(email: string): void {
-    this.account.reset(email.toLowerCase());
+  async clearAccount(email: string): Promise<void> {
+    await this.account.reset(email.toLowerCase());
   }
 
   /** Whole minutes until the account may try again; 0 when it is not locked. */
-  accountLockMinutes(email: string): number {
-    const ms = this.account.retryAfterMs(email.toLowerCase());
+  async accountLockMinutes(email: string): Promise<number> {
+    const ms = await this.account.retryAfterMs(email.toLowerCase());
     return ms > 0 ? minutes(ms) : 0;
   }
 }

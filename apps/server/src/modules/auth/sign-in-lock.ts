@@ -12,15 +12,15 @@ async function emailOf(ctx: AppContext, userId: number): Promise<string> {
 
 /** GET /admin/users/{id}/sign-in-lock: whether failed sign-ins have locked the account, and for how long. */
 export async function signInLockOf(ctx: AppContext, userId: number): Promise<{ locked: boolean; minutes: number }> {
-  const minutes = ctx.signInLimits.accountLockMinutes(await emailOf(ctx, userId));
+  const minutes = await ctx.signInLimits.accountLockMinutes(await emailOf(ctx, userId));
   return { locked: minutes > 0, minutes };
 }
 
 /** DELETE /admin/users/{id}/sign-in-lock: an admin lets a locked-out user (staff or customer) try again at once. */
 export async function clearSignInLock(ctx: AppContext, actor: { id: number; ip: string }, userId: number): Promise<string> {
   const email = await emailOf(ctx, userId);
-  const wasLocked = ctx.signInLimits.accountLockMinutes(email) > 0;
-  ctx.signInLimits.clearAccount(email);
+  const wasLocked = await ctx.signInLimits.accountLockMinutes(email) > 0;
+  await ctx.signInLimits.clearAccount(email);
   await writeAudit(ctx.db, { actorId: actor.id, targetUserId: userId, action: 'user.sign_in_unlock', after: { was_locked: wasLocked }, ip: actor.ip });
   return wasLocked ? `Sign-in unlocked for ${email}` : `${email} was not locked`;
 }

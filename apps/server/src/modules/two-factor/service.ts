@@ -104,12 +104,12 @@ export async function status(db: DbOrTx, user: { id: number; roleId: number }) {
 async function assertOwnCode(ctx: AppContext, user: { id: number; email: string }, ip: string, code: string): Promise<Row> {
   const row = await rowOf(ctx.db, user.id);
   if (!isEnabled(row)) throw new AppError('TWO_FACTOR_NOT_ENABLED');
-  const attempt = ctx.signInLimits.begin(user.email, ip);
+  const attempt = await ctx.signInLimits.begin(user.email, ip);
   if (!(await acceptCode(ctx.db, row, code))) {
-    attempt.failed();
+    await attempt.failed();
     throw new AppError('TWO_FACTOR_CODE_INVALID');
   }
-  attempt.abandoned();
+  await attempt.abandoned();
   return row;
 }
 

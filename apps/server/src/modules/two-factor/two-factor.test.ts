@@ -114,7 +114,7 @@ describe('staff two-factor sign-in', () => {
     expect(expired.statusCode).toBe(422);
     expect(expired.json().message).toMatch(/expired/);
     expect((await post('/api/auth/login/two-factor', undefined, { challenge: 'not-a-challenge', code: '123456' })).statusCode).toBe(422);
-    t.ctx.signInLimits.clearAccount(staff.email);
+    await t.ctx.signInLimits.clearAccount(staff.email);
   });
 
   it('counts wrong codes as failed sign-ins of the account: the account locks and a right password does not clear it', async () => {
@@ -129,7 +129,7 @@ describe('staff two-factor sign-in', () => {
     const locked = await post('/api/auth/login/two-factor', undefined, { challenge: next, code: codeAt(secret) });
     expect(locked.statusCode).toBe(429);
     expect((await login(staff.email)).statusCode).toBe(429);
-    t.ctx.signInLimits.clearAccount(staff.email);
+    await t.ctx.signInLimits.clearAccount(staff.email);
     const fresh = (await login(staff.email)).json().challenge;
     expect((await post('/api/auth/login/two-factor', undefined, { challenge: fresh, code: codeAt(secret) })).statusCode).toBe(200);
   });
@@ -151,7 +151,7 @@ describe('staff two-factor sign-in', () => {
     const c3 = (await login(staff.email)).json().challenge;
     expect((await post('/api/auth/login/two-factor', undefined, { challenge: c3, recoveryCode: recoveryCodes[1] })).statusCode).toBe(422);
     expect((await post('/api/auth/login/two-factor', undefined, { challenge: c3, recoveryCode: fresh.json().recoveryCodes[1] })).statusCode).toBe(200);
-    t.ctx.signInLimits.clearAccount(staff.email);
+    await t.ctx.signInLimits.clearAccount(staff.email);
   });
 
   it('turns off with password and code when the role does not require it', async () => {
@@ -164,7 +164,7 @@ describe('staff two-factor sign-in', () => {
     expect((await get('/api/security/two-factor', cookie)).json().enabled).toBe(false);
     expect((await login(staff.email)).json().user.id).toBe(staff.id);
     expect(await lastAudit('staff.two_factor_disable')).toMatchObject({ actorId: staff.id });
-    t.ctx.signInLimits.clearAccount(staff.email);
+    await t.ctx.signInLimits.clearAccount(staff.email);
   });
 
   it('policy: admin only, audited; requiring a role signs out its un-enrolled users, who enrol at their next sign-in', async () => {
