@@ -1,7 +1,6 @@
 /**
- * Counts failures per key (an IP, an account) in a sliding window; blocked once the limit is reached.
- * Kept in memory of the instance that runs the login; with several instances each counts its own share,
- * which still bounds guessing per instance (the IP limit of @fastify/rate-limit stands beside it).
+ * Counts failures per key (an IP, an account) in a sliding window; blocked once the limit is reached. In memory,
+ * for a sole instance; with several, attempt-counter.ts keeps the same counts in Redis.
  */
 export class AttemptLimiter {
   private readonly hits = new Map<string, number[]>();
