@@ -1,6 +1,9 @@
 import { afterEach, vi } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { initI18n } from '../i18n/index.ts';
+
+// Screens load parts on first use (dialogs, pages); on a busy machine that takes longer than the default 1 s.
+configure({ asyncUtilTimeout: 5000 });
 
 // Mantine reads these browser APIs, which happy-dom lacks or stubs differently.
 if (!window.matchMedia)
