@@ -3,6 +3,7 @@ import type { AppContext } from './context.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { isEmpty, seedBase, seedDemo } from './db/seed/index.ts';
 import { seedDemoActivity } from './db/seed/demo-activity.ts';
+import { seedDemoLeads } from './db/seed/demo-leads.ts';
 import { createMailer } from './integrations/mail.ts';
 import { createCaptchaVerifier } from './integrations/captcha.ts';
 import { createRealtime } from './realtime/realtime.ts';
@@ -30,7 +31,10 @@ export async function boot(config: Config, opts: { memory?: boolean } = {}): Pro
   const seededDemo = wantDemo && (await isEmpty(database.db));
   if (seededDemo) await seedDemo(database.db);
   const wantActivity = config.DEMO_ACTIVITY === 'true' || (config.DEMO_ACTIVITY === 'auto' && config.NODE_ENV !== 'test');
-  if (seededDemo && wantActivity) await seedDemoActivity(database.db);
+  if (seededDemo && wantActivity) {
+    await seedDemoActivity(database.db);
+    await seedDemoLeads(database.db);
+  }
   const realtime = createRealtime(config.appUrl);
   const ctx: AppContext = {
     config,

@@ -18,3 +18,4 @@ export * from './schemas/trading.ts';
 export * from './schemas/trade-management.ts';
 export * from './schemas/money.ts';
 export * from './schemas/customers.ts';
+export * from './schemas/crm.ts';

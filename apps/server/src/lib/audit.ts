@@ -10,6 +10,9 @@ export interface AuditEntry {
   before?: Record<string, unknown> | null;
   after?: Record<string, unknown> | null;
   ip?: string | null;
+  /** What was touched when it is not (only) a user, e.g. 'lead', and its id. */
+  subjectType?: string | null;
+  subjectId?: number | null;
 }
 
 /** Writes one audit row; pass the transaction of the change so the record and the change commit together. */
@@ -21,5 +24,7 @@ export async function writeAudit(db: DbOrTx, entry: AuditEntry): Promise<void> {
     before: entry.before ?? null,
     after: entry.after ?? null,
     ip: entry.ip?.slice(0, 64) ?? null,
+    subjectType: entry.subjectType ?? null,
+    subjectId: entry.subjectId ?? null,
   });
 }

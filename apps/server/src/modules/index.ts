@@ -20,6 +20,7 @@ import { withdrawalsRoutes } from './withdrawals/routes.ts';
 import { kycRoutes } from './kyc/routes.ts';
 import { pricingRoutes } from './pricing/routes.ts';
 import { customersRoutes } from './customers/routes.ts';
+import { crmRoutes } from './crm/routes.ts';
 
 /** Every business area's routes, mounted under /api. */
 export const apiRoutes: RoutesPlugin = async (app) => {
@@ -44,4 +45,5 @@ export const apiRoutes: RoutesPlugin = async (app) => {
   await app.register(kycRoutes);
   await app.register(pricingRoutes);
   await app.register(customersRoutes);
+  await app.register(crmRoutes);
 };
