@@ -184,6 +184,7 @@ export const LeadNoteRequest = z.object({
 });
 export type LeadNoteRequest = z.input<typeof LeadNoteRequest>;
 export const LeadNoteResponse = z.object({ message: z.string(), note: LeadNote });
+export type LeadNoteResponse = z.infer<typeof LeadNoteResponse>;
 
 /** Note preview in the table: 12 characters and an ellipsis (spec §2). */
 export const notePreview = (content: string): string => (content.length > 12 ? `${content.slice(0, 12)}…` : content);
@@ -198,6 +199,7 @@ export const LeadHistoryItem = z.object({
   created_at: z.string(),
 });
 export const LeadHistoryResponse = z.object({ data: z.array(LeadHistoryItem) });
+export type LeadHistoryResponse = z.infer<typeof LeadHistoryResponse>;
 export type LeadHistoryItem = z.infer<typeof LeadHistoryItem>;
 
 /* Sales statuses (CRM configuration). */
