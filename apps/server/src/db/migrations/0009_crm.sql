@@ -58,4 +58,7 @@ CREATE INDEX "leads_agent_idx" ON "leads" USING btree ("agent_id","id") WHERE "l
 CREATE INDEX "leads_ret_idx" ON "leads" USING btree ("ret_id","id") WHERE "leads"."deleted_at" is null;--> statement-breakpoint
 CREATE INDEX "leads_user_idx" ON "leads" USING btree ("user_id","id") WHERE "leads"."deleted_at" is null;--> statement-breakpoint
 CREATE INDEX "leads_status_idx" ON "leads" USING btree ("lead_status");--> statement-breakpoint
-CREATE UNIQUE INDEX "sales_statuses_one_default" ON "sales_statuses" USING btree ("is_default") WHERE "sales_statuses"."is_default";
+CREATE UNIQUE INDEX "sales_statuses_one_default" ON "sales_statuses" USING btree ("is_default") WHERE "sales_statuses"."is_default";--> statement-breakpoint
+-- "Contains" search over a lead's name, email, phone and reference through one trigram index (fast at millions of leads).
+CREATE EXTENSION IF NOT EXISTS pg_trgm;--> statement-breakpoint
+CREATE INDEX "leads_search_trgm" ON "leads" USING gin ((coalesce("first_name", '') || ' ' || coalesce("last_name", '') || ' ' || coalesce("email", '') || ' ' || coalesce("phone", '') || ' ' || coalesce("reference", '')) gin_trgm_ops) WHERE "deleted_at" is null;

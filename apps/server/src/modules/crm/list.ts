@@ -4,7 +4,7 @@ import { ALL_STATUSES, maskEmail, maskPhone, type LeadItem, type LeadListQuery, 
 import type { DbOrTx } from '../../db/client.ts';
 import { leadNotes, leads, users } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
-import { offsetOf, pageMeta, searchAny } from '../../lib/paging.ts';
+import { escapeLike, offsetOf, pageMeta, searchAny } from '../../lib/paging.ts';
 import type { StaffActor } from '../../lib/staff-scope.ts';
 import { isAgent, leadScope, masksContacts } from './scope.ts';
 
@@ -65,9 +65,14 @@ const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOS
 const depositAt = (fn: 'min' | 'max') =>
   sql<string | null>`(select ${sql.raw(fn)}(coalesce(d.reviewed_at, d.created_at)) from deposits d where d.user_id = ${leads.linkedUserId} and d.status = 'approved')`;
 
-/** Leads with everything the tables show, in the order of `ids` or newest first. */
-export async function loadLeads(db: DbOrTx, where: SQL, page?: { limit: number; offset: number }, masked = false): Promise<LeadItem[]> {
-  const q = db
+/**
+ * Leads with everything the tables show, newest first. The page's ids are found first (an index walk), and only
+ * those rows get their joins and deposit lookups, however deep the page.
+ */
+export async function loadLeads(db: DbOrTx, where: SQL, page: { limit: number; offset: number }, masked = false): Promise<LeadItem[]> {
+  const ids = (await db.select({ id: leads.id }).from(leads).where(where).orderBy(desc(leads.id)).limit(page.limit).offset(page.offset)).map((r) => r.id);
+  if (ids.length === 0) return [];
+  const rows = await db
     .select({
       l: leads,
       managerName: manager.fullName,
@@ -86,9 +91,8 @@ export async function loadLeads(db: DbOrTx, where: SQL, page?: { limit: number; 
     .leftJoin(retAgent, eq(retAgent.id, leads.retId))
     .leftJoin(affiliate, eq(affiliate.id, leads.userId))
     .leftJoin(linked, eq(linked.id, leads.linkedUserId))
-    .where(where)
+    .where(inArray(leads.id, ids))
     .orderBy(desc(leads.id));
-  const rows = page ? await q.limit(page.limit).offset(page.offset) : await q;
   const notes = await notesOf(db, rows.map((r) => r.l.id));
   return rows.map(({ l, ...r }) => ({
     id: l.id,
@@ -140,6 +144,20 @@ async function notesOf(db: DbOrTx, ids: number[]): Promise<Map<number, LeadNote[
   return out;
 }
 
+/** The text the trigram index covers (migration 0009_crm: leads_search_trgm); the search must use the same expression. */
+const searchText = sql`(coalesce(${leads.firstName}, '') || ' ' || coalesce(${leads.lastName}, '') || ' ' || coalesce(${leads.email}, '') || ' ' || coalesce(${leads.phone}, '') || ' ' || coalesce(${leads.reference}, ''))`;
+
+/**
+ * "Contains" search over name, email, phone and reference, through the trigram index. Masked viewers cannot search
+ * by the hidden values (that would reveal them letter by letter): their matches must also be in a visible field.
+ */
+function searchLeads(search: string | undefined, masked: boolean): SQL | undefined {
+  const s = search?.trim();
+  if (!s) return undefined;
+  const pattern = `%${escapeLike(s)}%`;
+  return and(sql`${searchText} ilike ${pattern}`, masked ? searchAny(s, [leads.firstName, leads.lastName, leads.reference]) : undefined);
+}
+
 /** One page of a CRM lead list, in the viewer's scope, newest first, searched by name, email, phone or reference. */
 export async function listLeads(db: DbOrTx, actor: StaffActor, list: LeadList, filters: LeadFilters, q: LeadListQuery): Promise<LeadListResponse> {
   // The agent filters belong to admins and managers (spec §6).
@@ -151,8 +169,7 @@ export async function listLeads(db: DbOrTx, actor: StaffActor, list: LeadList, f
     filterCondition(filters),
     list.kind === 'sales' && q.agentId !== undefined ? eq(leads.agentId, q.agentId) : undefined,
     list.kind === 'retentions' && q.retId !== undefined ? eq(leads.retId, q.retId) : undefined,
-    // Masked viewers cannot search by the hidden values: that would reveal them letter by letter.
-    searchAny(q.search, masked ? [leads.firstName, leads.lastName, leads.reference] : [leads.firstName, leads.lastName, leads.email, leads.phone, leads.reference]),
+    searchLeads(q.search, masked),
   )!;
   const [{ n }] = await db.select({ n: count() }).from(leads).where(where);
   const data = await loadLeads(db, where, { limit: q.limit, offset: offsetOf(q) }, masked);
