@@ -558,8 +558,9 @@ export const leads = pgTable(
     index('leads_group_status_idx').on(t.group, t.leadStatus, t.id).where(sql`${t.deletedAt} is null`),
     index('leads_group_created_idx').on(t.group, t.createdAt).where(sql`${t.deletedAt} is null`),
     index('leads_source_idx').on(t.source, t.id).where(sql`${t.deletedAt} is null`),
-    index('leads_agent_idx').on(t.agentId, t.id).where(sql`${t.deletedAt} is null`),
-    index('leads_ret_idx').on(t.retId, t.id).where(sql`${t.deletedAt} is null`),
+    // An agent's lists are one group of their leads: the group in the index spares a visit to each row.
+    index('leads_agent_idx').on(t.agentId, t.group, t.id).where(sql`${t.deletedAt} is null`),
+    index('leads_ret_idx').on(t.retId, t.group, t.id).where(sql`${t.deletedAt} is null`),
     index('leads_user_idx').on(t.userId, t.id).where(sql`${t.deletedAt} is null`),
     index('leads_status_idx').on(t.leadStatus),
   ],

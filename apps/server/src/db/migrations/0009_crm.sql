@@ -54,8 +54,8 @@ CREATE INDEX "leads_group_idx" ON "leads" USING btree ("group","id") WHERE "lead
 CREATE INDEX "leads_group_status_idx" ON "leads" USING btree ("group","lead_status","id") WHERE "leads"."deleted_at" is null;--> statement-breakpoint
 CREATE INDEX "leads_group_created_idx" ON "leads" USING btree ("group","created_at") WHERE "leads"."deleted_at" is null;--> statement-breakpoint
 CREATE INDEX "leads_source_idx" ON "leads" USING btree ("source","id") WHERE "leads"."deleted_at" is null;--> statement-breakpoint
-CREATE INDEX "leads_agent_idx" ON "leads" USING btree ("agent_id","id") WHERE "leads"."deleted_at" is null;--> statement-breakpoint
-CREATE INDEX "leads_ret_idx" ON "leads" USING btree ("ret_id","id") WHERE "leads"."deleted_at" is null;--> statement-breakpoint
+CREATE INDEX "leads_agent_idx" ON "leads" USING btree ("agent_id","group","id") WHERE "leads"."deleted_at" is null;--> statement-breakpoint
+CREATE INDEX "leads_ret_idx" ON "leads" USING btree ("ret_id","group","id") WHERE "leads"."deleted_at" is null;--> statement-breakpoint
 CREATE INDEX "leads_user_idx" ON "leads" USING btree ("user_id","id") WHERE "leads"."deleted_at" is null;--> statement-breakpoint
 CREATE INDEX "leads_status_idx" ON "leads" USING btree ("lead_status");--> statement-breakpoint
 CREATE UNIQUE INDEX "sales_statuses_one_default" ON "sales_statuses" USING btree ("is_default") WHERE "sales_statuses"."is_default";--> statement-breakpoint

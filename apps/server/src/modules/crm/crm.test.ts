@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { createTestApp, DEMO, DEMO_PASSWORD, ROLE_EMAIL, signIn, type TestApp } from '../../../test/helpers.ts';
-import { auditLogs, balances, deposits, leads, userProfiles, users } from '../../db/schema.ts';
+import { auditLogs, balances, deposits, leads, mailOutbox, userProfiles, users } from '../../db/schema.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 import { putSetting } from '../settings/service.ts';
 
@@ -325,7 +325,10 @@ describe('convert lead to user', () => {
     const userId = res.json().userId as number;
     expect(await row(l.id)).toMatchObject({ linkedUserId: userId, group: 'clients', agentId: ids.agent, retId: ids.retention, managerId: ids.manager });
     const [u] = await t.ctx.db.select().from(users).where(eq(users.id, userId));
-    expect(u).toMatchObject({ roleId: 3, email: `${l.name}@mail.example.com`, fullName: `${l.name} Lead` });
+    expect(u).toMatchObject({ roleId: 3, email: `${l.name}@mail.example.com`, fullName: `${l.name} Lead`, isEmailVerified: false });
+    // Email verification is on: the customer gets the sign-up's verification mail.
+    const mails = await t.ctx.db.select().from(mailOutbox).where(eq(mailOutbox.to, `${l.name}@mail.example.com`));
+    expect(mails.map((m) => m.subject)).toEqual([expect.stringContaining('Verify your email')]);
     expect((await t.ctx.db.select().from(userProfiles).where(eq(userProfiles.userId, userId)))[0]).toMatchObject({ managerId: ids.manager, country: 'Spain' });
     const wallets = await t.ctx.db.select().from(balances).where(eq(balances.userId, userId));
     expect(wallets.map((w) => w.mode).sort()).toEqual(['demo', 'real']);

@@ -12,6 +12,7 @@ import { hashPassword } from '../../lib/crypto.ts';
 import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
 import type { StaffActor } from '../../lib/staff-scope.ts';
 import { getBranding } from '../settings/service.ts';
+import { sendVerificationMail } from '../auth/service.ts';
 import { openCustomerWallets } from '../wallets/open.ts';
 import { isAgent, leadScope, masksContacts } from './scope.ts';
 
@@ -168,12 +169,16 @@ const emailTaken = () => new AppError('EMAIL_TAKEN', undefined, { email: 'An acc
 /**
  * POST /admin/leads/convertLeadToUser: the lead becomes a customer with the wallets sign-up opens, linked to the lead,
  * which moves to Clients and keeps its manager, agent and retention agent. The customer is managed by the lead's manager.
+ * With email verification on, the new customer gets the same verification mail as a sign-up (staff typed the address;
+ * nobody has confirmed it belongs to the customer); with it off the account is verified like a sign-up would be.
  */
-export async function convertLead(ctx: Ctx, actor: StaffActor, input: z.output<typeof LeadConvertRequest>): Promise<number> {
+export async function convertLead(ctx: AppContext, actor: StaffActor, input: z.output<typeof LeadConvertRequest>): Promise<number> {
   const branding = await getBranding(ctx.db);
+  const verify = branding.emailVerify === 'on';
   const passwordHash = await hashPassword(input.password);
+  let created: { id: number; email: string; fullName: string };
   try {
-    return await ctx.db.transaction(async (tx) => {
+    created = await ctx.db.transaction(async (tx) => {
       const before = await lockLead(tx, actor, input.id);
       if (before.linkedUserId !== null) throw new AppError('LEAD_ALREADY_CONVERTED');
       if (!before.email) throw new AppError('LEAD_NEEDS_EMAIL');
@@ -182,7 +187,7 @@ export async function convertLead(ctx: Ctx, actor: StaffActor, input: z.output<t
       const fullName = [before.firstName, before.lastName].filter(Boolean).join(' ').slice(0, 120);
       const [u] = await tx
         .insert(users)
-        .values({ fullName, email: before.email, passwordHash, roleId: 3, isEmailVerified: false, isActive: true })
+        .values({ fullName, email: before.email, passwordHash, roleId: 3, isEmailVerified: !verify, isActive: true })
         .returning({ id: users.id });
       await tx.insert(userProfiles).values({
         userId: u.id, phone: before.phone, country: before.country, city: before.city, managerId: before.managerId,
@@ -191,12 +196,14 @@ export async function convertLead(ctx: Ctx, actor: StaffActor, input: z.output<t
       const [after] = await tx.update(leads).set({ linkedUserId: u.id, group: 'clients' }).where(eq(leads.id, before.id)).returning();
       await writeAudit(tx, { actorId: actor.id, targetUserId: u.id, action: 'customer.create', after: { full_name: fullName, from_lead: before.id }, ip: actor.ip });
       await audit(tx, actor, after, 'lead.convert', snapshot(before), snapshot(after));
-      return u.id;
+      return { id: u.id, email: before.email, fullName };
     });
   } catch (err) {
     if (isUniqueViolation(err, 'users_email_unique')) throw emailTaken();
     throw err;
   }
+  if (verify) await sendVerificationMail(ctx, created, branding.appName);
+  return created.id;
 }
 
 /** POST /admin/crm/note: a note on a lead in the writer's scope. */
