@@ -186,7 +186,7 @@ export function LeadsPage({ screen }: { screen: LeadScreen }) {
       { key: 'last_name', label: t('LAST NAME'), sortable: true },
       // Masked values are shown, never offered for copying.
       { key: 'email', label: t('EMAIL'), sortable: true, render: (l) => (l.masked ? <span style={{ userSelect: 'none' }}>{l.email}</span> : l.email) },
-      { key: 'phone', label: t('PHONE'), render: (l) => (l.masked ? <span style={{ userSelect: 'none' }}>{l.phone}</span> : l.phone) },
+      { key: 'phone', label: t('PHONE'), render: (l) => (l.phone ? <span style={{ whiteSpace: 'nowrap', userSelect: l.masked ? 'none' : undefined }}>{l.phone}</span> : null) },
       { key: 'notes', label: t('NOTES'), render: (l) => (l.notes[0] ? notePreview(l.notes[0].content) : null) },
       { key: 'country', label: t('COUNTRY'), sortable: true },
       { key: 'lead_status', label: t('SALE STATUS'), sortable: true },
