@@ -170,4 +170,27 @@ describe('SalesStatusesPage', () => {
     expect(await screen.findByText('Sales Status added successfully')).toBeTruthy();
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ status: 'Hot', isDefault: false });
   });
+
+  it('edits a status and explains a refused delete (leads still have it)', async () => {
+    const reason = '3 leads have the status "New". Give them another status first.';
+    const { calls } = mockFetch((c) => {
+      if (c.method === 'PUT') return { message: 'Sales Status updated successfully' };
+      if (c.method === 'DELETE') return { status: 409, body: { message: reason } };
+      return STATUSES;
+    });
+    renderWithProviders(<SalesStatusesPage />);
+    const row = (await screen.findByText('Not Interested')).closest('tr') as HTMLElement;
+    fireEvent.click(within(row).getByRole('button', { name: 'Edit' }));
+    const input = await screen.findByRole('textbox', { name: 'Status' });
+    expect((input as HTMLInputElement).value).toBe('Not Interested');
+    fireEvent.change(input, { target: { value: 'Not Now' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Update' }));
+    expect(await screen.findByText('Sales Status updated successfully')).toBeTruthy();
+    expect(calls.find((c) => c.method === 'PUT')).toMatchObject({ path: '/admin/crm-config/sales-statuses/4', body: { status: 'Not Now', isDefault: false } });
+    const newRow = screen.getByText('New').closest('tr') as HTMLElement;
+    fireEvent.click(within(newRow).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Are you sure to delete this sale status?')).toBeTruthy();
+    fireEvent.click(await screen.findByRole('button', { name: 'Yes', hidden: true }));
+    expect(await screen.findByText(reason)).toBeTruthy();
+  });
 });
