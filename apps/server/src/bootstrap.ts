@@ -5,6 +5,7 @@ import { isEmpty, seedBase, seedDemo } from './db/seed/index.ts';
 import { seedDemoActivity } from './db/seed/demo-activity.ts';
 import { createBus } from './cluster/bus.ts';
 import { advisoryLeadership, soleLeader } from './cluster/leader.ts';
+import { seedDemoLeads } from './db/seed/demo-leads.ts';
 import { createMailer } from './integrations/mail.ts';
 import { createCaptchaVerifier } from './integrations/captcha.ts';
 import { createRealtime } from './realtime/realtime.ts';
@@ -36,7 +37,10 @@ export async function boot(config: Config, opts: { memory?: boolean } = {}): Pro
   const seededDemo = wantDemo && (await isEmpty(database.db));
   if (seededDemo) await seedDemo(database.db);
   const wantActivity = config.DEMO_ACTIVITY === 'true' || (config.DEMO_ACTIVITY === 'auto' && config.NODE_ENV !== 'test');
-  if (seededDemo && wantActivity) await seedDemoActivity(database.db);
+  if (seededDemo && wantActivity) {
+    await seedDemoActivity(database.db);
+    await seedDemoLeads(database.db);
+  }
   const bus = await createBus(config.REDIS_URL, config.CLUSTER_NAME);
   // Several instances share one PostgreSQL; the embedded database has exactly one.
   const leadership = bus.enabled && config.DATABASE_URL ? advisoryLeadership(config.DATABASE_URL) : soleLeader();

@@ -20,3 +20,4 @@ export * from './schemas/money.ts';
 export * from './schemas/customers.ts';
 export * from './schemas/operations.ts';
 export * from './schemas/two-factor.ts';
+export * from './schemas/crm.ts';

@@ -86,6 +86,15 @@ export const ERRORS = {
   CUSTOMER_HAS_OPEN_POSITIONS: { status: 409, message: 'This customer has open positions. Close them before deleting the customer.' },
   ADJUSTMENT_NOT_COVERED: { status: 400, message: 'The wallet cannot go below zero or below the margin its open positions hold.' },
   MANAGER_NOT_FOUND: { status: 400, message: 'Choose an active manager.' },
+  LEAD_NOT_FOUND: { status: 404, message: 'Lead not found.' },
+  LEAD_MOVE_NOT_ALLOWED: { status: 409, message: 'Some of these leads cannot be moved there.' },
+  LEAD_ALREADY_CONVERTED: { status: 409, message: 'This lead is already a customer.' },
+  LEAD_NEEDS_EMAIL: { status: 400, message: 'The lead needs an email address to become a customer.' },
+  ASSIGNEE_NOT_FOUND: { status: 400, message: 'Choose an active staff member of the right role.' },
+  SALES_STATUS_NOT_FOUND: { status: 404, message: 'Sales status not found.' },
+  SALES_STATUS_TAKEN: { status: 409, message: 'This sales status already exists.' },
+  SALES_STATUS_IN_USE: { status: 409, message: 'Leads have this status. Give them another status first.' },
+  SALES_STATUS_DEFAULT: { status: 409, message: 'One status must stay the default: make another status the default first.' },
   INTERNAL: { status: 500, message: 'Something went wrong' },
 } as const;
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -57,11 +58,13 @@ export async function openDatabase(opts: { url?: string; dataDir?: string | null
     return { db, kind: 'postgres', close: async () => void (await Promise.all([pool.end(), hotPool.end()])) };
   }
   let client: PGlite;
+  // Trigram indexes (pg_trgm) make "contains" searches over large lists use an index (CRM leads).
+  const extensions = { pg_trgm };
   if (opts.dataDir) {
     fs.mkdirSync(opts.dataDir, { recursive: true });
-    client = await PGlite.create(path.join(opts.dataDir, 'pg'));
+    client = await PGlite.create(path.join(opts.dataDir, 'pg'), { extensions });
   } else {
-    client = await PGlite.create();
+    client = await PGlite.create({ extensions });
   }
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   await migratePglite(db as never, { migrationsFolder });

@@ -509,3 +509,85 @@ export const paymentCallbacks = pgTable(
   },
   (t) => [uniqueIndex('payment_callbacks_event_unique').on(t.kind, t.eventId)],
 );
+
+/**
+ * CRM sales statuses (back-office §2 CRM configuration): the values a lead's status may take. Exactly one is the
+ * default (partial unique index); leads reference the status by its text, so a rename follows to every lead and a
+ * status still in use cannot be deleted.
+ */
+export const salesStatuses = pgTable(
+  'sales_statuses',
+  {
+    id: serial('id').primaryKey(),
+    status: varchar('status', { length: 60 }).notNull(),
+    isDefault: boolean('is_default').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('sales_statuses_status_unique').on(t.status),
+    uniqueIndex('sales_statuses_one_default').on(t.isDefault).where(sql`${t.isDefault}`),
+  ],
+);
+
+/**
+ * CRM leads (back-office §3 Lead). `group` is the CRM list the lead sits in: sales, retentions, archived, or clients
+ * once converted into a customer (`linked_user_id`). `source` is how it came in: manual (staff), live (sign-up or
+ * intake), affiliate (brought by `user_id`). Deleted leads are kept and hidden (`deleted_at`). Deposit dates and last
+ * access are read from the linked customer's records when listed, never copied.
+ */
+export const leads = pgTable(
+  'leads',
+  {
+    id: serial('id').primaryKey(),
+    firstName: varchar('first_name', { length: 100 }).notNull(),
+    lastName: varchar('last_name', { length: 100 }),
+    email: varchar('email', { length: 255 }),
+    phone: varchar('phone', { length: 32 }),
+    country: varchar('country', { length: 100 }),
+    city: varchar('city', { length: 100 }),
+    funnelLink: varchar('funnel_link', { length: 500 }),
+    reference: varchar('reference', { length: 120 }),
+    leadSourceId: varchar('lead_source_id', { length: 120 }),
+    leadStatus: varchar('lead_status', { length: 60 })
+      .notNull()
+      .references(() => salesStatuses.status, { onUpdate: 'cascade', onDelete: 'restrict' }),
+    group: varchar('group', { length: 12 }).notNull().default('sales'),
+    source: varchar('source', { length: 12 }).notNull().default('manual'),
+    managerId: integer('manager_id').references(() => users.id, { onDelete: 'set null' }),
+    agentId: integer('agent_id').references(() => users.id, { onDelete: 'set null' }),
+    retId: integer('ret_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The affiliate who brought the lead. */
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The customer the lead became. */
+    linkedUserId: integer('linked_user_id').references(() => users.id, { onDelete: 'restrict' }),
+    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('leads_group_check', sql`${t.group} in ('sales', 'retentions', 'archived', 'clients')`),
+    check('leads_source_check', sql`${t.source} in ('manual', 'live', 'affiliate')`),
+    uniqueIndex('leads_linked_user_unique').on(t.linkedUserId),
+    index('leads_group_idx').on(t.group, t.id).where(sql`${t.deletedAt} is null`),
+    index('leads_group_status_idx').on(t.group, t.leadStatus, t.id).where(sql`${t.deletedAt} is null`),
+    index('leads_group_created_idx').on(t.group, t.createdAt).where(sql`${t.deletedAt} is null`),
+    index('leads_source_idx').on(t.source, t.id).where(sql`${t.deletedAt} is null`),
+    // An agent's lists are one group of their leads: the group in the index spares a visit to each row.
+    index('leads_agent_idx').on(t.agentId, t.group, t.id).where(sql`${t.deletedAt} is null`),
+    index('leads_ret_idx').on(t.retId, t.group, t.id).where(sql`${t.deletedAt} is null`),
+    index('leads_user_idx').on(t.userId, t.id).where(sql`${t.deletedAt} is null`),
+    index('leads_status_idx').on(t.leadStatus),
+  ],
+);
+
+/** Notes staff write on a lead (back-office §2 Notes modal). */
+export const leadNotes = pgTable(
+  'lead_notes',
+  {
+    id: serial('id').primaryKey(),
+    leadId: integer('lead_id').notNull().references(() => leads.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    content: text('content').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('lead_notes_lead_idx').on(t.leadId, t.id)],
+);

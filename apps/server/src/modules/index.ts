@@ -23,6 +23,7 @@ import { auditRoutes } from './audit/routes.ts';
 import { serverInfoRoutes } from './server-info/routes.ts';
 import { customersRoutes } from './customers/routes.ts';
 import { twoFactorRoutes } from './two-factor/routes.ts';
+import { crmRoutes } from './crm/routes.ts';
 
 /** Every business area's routes, mounted under /api. */
 export const apiRoutes: RoutesPlugin = async (app) => {
@@ -50,4 +51,5 @@ export const apiRoutes: RoutesPlugin = async (app) => {
   await app.register(serverInfoRoutes);
   await app.register(customersRoutes);
   await app.register(twoFactorRoutes);
+  await app.register(crmRoutes);
 };

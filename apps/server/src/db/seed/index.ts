@@ -6,6 +6,7 @@ import { balances, instruments, kycDocuments, languages, ledgerEntries, pricingP
 import { hashPassword } from '../../lib/crypto.ts';
 import { seedInstruments } from './instruments.ts';
 import { seedDemoGateways, seedGateways } from '../../modules/gateways/service.ts';
+import { seedSalesStatuses } from '../../modules/crm/statuses.ts';
 
 export const DEMO_PASSWORD = 'Demo12345!';
 export const DEMO_USERS = [
@@ -86,6 +87,7 @@ export async function seedBase(db: Db): Promise<void> {
   const [{ n }] = await db.select({ n: count() }).from(instruments);
   if (n === 0) await seedInstruments(db);
   await seedGateways(db);
+  await seedSalesStatuses(db);
   for (const [i, l] of LANGUAGES.entries()) await db.insert(languages).values({ ...l, position: i }).onConflictDoNothing();
   for (const l of LANGUAGES) {
     const entries = Object.entries(shippedTranslations(l.code));

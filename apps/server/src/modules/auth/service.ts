@@ -31,7 +31,8 @@ export async function findUserByEmail(db: DbOrTx, email: string) {
   return u ?? null;
 }
 
-async function sendVerificationMail(ctx: AppContext, user: { id: number; email: string; fullName: string }, appName: string) {
+/** Mails a new customer the single-use link that verifies their email (sign-up, a lead converted by staff). */
+export async function sendVerificationMail(ctx: AppContext, user: { id: number; email: string; fullName: string }, appName: string) {
   const { id, token } = await issueTokenRow(ctx.db, user.id, 'verify_email');
   const link = `${ctx.config.appUrl}/verify-email?token=${token}`;
   await ctx.mailer.send(

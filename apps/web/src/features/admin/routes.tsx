@@ -22,6 +22,8 @@ import { ServerInfoPage } from './operations/ServerInfoPage.tsx';
 import { AuditLogPage } from './operations/AuditLogPage.tsx';
 import { CustomersPage } from './customers/CustomersPage.tsx';
 import { EditCustomerPage } from './customers/EditCustomerPage.tsx';
+import { LeadsPage } from './crm/LeadsPage.tsx';
+import { SalesStatusesPage } from './crm/SalesStatusesPage.tsx';
 
 /** Placeholder for a menu screen of a later release, titled like the screen it stands for. */
 function CurrentSectionPlaceholder() {
@@ -42,7 +44,10 @@ export function AdminRoutes() {
     <Routes>
       <Route element={<AdminLayout />}>
         {underAffiliate ? (
-          <Route path="*" element={<CurrentSectionPlaceholder />} />
+          <>
+            <Route index element={<LeadsPage key="affiliate" screen={{ kind: 'affiliate' }} />} />
+            <Route path="*" element={<CurrentSectionPlaceholder />} />
+          </>
         ) : (
           <>
             <Route path="users" element={<StaffUsersPage />} />
@@ -66,6 +71,16 @@ export function AdminRoutes() {
             <Route path="customers/all" element={<CustomersPage key="all" type="all" />} />
             <Route path="customers/inactive" element={<CustomersPage key="inactive" type="inactive" />} />
             <Route path="customers/edit/:id" element={<EditCustomerPage />} />
+            <Route path="crm/sales/all" element={<LeadsPage key="sales-all" screen={{ kind: 'sales', type: 'all' }} />} />
+            <Route path="crm/sales/manual" element={<LeadsPage key="sales-manual" screen={{ kind: 'sales', type: 'manual' }} />} />
+            <Route path="crm/sales/live" element={<LeadsPage key="sales-live" screen={{ kind: 'sales', type: 'live' }} />} />
+            <Route path="crm/clients" element={<LeadsPage key="clients" screen={{ kind: 'clients' }} />} />
+            <Route path="crm/retention" element={<LeadsPage key="retention" screen={{ kind: 'retentions' }} />} />
+            <Route path="crm/archived" element={<LeadsPage key="archived" screen={{ kind: 'archived' }} />} />
+            <Route path="leads/live" element={<LeadsPage key="leads-live" screen={{ kind: 'new', type: 'live' }} />} />
+            <Route path="leads/manual" element={<LeadsPage key="leads-manual" screen={{ kind: 'new', type: 'manual' }} />} />
+            <Route path="leads/all" element={<LeadsPage key="leads-all" screen={{ kind: 'affiliate' }} />} />
+            <Route path="crm-config/sales-statuses" element={<SalesStatusesPage />} />
             <Route path="*" element={<CurrentSectionPlaceholder />} />
           </>
         )}

@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import {
+  GroupLeadsParams, IdParam, LeadBulkRequest, LeadConvertRequest, LeadCreateRequest, LeadHistoryResponse, LeadListQuery, LeadListResponse,
+  LeadNoteRequest, LeadNoteResponse, LeadUpdateRequest, MessageResponse, NewLeadsParams, SalesLeadsParams, SalesStatusListQuery,
+  SalesStatusListResponse, SalesStatusRequest,
+} from '@platform/domain';
+import type { RoutesPlugin } from '../../lib/http.ts';
+import { staffOf } from '../../lib/staff-scope.ts';
+import { listLeads, type LeadList } from './list.ts';
+import { addNote, bulkUpdateLeads, convertLead, createLead, deleteLead, leadHistory, updateLead } from './service.ts';
+import { createSalesStatus, deleteSalesStatus, listSalesStatuses, updateSalesStatus } from './statuses.ts';
+
+/**
+ * CRM (back-office §2 CRM lead screens, CRM configuration; §6). Access per route follows the menu; within a route the
+ * lead scope (crm/scope.ts) limits agents and affiliates to their own leads.
+ */
+const tags = ['crm'];
+const CreatedResponse = z.object({ message: z.string(), id: z.number() });
+
+export const crmRoutes: RoutesPlugin = async (app) => {
+  const { db } = app.ctx;
+
+  /** Each list answers with and without the trailing /{startDate}/{endDate}. */
+  const listRoutes = <P extends z.ZodObject>(path: string, access: readonly number[], params: P, list: (p: z.output<P>) => LeadList) => {
+    for (const url of [path, `${path}/:startDate/:endDate`])
+      app.get(
+        url,
+        { config: { access: [...access] as never }, schema: { tags, params, querystring: LeadListQuery, response: { 200: LeadListResponse } } },
+        async (req) => {
+          const p = req.params as z.output<P> & { status: string; startDate?: string; endDate?: string };
+          return listLeads(db, staffOf(req), list(p), { status: p.status, startDate: p.startDate, endDate: p.endDate }, req.query);
+        },
+      );
+  };
+  listRoutes('/affiliate/leads/api/sales/:status/:type', [1, 2, 5], SalesLeadsParams, (p) => ({ kind: 'sales', type: p.type }));
+  listRoutes('/affiliate/leads/api/new/:status/:type', [1, 2, 5, 6], NewLeadsParams, (p) => ({ kind: 'new', type: p.type }));
+  listRoutes('/affiliate/leads/api/clients/:status', [1, 2], GroupLeadsParams, () => ({ kind: 'clients' }));
+  listRoutes('/affiliate/leads/api/archived/:status', [1, 2], GroupLeadsParams, () => ({ kind: 'archived' }));
+  listRoutes('/affiliate/leads/api/retentions/:status', [1, 2, 6], GroupLeadsParams, () => ({ kind: 'retentions' }));
+
+  // Affiliate Leads (admins, managers) and an affiliate's own leads; filters as query parameters.
+  app.get(
+    '/affiliate/leads/api',
+    { config: { access: [1, 2, 4] }, schema: { tags, querystring: LeadListQuery, response: { 200: LeadListResponse } } },
+    async (req) => listLeads(db, staffOf(req), { kind: 'affiliate' }, { status: req.query.status, startDate: req.query.startDate, endDate: req.query.endDate }, req.query),
+  );
+
+  app.post(
+    '/admin/leads',
+    { config: { access: [1, 2, 4] }, schema: { tags, body: LeadCreateRequest, response: { 201: CreatedResponse } } },
+    async (req, reply) => reply.status(201).send({ message: 'Leads added successfully', id: await createLead(app.ctx, staffOf(req), req.body) }),
+  );
+
+  app.put(
+    '/admin/leads/bulk',
+    { config: { access: [1, 2, 5, 6] }, schema: { tags, body: LeadBulkRequest, response: { 200: MessageResponse } } },
+    async (req) => {
+      const done = await bulkUpdateLeads(app.ctx, staffOf(req), req.body);
+      return { message: done === 'moved' ? 'Lead moved successfully' : 'Agents assigned successfully' };
+    },
+  );
+
+  app.put(
+    '/admin/leads/:id',
+    { config: { access: [1, 2, 5, 6] }, schema: { tags, params: IdParam, body: LeadUpdateRequest, response: { 200: MessageResponse } } },
+    async (req) => {
+      await updateLead(app.ctx, staffOf(req), req.params.id, req.body);
+      return { message: 'Lead edited successfully' };
+    },
+  );
+
+  for (const url of ['/admin/leads/:id', '/affiliate/leads/:id'])
+    app.delete(
+      url,
+      { config: { access: url.startsWith('/admin') ? [1, 2] : [4] }, schema: { tags, params: IdParam, response: { 200: MessageResponse } } },
+      async (req) => {
+        await deleteLead(app.ctx, staffOf(req), req.params.id);
+        return { message: 'Lead deleted successfully' };
+      },
+    );
+
+  app.get(
+    '/admin/leads/:id/history',
+    { config: { access: [1, 2, 5, 6] }, schema: { tags, params: IdParam, response: { 200: LeadHistoryResponse } } },
+    async (req) => ({ data: await leadHistory(app.ctx, staffOf(req), req.params.id) }),
+  );
+
+  app.post(
+    '/admin/leads/convertLeadToUser',
+    { config: { access: [1, 2, 5, 6] }, schema: { tags, body: LeadConvertRequest, response: { 201: z.object({ message: z.string(), userId: z.number() }) } } },
+    async (req, reply) => reply.status(201).send({ message: 'Lead converted successfully', userId: await convertLead(app.ctx, staffOf(req), req.body) }),
+  );
+
+  app.post(
+    '/admin/crm/note',
+    { config: { access: [1, 2, 5, 6] }, schema: { tags, body: LeadNoteRequest, response: { 201: LeadNoteResponse } } },
+    async (req, reply) => reply.status(201).send({ message: 'Notes created successfully', note: await addNote(app.ctx, staffOf(req), req.body) }),
+  );
+
+  // Sales statuses: everyone working leads reads them (status filters); admins and managers change them.
+  app.get(
+    '/admin/crm-config/sales-statuses/api',
+    { config: { access: [1, 2, 4, 5, 6] }, schema: { tags, querystring: SalesStatusListQuery, response: { 200: SalesStatusListResponse } } },
+    async (req) => listSalesStatuses(db, req.query),
+  );
+  app.post(
+    '/admin/crm-config/sales-statuses',
+    { config: { access: [1, 2] }, schema: { tags, body: SalesStatusRequest, response: { 201: MessageResponse } } },
+    async (req, reply) => {
+      await createSalesStatus(db, staffOf(req), req.body);
+      return reply.status(201).send({ message: 'Sales Status added successfully' });
+    },
+  );
+  app.put(
+    '/admin/crm-config/sales-statuses/:id',
+    { config: { access: [1, 2] }, schema: { tags, params: IdParam, body: SalesStatusRequest, response: { 200: MessageResponse } } },
+    async (req) => {
+      await updateSalesStatus(db, staffOf(req), req.params.id, req.body);
+      return { message: 'Sales Status updated successfully' };
+    },
+  );
+  app.delete(
+    '/admin/crm-config/sales-statuses/:id',
+    { config: { access: [1, 2] }, schema: { tags, params: IdParam, response: { 200: MessageResponse } } },
+    async (req) => {
+      await deleteSalesStatus(db, staffOf(req), req.params.id);
+      return { message: 'Sales Status deleted successfully' };
+    },
+  );
+};
