@@ -171,6 +171,7 @@ const EXPECTED: Record<string, RouteAccess> = {
   'GET /api/admin/status/server': [1],
   'GET /api/admin/audit/api': [1],
   'GET /api/admin/audit/actions': [1],
+  'GET /api/admin/dashboard': [1],
   'PUT /api/admin/pricing/:id': [1],
   'DELETE /api/admin/pricing/:id': [1],
 };

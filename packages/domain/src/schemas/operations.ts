@@ -58,3 +58,28 @@ export const ServerInfoDto = z.object({
   instances: z.object({ clustered: z.boolean(), leader: z.boolean() }),
 });
 export type ServerInfoDto = z.infer<typeof ServerInfoDto>;
+
+/** GET /admin/dashboard?from&to (YYYY-MM-DD, both optional: all time). */
+export const DashboardQuery = z
+  .object({ from: filterDate, to: filterDate })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { error: 'From must not be after To', path: ['from'] });
+
+const moneyTotals = z.object({ currency: z.string(), deposits: z.string(), withdraws: z.string(), proLoss: z.string() });
+
+/**
+ * The admin dashboard (back-office spec §2): money on real wallets only (demo money is not the broker's), in the
+ * app currency; wallets in other currencies are reported beside it, not converted.
+ */
+export const DashboardResponse = z.object({
+  currency: z.string(),
+  totalDeposits: z.string(),
+  totalWithdraws: z.string(),
+  totalTrades: z.number(),
+  totalUsers: z.number(),
+  /** The broker's result: minus the clients' realised profit or loss on real wallets. */
+  totalProLoss: z.string(),
+  otherCurrencies: z.array(moneyTotals),
+  last7DaysTransactions: z.object({ categories: z.array(z.string()), series: z.array(z.object({ name: z.string(), data: z.array(z.number()) })) }),
+  tradeEngagement: z.object({ categories: z.array(z.string()), data: z.array(z.number()) }),
+});
+export type DashboardResponse = z.infer<typeof DashboardResponse>;
