@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { AdminLayout } from './AdminLayout.tsx';
@@ -25,6 +26,9 @@ import { EditCustomerPage } from './customers/EditCustomerPage.tsx';
 import { LeadsPage } from './crm/LeadsPage.tsx';
 import { SalesStatusesPage } from './crm/SalesStatusesPage.tsx';
 
+// The dashboard's charts (recharts) load with it, not with every back-office screen.
+const DashboardPage = lazy(() => import('./dashboard/DashboardPage.tsx').then((m) => ({ default: m.DashboardPage })));
+
 /** Placeholder for a menu screen of a later release, titled like the screen it stands for. */
 function CurrentSectionPlaceholder() {
   const { t } = useTranslation();
@@ -50,6 +54,14 @@ export function AdminRoutes() {
           </>
         ) : (
           <>
+            <Route
+              index
+              element={
+                <Suspense fallback={null}>
+                  <DashboardPage />
+                </Suspense>
+              }
+            />
             <Route path="users" element={<StaffUsersPage />} />
             <Route path="mail" element={<MailOutboxPage />} />
             <Route path="apis" element={<TradeApisPage />} />
