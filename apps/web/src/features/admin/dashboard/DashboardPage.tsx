@@ -1,7 +1,7 @@
 import '@mantine/charts/styles.css';
 import { useState } from 'react';
 import { BarChart, PieChart } from '@mantine/charts';
-import { Alert, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, ColorSwatch, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
@@ -94,7 +94,7 @@ export function DashboardPage() {
               {d.tradeEngagement.data.every((n) => n === 0) ? (
                 <Text c="dimmed">{t('No trades in this range.')}</Text>
               ) : (
-                <Group justify="center">
+                <Group justify="center" gap="xl">
                   <PieChart
                     size={220}
                     withLabelsLine
@@ -103,6 +103,16 @@ export function DashboardPage() {
                     withTooltip
                     data={d.tradeEngagement.categories.map((c, i) => ({ name: t(CATEGORY_LABELS[c] ?? c), value: d.tradeEngagement.data[i], color: PIE_COLORS[i % PIE_COLORS.length] }))}
                   />
+                  <Stack gap={4}>
+                    {d.tradeEngagement.categories.map((c, i) => (
+                      <Group key={c} gap={6}>
+                        <ColorSwatch size={12} color={`var(--mantine-color-${PIE_COLORS[i % PIE_COLORS.length].replace('.', '-')})`} />
+                        <Text size="sm">
+                          {t(CATEGORY_LABELS[c] ?? c)}: {d.tradeEngagement.data[i]}
+                        </Text>
+                      </Group>
+                    ))}
+                  </Stack>
                 </Group>
               )}
             </Paper>
