@@ -172,6 +172,11 @@ const EXPECTED: Record<string, RouteAccess> = {
   'GET /api/admin/audit/api': [1],
   'GET /api/admin/audit/actions': [1],
   'GET /api/admin/dashboard': [1],
+  'GET /api/admin/trades/api/:type': [1, 2],
+  'GET /api/admin/trades/api/:type/:userId': [1, 2],
+  'POST /api/admin/trades/close': [1, 2],
+  'PUT /api/admin/trades/:id': [1, 2],
+  'DELETE /api/admin/trades/:id': [1, 2],
   'PUT /api/admin/pricing/:id': [1],
   'DELETE /api/admin/pricing/:id': [1],
 };

@@ -1,4 +1,4 @@
-import type { AuditEntryDto, AdminInstrumentDto, AdminKycDto, CustomerListItem, ExternalPaymentDto, MoneyRecordDto, StaffUserDto } from '@platform/domain';
+import type { AdminTradeDto, AuditEntryDto, AdminInstrumentDto, AdminKycDto, CustomerListItem, ExternalPaymentDto, MoneyRecordDto, StaffUserDto } from '@platform/domain';
 import { ROLE_NAMES } from '@platform/domain';
 import type { CsvColumn } from './csv-export.ts';
 
@@ -88,4 +88,23 @@ export const AUDIT_CSV: ReadonlyArray<CsvColumn<AuditEntryDto>> = [
   { header: 'Before', value: (r) => json(r.before) },
   { header: 'After', value: (r) => json(r.after) },
   { header: 'IP', value: (r) => r.ip },
+];
+
+export const TRADE_CSV: ReadonlyArray<CsvColumn<AdminTradeDto>> = [
+  { header: 'ID', value: (r) => r.id },
+  { header: 'User', value: (r) => r.user.email },
+  { header: 'Wallet', value: (r) => `${r.balance.mode} ${r.balance.currency}` },
+  { header: 'Type', value: (r) => r.type },
+  { header: 'Instrument', value: (r) => r.instrument },
+  { header: 'Amount', value: (r) => r.trade_amount },
+  { header: 'Open Rate', value: (r) => r.open_rate },
+  { header: 'Close Rate', value: (r) => r.close_rate },
+  { header: 'Spread', value: (r) => r.spread },
+  { header: 'Margin Used', value: (r) => r.margin_used },
+  { header: 'Pro/Loss', value: (r) => r.pro_loss },
+  { header: 'Take Profit', value: (r) => r.profit },
+  { header: 'Stop Loss', value: (r) => r.loss },
+  { header: 'Leverage', value: (r) => r.leverage },
+  { header: 'Open Time', value: (r) => r.created_at },
+  { header: 'Close Time', value: (r) => r.close_time },
 ];

@@ -21,6 +21,7 @@ import { kycRoutes } from './kyc/routes.ts';
 import { pricingRoutes } from './pricing/routes.ts';
 import { auditRoutes } from './audit/routes.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
+import { adminTradesRoutes } from './admin-trades/routes.ts';
 import { serverInfoRoutes } from './server-info/routes.ts';
 import { customersRoutes } from './customers/routes.ts';
 import { twoFactorRoutes } from './two-factor/routes.ts';
@@ -50,6 +51,7 @@ export const apiRoutes: RoutesPlugin = async (app) => {
   await app.register(pricingRoutes);
   await app.register(auditRoutes);
   await app.register(dashboardRoutes);
+  await app.register(adminTradesRoutes);
   await app.register(serverInfoRoutes);
   await app.register(customersRoutes);
   await app.register(twoFactorRoutes);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CANDLE_INTERVALS, CATEGORIES, CHART_INTERVALS, CLOSE_REASONS, type Category } from '../trading.ts';
-import { MoneyString, PagedQuery, UNSAFE_TEXT_MESSAGE, isSafeText, paged, requiredString } from './common.ts';
+import { MoneyString, PagedQuery, UNSAFE_TEXT_MESSAGE, isSafeText, paged, parseIsoDate, requiredString } from './common.ts';
 
 /**
  * Payloads of the trading dashboard and statements (client-area spec §3, §7). Money and rates of orders travel
@@ -227,3 +227,48 @@ export interface ServerEvents {
   /** Staff added, edited or deleted an instrument: dashboards reload the catalogue (tradability, names, new rows). */
   instrumentsChanged: (change: { at: number }) => void;
 }
+
+/** Back-office trades (spec §2 "Trades", §3 Trade): lists, the admin close, the Edit Order modal. */
+export const ADMIN_TRADE_LISTS = ['all', 'open', 'closed'] as const;
+export const AdminTradeListParams = z.object({ type: z.enum(ADMIN_TRADE_LISTS, { error: 'Unknown list' }) });
+export const AdminTradeUserParams = AdminTradeListParams.extend({
+  userId: z.coerce.number().int().positive({ error: 'Invalid id' }).max(2_147_483_647, { error: 'Invalid id' }),
+});
+export const AdminTradeDto = z.object({
+  id: z.number(),
+  user: z.object({ id: z.number(), email: z.string() }),
+  balance: z.object({ mode: z.string(), currency: z.string() }),
+  type: z.string(),
+  instrument: z.string(),
+  trade_amount: z.string(),
+  open_rate: z.string(),
+  close_rate: z.string().nullable(),
+  spread: z.string(),
+  margin_used: z.string(),
+  pro_loss: z.string().nullable(),
+  profit: z.string().nullable(),
+  loss: z.string().nullable(),
+  leverage: z.number(),
+  created_at: z.string(),
+  close_time: z.string().nullable(),
+});
+export type AdminTradeDto = z.infer<typeof AdminTradeDto>;
+export const AdminTradeListResponse = paged(AdminTradeDto);
+export const AdminTradeCloseRequest = OrderCloseRequest;
+/** PUT /admin/trades/{id}: every field optional; the close rate only for closed trades. */
+export const AdminTradeUpdateRequest = z.object({
+  openRate: decimalInput('Enter a rate', MAX_PRICE).optional(),
+  closeRate: decimalInput('Enter a rate', MAX_PRICE).optional().nullable(),
+  spread: decimalInput('Enter the spread', MAX_PRICE).optional(),
+  profit: rateInput.optional(),
+  loss: rateInput.optional(),
+  /** The open time as the modal shows it: YYYY-MM-DDTHH:mm (UTC). */
+  openTime: z
+    .string()
+    .trim()
+    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, { error: 'Use the format YYYY-MM-DDTHH:mm' })
+    .refine((s) => parseIsoDate(s.slice(0, 10)) !== null && Number(s.slice(11, 13)) < 24 && Number(s.slice(14, 16)) < 60, { error: 'Enter a real date and time' })
+    .optional(),
+});
+export type AdminTradeUpdateRequest = z.input<typeof AdminTradeUpdateRequest>;
+export const AdminTradeResponse = z.object({ message: z.string(), trade: AdminTradeDto });

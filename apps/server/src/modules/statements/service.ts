@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, isNotNull, lt, type SQL } from 'drizzle-orm';
+import { and, isNull, count, desc, eq, gte, isNotNull, lt, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { CLOSE_REASON_LABELS, type CloseReason, type StatementDto, type StatementsQuery, type StatementsResponse } from '@platform/domain';
 import type { Db, DbOrTx } from '../../db/client.ts';
@@ -24,6 +24,7 @@ async function closedTradesFilter(db: Db, userId: number, q: Query): Promise<SQL
   return and(
     eq(orders.balanceId, trader.wallet.id),
     isNotNull(orders.closeTime),
+    isNull(orders.voidedAt),
     from ? gte(orders.closeTime, from) : undefined,
     to ? lt(orders.closeTime, to) : undefined,
   );

@@ -287,6 +287,8 @@ export async function listOrders(db: Db, userId: number, q: z.output<typeof Orde
   if (!trader) return { data: [], meta: pageMeta(q, 0) };
   const where = and(
     eq(orders.balanceId, trader.wallet.id),
+    // Trades staff voided are gone from the client's lists; their money was reversed.
+    isNull(orders.voidedAt),
     q.status === 'open' ? isNull(orders.closeTime) : q.status === 'closed' ? isNotNull(orders.closeTime) : undefined,
   );
   if (q.status === 'open') {

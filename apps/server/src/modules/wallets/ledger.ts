@@ -19,7 +19,7 @@ export interface Movement {
   /** Signed decimal string: positive credits the wallet, negative debits it. */
   amount: string;
   kind: LedgerKind;
-  refType: 'deposit' | 'withdrawal' | 'plan' | 'staff';
+  refType: 'deposit' | 'withdrawal' | 'plan' | 'staff' | 'order';
   refId: number | null;
   actorId: number | null;
   note: string;

@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { createTestApp, DEMO, ledgerAndBalance, newVerifiedCustomer, signIn, type TestApp } from '../../../test/helpers.ts';
+import { auditLogs, ledgerEntries, orders, userProfiles, users } from '../../db/schema.ts';
+
+let t: TestApp;
+let admin: string;
+let manager: string;
+let client: string;
+let clientId: number;
+let walletId: number;
+
+const price = (bid: number) => t.ctx.market.book.apply([{ name: 'EUR_USD', bid, ask: bid + 0.0002, closeoutBid: bid, closeoutAsk: bid + 0.0002, time: Date.now() }]);
+const call = (cookie: string | undefined, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
+  t.app.inject({ method, url: `/api${url}`, headers: cookie ? { cookie } : {}, ...(payload === undefined ? {} : { payload: payload as object }) });
+async function open(): Promise<number> {
+  price(1.1);
+  const res = await call(client, 'POST', '/dashboard/orders', { type: 'buy', instrument: 'EUR_USD', amount: '10000' });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().order.id as number;
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await signIn(t.app, DEMO.admin);
+  manager = await signIn(t.app, DEMO.manager);
+  client = await signIn(t.app, DEMO.client);
+  const [u] = await t.ctx.db.select().from(users).where(eq(users.email, DEMO.client));
+  clientId = u.id;
+  walletId = u.activeBalanceId!;
+});
+afterAll(() => t.close());
+
+describe('back-office trades', () => {
+  it('lists all, open and closed trades with the user, wallet mode and figures; a manager sees their customers only', async () => {
+    const id = await open();
+    const all = (await call(admin, 'GET', '/admin/trades/api/all')).json();
+    const row = all.data.find((r: { id: number }) => r.id === id);
+    expect(row).toMatchObject({ user: { id: clientId, email: DEMO.client }, balance: { mode: 'demo', currency: 'USD' }, type: 'buy', instrument: 'EUR_USD', close_time: null });
+    expect((await call(admin, 'GET', '/admin/trades/api/open')).json().data.map((r: { id: number }) => r.id)).toContain(id);
+    expect((await call(admin, 'GET', '/admin/trades/api/closed')).json().data.map((r: { id: number }) => r.id)).not.toContain(id);
+    expect((await call(admin, 'GET', `/admin/trades/api/all/${clientId}`)).json().data.every((r: { user: { id: number } }) => r.user.id === clientId)).toBe(true);
+    // The demo manager looks after the demo client; another customer's trades stay out of their lists.
+    expect((await call(manager, 'GET', '/admin/trades/api/all')).json().data.map((r: { id: number }) => r.id)).toContain(id);
+    const other = await newVerifiedCustomer(t, 'notmanaged');
+    expect((await call(manager, 'GET', `/admin/trades/api/all/${other.id}`)).json().data).toEqual([]);
+    expect((await call(await signIn(t.app, DEMO.agent), 'GET', '/admin/trades/api/all')).statusCode).toBe(403);
+    expect((await call(admin, 'GET', '/admin/trades/api/everything')).statusCode).toBe(400);
+    const csv = await call(admin, 'GET', '/admin/trades/api/all?format=csv');
+    expect(csv.body.split('\r\n')[0]).toContain('Open Rate');
+  });
+
+  it('closes at the server price through the client\'s close, once, audited', async () => {
+    const id = await open();
+    price(1.105);
+    const res = await call(admin, 'POST', '/admin/trades/close', { orderId: id, instrument: 'EUR_USD' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ message: 'Order closed successfully', trade: { id, close_rate: '1.10500000' } });
+    const [o] = await t.ctx.db.select().from(orders).where(eq(orders.id, id));
+    expect(o.closeReason).toBe('admin');
+    expect((await call(admin, 'POST', '/admin/trades/close', { orderId: id })).statusCode).toBe(409);
+    expect(await t.ctx.db.select().from(auditLogs).where(and(eq(auditLogs.action, 'order.close'), eq(auditLogs.subjectId, id)))).toHaveLength(1);
+    const { ledger, balance } = await ledgerAndBalance(t, walletId);
+    expect(ledger).toBe(balance);
+  });
+
+  it('edits a closed trade: its P/L is computed again and the difference goes through the ledger', async () => {
+    const id = await open();
+    price(1.102);
+    await call(admin, 'POST', '/admin/trades/close', { orderId: id });
+    const [before] = await t.ctx.db.select().from(orders).where(eq(orders.id, id));
+    const res = await call(admin, 'PUT', `/admin/trades/${id}`, { closeRate: Number(before.closeRate) + 0.001, openTime: '2026-11-01T10:30' });
+    expect(res.statusCode, res.body).toBe(200);
+    const [after] = await t.ctx.db.select().from(orders).where(eq(orders.id, id));
+    // 10,000 units × 0.001 more = 10 more profit.
+    expect(Number(after.proLoss) - Number(before.proLoss)).toBeCloseTo(10, 6);
+    expect(after.createdAt.toISOString()).toBe('2026-11-01T10:30:00.000Z');
+    const [entry] = await t.ctx.db.select().from(ledgerEntries).where(and(eq(ledgerEntries.refType, 'order'), eq(ledgerEntries.refId, id), eq(ledgerEntries.kind, 'adjustment')));
+    expect(Number(entry.amount)).toBeCloseTo(10, 6);
+    expect(entry.note).toContain(`Order #${id} edited`);
+    const { ledger, balance } = await ledgerAndBalance(t, walletId);
+    expect(ledger).toBe(balance);
+    const [audit] = await t.ctx.db.select().from(auditLogs).where(and(eq(auditLogs.action, 'order.update'), eq(auditLogs.subjectId, id)));
+    expect(audit.before).toMatchObject({ close_rate: before.closeRate });
+  });
+
+  it('edits only take profit, stop loss and open time of an open trade', async () => {
+    const id = await open();
+    expect((await call(admin, 'PUT', `/admin/trades/${id}`, { closeRate: 1.2 })).statusCode).toBe(400);
+    expect((await call(admin, 'PUT', `/admin/trades/${id}`, { openRate: 1.05 })).statusCode).toBe(400);
+    const ok = await call(admin, 'PUT', `/admin/trades/${id}`, { profit: 1.2, loss: 1.05 });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().trade).toMatchObject({ profit: '1.20000000', loss: '1.05000000' });
+    expect((await call(admin, 'PUT', `/admin/trades/${id}`, { loss: 1.5 })).statusCode).toBeGreaterThanOrEqual(400);
+    expect((await call(admin, 'PUT', `/admin/trades/${id}`, { openRate: 1e13 })).statusCode).toBe(400);
+    expect((await call(admin, 'DELETE', `/admin/trades/${id}`)).statusCode).toBe(409);
+    await call(admin, 'POST', '/admin/trades/close', { orderId: id });
+  });
+
+  it('voids a closed trade once, reversing what it booked, and keeps the row', async () => {
+    const id = await open();
+    price(1.104);
+    await call(admin, 'POST', '/admin/trades/close', { orderId: id });
+    const before = await ledgerAndBalance(t, walletId);
+    const [res1, res2] = await Promise.all([call(admin, 'DELETE', `/admin/trades/${id}`), call(admin, 'DELETE', `/admin/trades/${id}`)]);
+    expect([res1.statusCode, res2.statusCode].sort()).toEqual([200, 404]);
+    const [o] = await t.ctx.db.select().from(orders).where(eq(orders.id, id));
+    expect(o.voidedAt).not.toBeNull();
+    const entries = await t.ctx.db.select().from(ledgerEntries).where(and(eq(ledgerEntries.refType, 'order'), eq(ledgerEntries.refId, id)));
+    expect(entries.reduce((a, e) => a + Number(e.amount), 0)).toBeCloseTo(0, 8);
+    const after = await ledgerAndBalance(t, walletId);
+    expect(after.ledger).toBe(after.balance);
+    expect(Number(after.balance)).not.toBe(Number(before.balance));
+    // Gone from the lists, the client's included.
+    expect((await call(admin, 'GET', '/admin/trades/api/all')).json().data.map((r: { id: number }) => r.id)).not.toContain(id);
+    expect((await call(client, 'GET', '/dashboard/orders?status=closed&limit=100')).json().data.map((r: { id: number }) => r.id)).not.toContain(id);
+    expect(await t.ctx.db.select().from(auditLogs).where(and(eq(auditLogs.action, 'order.void'), eq(auditLogs.subjectId, id)))).toHaveLength(1);
+  });
+
+  it('answers 404 for trades outside a manager\'s customers and for unknown ids', async () => {
+    const other = await newVerifiedCustomer(t, 'trader');
+    await t.ctx.db.update(userProfiles).set({ managerId: null }).where(eq(userProfiles.userId, other.id));
+    const otherCookie = await signIn(t.app, other.email, other.password);
+    price(1.1);
+    const placed = await call(otherCookie, 'POST', '/dashboard/orders', { type: 'buy', instrument: 'EUR_USD', amount: '1000' });
+    expect(placed.statusCode, placed.body).toBe(200);
+    const id = placed.json().order.id;
+    expect((await call(manager, 'POST', '/admin/trades/close', { orderId: id })).statusCode).toBe(404);
+    expect((await call(manager, 'PUT', `/admin/trades/${id}`, { profit: 1.3 })).statusCode).toBe(404);
+    expect((await call(manager, 'DELETE', `/admin/trades/${id}`)).statusCode).toBe(404);
+    expect((await call(admin, 'DELETE', '/admin/trades/99999999')).statusCode).toBe(404);
+    expect((await call(undefined, 'DELETE', `/admin/trades/${id}`)).statusCode).toBe(401);
+  });
+});

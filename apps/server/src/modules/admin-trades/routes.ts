@@ -1,0 +1,46 @@
+import {
+  AdminTradeCloseRequest, AdminTradeListParams, AdminTradeListResponse, AdminTradeResponse, AdminTradeUpdateRequest, AdminTradeUserParams, IdParam,
+  MessageResponse, PagedQuery,
+} from '@platform/domain';
+import { TRADE_CSV } from '../../lib/csv-columns.ts';
+import { listOrCsv } from '../../lib/csv-export.ts';
+import type { RoutesPlugin } from '../../lib/http.ts';
+import { staffOf } from '../../lib/staff-scope.ts';
+import { closeTrade, listTrades, updateTrade, voidTrade } from './service.ts';
+
+/** Trades in the back office (spec §2 "Trades"): admins every customer's, managers their customers'. */
+export const adminTradesRoutes: RoutesPlugin = async (app) => {
+  const { ctx } = app;
+  const access = { access: [1, 2] } as const;
+  const tags = ['admin trades'];
+
+  app.get(
+    '/admin/trades/api/:type',
+    { config: access, schema: { tags, params: AdminTradeListParams, querystring: PagedQuery, response: { 200: AdminTradeListResponse } } },
+    async (req, reply) => listOrCsv(reply, { ...req.query, search: undefined }, (q) => listTrades(ctx, staffOf(req), req.params.type, q), { name: `trades-${req.params.type}`, columns: TRADE_CSV }),
+  );
+  app.get(
+    '/admin/trades/api/:type/:userId',
+    { config: access, schema: { tags, params: AdminTradeUserParams, querystring: PagedQuery, response: { 200: AdminTradeListResponse } } },
+    async (req, reply) =>
+      listOrCsv(reply, { ...req.query, search: undefined }, (q) => listTrades(ctx, staffOf(req), req.params.type, q, req.params.userId), { name: `trades-${req.params.userId}`, columns: TRADE_CSV }),
+  );
+  app.post(
+    '/admin/trades/close',
+    { config: access, schema: { tags, body: AdminTradeCloseRequest, response: { 200: AdminTradeResponse } } },
+    async (req) => ({ message: 'Order closed successfully', trade: await closeTrade(ctx, staffOf(req), req.body.orderId) }),
+  );
+  app.put(
+    '/admin/trades/:id',
+    { config: access, schema: { tags, params: IdParam, body: AdminTradeUpdateRequest, response: { 200: AdminTradeResponse } } },
+    async (req) => ({ message: 'Order updated successfully', trade: await updateTrade(ctx, staffOf(req), req.params.id, req.body) }),
+  );
+  app.delete(
+    '/admin/trades/:id',
+    { config: access, schema: { tags, params: IdParam, response: { 200: MessageResponse } } },
+    async (req) => {
+      await voidTrade(ctx, staffOf(req), req.params.id);
+      return { message: 'Order deleted successfully' };
+    },
+  );
+};

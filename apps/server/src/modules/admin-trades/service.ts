@@ -1,0 +1,168 @@
+import { and, count, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import { dec, profitLoss, type AdminTradeDto, type AdminTradeListParams, type AdminTradeUpdateRequest, type PagedQuery, type Side } from '@platform/domain';
+import type { AppContext } from '../../context.ts';
+import { balances, ledgerEntries, orders, users } from '../../db/schema.ts';
+import { writeAudit } from '../../lib/audit.ts';
+import { AppError } from '../../lib/errors.ts';
+import { offsetOf, pageMeta } from '../../lib/paging.ts';
+import { customerScope, type StaffActor } from '../../lib/staff-scope.ts';
+import { closeOrder, updateOrderLevels } from '../trading/orders.service.ts';
+import { tradingMemoryOf } from '../trading/trading-memory.ts';
+import { livePlOf, moveMoney, onWallet } from '../wallets/ledger.ts';
+
+type Ctx = Pick<AppContext, 'db' | 'risk' | 'market' | 'realtime'>;
+type ListType = z.output<typeof AdminTradeListParams>['type'];
+type Order = typeof orders.$inferSelect;
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+function tradeDto(o: Order, u: { email: string }, b: { mode: string; currency: string }): AdminTradeDto {
+  return {
+    id: o.id, user: { id: o.userId, email: u.email }, balance: { mode: b.mode, currency: b.currency }, type: o.type, instrument: o.instrument,
+    trade_amount: o.tradeAmount, open_rate: o.openRate, close_rate: o.closeRate, spread: o.spread, margin_used: o.marginUsed, pro_loss: o.proLoss,
+    profit: o.takeProfit, loss: o.stopLoss, leverage: o.leverage, created_at: o.createdAt.toISOString(), close_time: iso(o.closeTime),
+  };
+}
+
+const listFilter = (staff: StaffActor, type: ListType, userId?: number) =>
+  and(
+    isNull(orders.voidedAt),
+    customerScope(staff, orders.userId),
+    type === 'open' ? isNull(orders.closeTime) : type === 'closed' ? isNotNull(orders.closeTime) : undefined,
+    userId ? eq(orders.userId, userId) : undefined,
+  );
+
+/** GET /admin/trades/api/{type}[/{userId}]: newest first, voided trades left out, a manager's customers only. */
+export async function listTrades(ctx: Pick<AppContext, 'db'>, staff: StaffActor, type: ListType, q: PagedQuery, userId?: number) {
+  const where = listFilter(staff, type, userId);
+  const [rows, [{ n }]] = await Promise.all([
+    ctx.db
+      .select({ o: orders, u: { email: users.email }, b: { mode: balances.mode, currency: balances.currency } })
+      .from(orders)
+      .innerJoin(users, eq(users.id, orders.userId))
+      .innerJoin(balances, eq(balances.id, orders.balanceId))
+      .where(where)
+      .orderBy(desc(orders.id))
+      .limit(q.limit)
+      .offset(offsetOf(q)),
+    ctx.db.select({ n: count() }).from(orders).where(where),
+  ]);
+  return { data: rows.map((r) => tradeDto(r.o, r.u, r.b)), meta: pageMeta(q, n) };
+}
+
+/** One trade the staff member may act on (not voided), with its owner's email and wallet; 404 otherwise. */
+async function tradeOf(ctx: Pick<AppContext, 'db'>, staff: StaffActor, id: number) {
+  const [row] = await ctx.db
+    .select({ o: orders, u: { email: users.email }, b: { mode: balances.mode, currency: balances.currency } })
+    .from(orders)
+    .innerJoin(users, eq(users.id, orders.userId))
+    .innerJoin(balances, eq(balances.id, orders.balanceId))
+    .where(and(eq(orders.id, id), isNull(orders.voidedAt), customerScope(staff, orders.userId)));
+  if (!row) throw new AppError('ORDER_NOT_FOUND');
+  return row;
+}
+
+const snapshot = (o: Order) => ({
+  open_rate: o.openRate, close_rate: o.closeRate, spread: o.spread, pro_loss: o.proLoss, take_profit: o.takeProfit, stop_loss: o.stopLoss,
+  created_at: o.createdAt.toISOString(), close_time: iso(o.closeTime), voided_at: iso(o.voidedAt),
+});
+
+/** POST /admin/trades/close: at the server's current price, through the client's own close transaction. */
+export async function closeTrade(ctx: Ctx, staff: StaffActor, orderId: number): Promise<AdminTradeDto> {
+  const { u, b } = await tradeOf(ctx, staff, orderId);
+  const closed = await closeOrder(ctx, { orderId, reason: 'admin', actorId: staff.id });
+  await writeAudit(ctx.db, { actorId: staff.id, targetUserId: closed.userId, action: 'order.close', subjectType: 'order', subjectId: orderId, after: snapshot(closed), ip: staff.ip });
+  return tradeDto(closed, u, b);
+}
+
+/**
+ * PUT /admin/trades/{id} (Edit Order). An open trade takes new take-profit / stop-loss (through the client's own
+ * checks, so the risk engine follows) and open time. A closed trade's rates and spread may be corrected: its P/L is
+ * computed again with the close's formula, and the difference moves the wallet through the ledger in the same
+ * transaction, with an entry naming the edit. Every edit is audited with before and after.
+ */
+export async function updateTrade(ctx: Ctx, staff: StaffActor, id: number, input: z.output<typeof AdminTradeUpdateRequest>): Promise<AdminTradeDto> {
+  const { o: current, u, b } = await tradeOf(ctx, staff, id);
+  const openTime = input.openTime ? new Date(`${input.openTime}:00Z`) : undefined;
+  if (!current.closeTime) {
+    const changes = (input.openRate !== undefined && !dec(input.openRate).eq(current.openRate)) || (input.spread !== undefined && !dec(input.spread).eq(current.spread)) || (input.closeRate ?? null) !== null;
+    if (changes) throw new AppError('ORDER_OPEN_FIELDS');
+    let order = current;
+    if (input.profit !== undefined || input.loss !== undefined) order = await updateOrderLevels(ctx, current.userId, id, { profit: input.profit ?? null, loss: input.loss ?? null });
+    if (openTime) [order] = await ctx.db.update(orders).set({ createdAt: openTime }).where(eq(orders.id, id)).returning();
+    await writeAudit(ctx.db, { actorId: staff.id, targetUserId: current.userId, action: 'order.update', subjectType: 'order', subjectId: id, before: snapshot(current), after: snapshot(order), ip: staff.ip });
+    return tradeDto(order, u, b);
+  }
+  const updated = await onWallet(ctx, current.balanceId, () =>
+    ctx.db.transaction(async (tx) => {
+      const [o] = await tx.select().from(orders).where(and(eq(orders.id, id), isNull(orders.voidedAt))).for('update');
+      if (!o) throw new AppError('ORDER_NOT_FOUND');
+      const openRate = input.openRate ?? o.openRate;
+      const closeRate = input.closeRate ?? o.closeRate!;
+      const spread = input.spread ?? o.spread;
+      const pl = profitLoss({ side: o.type as Side, openRate, closeRate, amount: o.tradeAmount, spread, conversionRate: o.exchangeRate }).toDecimalPlaces(8);
+      const delta = pl.minus(o.proLoss ?? 0);
+      let walletBalance: string | null = null;
+      if (!delta.isZero()) {
+        const moved = await moveMoney(tx, {
+          balanceId: o.balanceId, amount: delta.toFixed(8), kind: 'adjustment', refType: 'order', refId: o.id, actorId: staff.id,
+          note: `Order #${o.id} edited by staff: P/L ${o.proLoss} → ${pl.toFixed(8)}`, freeFundsWithPl: livePlOf(ctx, o.balanceId),
+        });
+        if (!moved) throw new AppError('ORDER_REVERSAL_FUNDS');
+        walletBalance = moved.balanceAfter;
+      }
+      const [row] = await tx
+        .update(orders)
+        .set({
+          openRate, closeRate, spread, proLoss: pl.toFixed(8),
+          ...(input.profit !== undefined ? { takeProfit: input.profit } : {}),
+          ...(input.loss !== undefined ? { stopLoss: input.loss } : {}),
+          ...(openTime ? { createdAt: openTime } : {}),
+        })
+        .where(eq(orders.id, id))
+        .returning();
+      await writeAudit(tx, { actorId: staff.id, targetUserId: o.userId, action: 'order.update', subjectType: 'order', subjectId: id, before: snapshot(o), after: snapshot(row), ip: staff.ip });
+      return { row, walletBalance };
+    }),
+  );
+  ctx.realtime.toUser(updated.row.userId, 'ordersChanged', { balanceId: updated.row.balanceId, orderId: id, reason: 'modified' });
+  return tradeDto(updated.row, u, b);
+}
+
+/**
+ * DELETE /admin/trades/{id}: voids a closed trade. The row stays (voided_at, voided_by) and leaves every list; the
+ * money its close booked (P/L, spread, negative balance protection) is reversed by one ledger entry. The void is a
+ * conditional update, so two deletes at once reverse once. An open trade must be closed first.
+ */
+export async function voidTrade(ctx: Ctx, staff: StaffActor, id: number): Promise<void> {
+  const { o: current } = await tradeOf(ctx, staff, id);
+  if (!current.closeTime) throw new AppError('ORDER_OPEN_DELETE');
+  const done = await onWallet(ctx, current.balanceId, () =>
+    ctx.db.transaction(async (tx) => {
+      const [o] = await tx
+        .update(orders)
+        .set({ voidedAt: new Date(), voidedBy: staff.id })
+        .where(and(eq(orders.id, id), isNull(orders.voidedAt), isNotNull(orders.closeTime)))
+        .returning();
+      if (!o) throw new AppError('ORDER_NOT_FOUND');
+      const [{ booked }] = await tx
+        .select({ booked: sql<string>`coalesce(sum(${ledgerEntries.amount}), 0)::text` })
+        .from(ledgerEntries)
+        .where(and(eq(ledgerEntries.refType, 'order'), eq(ledgerEntries.refId, id), eq(ledgerEntries.balanceId, o.balanceId)));
+      let walletBalance: string | null = null;
+      if (!dec(booked).isZero()) {
+        const moved = await moveMoney(tx, {
+          balanceId: o.balanceId, amount: dec(booked).negated().toFixed(8), kind: 'adjustment', refType: 'order', refId: id, actorId: staff.id,
+          note: `Order #${id} voided by staff: its booked result reversed`, freeFundsWithPl: livePlOf(ctx, o.balanceId),
+        });
+        if (!moved) throw new AppError('ORDER_REVERSAL_FUNDS');
+        walletBalance = moved.balanceAfter;
+      }
+      await writeAudit(tx, { actorId: staff.id, targetUserId: o.userId, action: 'order.void', subjectType: 'order', subjectId: id, before: snapshot(current), after: { ...snapshot(o), reversed: dec(booked).negated().toFixed(8) }, ip: staff.ip });
+      return { o, walletBalance };
+    }),
+  );
+  tradingMemoryOf(ctx.db).forgetOpenOrder(id);
+  ctx.realtime.toUser(done.o.userId, 'ordersChanged', { balanceId: done.o.balanceId, orderId: id, reason: 'modified' });
+}
