@@ -1,0 +1,168 @@
+import { useMemo, useState } from 'react';
+import { Anchor, Badge, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useMutation } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import type { AdminTradeDto } from '@platform/domain';
+import { apiDelete, apiPost, apiPut, errorMessage } from '../../../api/client.ts';
+import { ConfirmPopover, DataTable, EditDeleteActions, useRefreshList, type DataTableColumn } from '../../../ui/data-table/index.ts';
+import { toastError, toastSuccess } from '../../../ui/toast.ts';
+
+/** A stored decimal without its trailing zeros (1.10000000 → 1.1), as the screens show figures. */
+const plain = (v: string | null) => (v === null ? null : String(Number(v)));
+const colored = (v: string | null) => (v === null ? null : <Text span size="sm" c={Number(v) > 0 ? 'teal' : 'red'} ff="monospace">{plain(v)}</Text>);
+
+interface EditValues {
+  openRate: string;
+  closeRate: string;
+  spread: string;
+  profit: string;
+  loss: string;
+  openTime: string;
+}
+
+/** Edit Order (spec §2): open rate, spread, take profit, stop loss and open time; the close rate only on closed trades. */
+function EditOrderModal({ trade, onClose, onSaved }: { trade: AdminTradeDto; onClose: () => void; onSaved: () => void }) {
+  const { t } = useTranslation();
+  const open = trade.close_time === null;
+  const form = useForm<EditValues>({
+    initialValues: {
+      openRate: trade.open_rate, closeRate: trade.close_rate ?? '', spread: trade.spread, profit: trade.profit ?? '', loss: trade.loss ?? '',
+      openTime: trade.created_at.slice(0, 16),
+    },
+  });
+  const save = useMutation({
+    mutationFn: (v: EditValues) =>
+      apiPut(`/admin/trades/${trade.id}`, {
+        ...(open ? {} : { openRate: v.openRate, spread: v.spread, closeRate: v.closeRate }),
+        profit: v.profit.trim() === '' ? null : v.profit.trim(),
+        loss: v.loss.trim() === '' ? null : v.loss.trim(),
+        openTime: v.openTime,
+      }),
+    onSuccess: () => {
+      toastSuccess(t('Order updated successfully'));
+      onSaved();
+    },
+    onError: (err) => toastError(errorMessage(err, t('Something went wrong'))),
+  });
+  return (
+    <Modal opened onClose={onClose} title={t('Edit Order')} size="lg">
+      <form onSubmit={form.onSubmit((v) => save.mutate(v))}>
+        <Stack>
+          <TextInput label={t('Open Rate')} disabled={open} {...form.getInputProps('openRate')} />
+          <TextInput
+            label={t('Close Rate')}
+            disabled={open}
+            description={open ? t('Orders that are still open cannot edit this field.') : undefined}
+            {...form.getInputProps('closeRate')}
+          />
+          <TextInput label={t('Spread')} disabled={open} {...form.getInputProps('spread')} />
+          <TextInput label={t('Take Profit')} {...form.getInputProps('profit')} />
+          <TextInput label={t('Stop Loss')} {...form.getInputProps('loss')} />
+          <TextInput label={t('Open Time')} description="YYYY-MM-DDTHH:mm (UTC)" {...form.getInputProps('openTime')} />
+          {!open && <Text size="xs" c="dimmed">{t('A new P/L moves the client’s wallet by the difference, with a ledger entry naming this edit.')}</Text>}
+          <Group justify="flex-end">
+            <Button type="submit" loading={save.isPending}>
+              {t('Submit')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+/** Trades (/admin/trades/{all,open,closed}): every customer's positions for admins, a manager's customers' for managers. */
+export function TradesPage() {
+  const { t } = useTranslation();
+  const { type = 'all' } = useParams();
+  const url = `/admin/trades/api/${type}`;
+  const refresh = useRefreshList(url);
+  const [editing, setEditing] = useState<AdminTradeDto | null>(null);
+
+  const act = async (work: () => Promise<unknown>, done: string) => {
+    try {
+      await work();
+      toastSuccess(t(done));
+      await refresh();
+    } catch (err) {
+      toastError(errorMessage(err, t('Something went wrong')));
+    }
+  };
+
+  const columns = useMemo<DataTableColumn<AdminTradeDto>[]>(
+    () => [
+      { key: 'id', label: t('ID'), sortable: true, width: 70 },
+      {
+        key: 'user.email',
+        label: t('USER'),
+        render: (r) => (
+          <Group gap={6} wrap="nowrap">
+            <Anchor component={Link} to={`/admin/customers/edit/${r.user.id}`} size="sm">
+              {r.user.email}
+            </Anchor>
+            <Badge size="xs" color={r.balance.mode === 'demo' ? 'yellow' : 'blue'} style={{ flexShrink: 0 }}>
+              {t(r.balance.mode === 'demo' ? 'Demo' : 'Real')}
+            </Badge>
+          </Group>
+        ),
+      },
+      { key: 'type', label: t('TYPE'), sortable: true, render: (r) => t(r.type === 'buy' ? 'Buy' : 'Sell') },
+      { key: 'instrument', label: t('INSTRUMENT'), sortable: true },
+      { key: 'open_rate', label: t('OPEN RATE'), sortable: true, render: (r) => plain(r.open_rate) },
+      { key: 'close_rate', label: t('CLOSE RATE'), sortable: true, render: (r) => plain(r.close_rate) },
+      { key: 'spread', label: t('SPREAD'), sortable: true, render: (r) => colored(r.spread) },
+      { key: 'margin_used', label: t('MARGIN USED'), sortable: true, render: (r) => plain(r.margin_used) },
+      { key: 'pro_loss', label: t('PRO/LOSS'), sortable: true, render: (r) => colored(r.pro_loss) },
+      { key: 'profit', label: t('TAKE PROFIT'), render: (r) => plain(r.profit) },
+      { key: 'loss', label: t('STOP LOSS'), render: (r) => plain(r.loss) },
+      { key: 'leverage', label: t('LEVERAGE'), sortable: true },
+      {
+        key: 'status',
+        label: t('STATUS'),
+        render: (r) =>
+          r.close_time ? (
+            <Badge color="red">{t('Closed')}</Badge>
+          ) : (
+            <Group gap={6} wrap="nowrap">
+              <Badge color="green">{t('Open')}</Badge>
+              <ConfirmPopover message={t('Are you sure to close this order?')} onConfirm={() => act(() => apiPost('/admin/trades/close', { orderId: r.id, instrument: r.instrument }), 'Order closed successfully')}>
+                <Button size="compact-xs" color="red" variant="light">
+                  {t('Close')}
+                </Button>
+              </ConfirmPopover>
+            </Group>
+          ),
+      },
+      {
+        key: 'actions',
+        label: t('ACTIONS'),
+        render: (r) => (
+          <EditDeleteActions
+            onEdit={() => setEditing(r)}
+            deleteMessage={t('Are you sure to delete this order?')}
+            onDelete={() => void act(() => apiDelete(`/admin/trades/${r.id}`), 'Order deleted successfully')}
+          />
+        ),
+      },
+    ],
+    [t, url],
+  );
+
+  return (
+    <>
+      <DataTable<AdminTradeDto> key={url} url={url} columns={columns} searchable={false} exportable />
+      {editing && (
+        <EditOrderModal
+          trade={editing}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            void refresh();
+          }}
+        />
+      )}
+    </>
+  );
+}
