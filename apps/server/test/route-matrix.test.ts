@@ -120,7 +120,7 @@ const EXPECTED: Record<string, RouteAccess> = {
   'PUT /api/admin/instruments/:id': [1],
   'DELETE /api/admin/instruments/:id': [1],
   // files
-  'GET /api/files/:id': 'user',
+  'GET /api/files/:id': 'public',
   // gateways and external payments
   'GET /api/admin/gateways': [1],
   'PUT /api/admin/gateways/:name': [1],
@@ -172,6 +172,8 @@ const EXPECTED: Record<string, RouteAccess> = {
   'GET /api/admin/audit/api': [1],
   'GET /api/admin/audit/actions': [1],
   'GET /api/admin/dashboard': [1],
+  'GET /api/admin/settings': [1],
+  'POST /api/admin/settings': [1],
   'GET /api/admin/trades/api/:type': [1, 2],
   'GET /api/admin/trades/api/:type/:userId': [1, 2],
   'POST /api/admin/trades/close': [1, 2],

@@ -22,6 +22,7 @@ import { pricingRoutes } from './pricing/routes.ts';
 import { auditRoutes } from './audit/routes.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { adminTradesRoutes } from './admin-trades/routes.ts';
+import { siteSettingsRoutes } from './site-settings/routes.ts';
 import { serverInfoRoutes } from './server-info/routes.ts';
 import { customersRoutes } from './customers/routes.ts';
 import { twoFactorRoutes } from './two-factor/routes.ts';
@@ -52,6 +53,7 @@ export const apiRoutes: RoutesPlugin = async (app) => {
   await app.register(auditRoutes);
   await app.register(dashboardRoutes);
   await app.register(adminTradesRoutes);
+  await app.register(siteSettingsRoutes);
   await app.register(serverInfoRoutes);
   await app.register(customersRoutes);
   await app.register(twoFactorRoutes);

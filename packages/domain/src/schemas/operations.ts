@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PagedQuery, optionalString, paged, parseIsoDate } from './common.ts';
+import { PagedQuery, optionalString, paged, parseIsoDate, requiredString } from './common.ts';
 
 /** An optional YYYY-MM-DD filter date (blank is none). */
 const filterDate = z
@@ -83,3 +83,57 @@ export const DashboardResponse = z.object({
   tradeEngagement: z.object({ categories: z.array(z.string()), data: z.array(z.number()) }),
 });
 export type DashboardResponse = z.infer<typeof DashboardResponse>;
+
+/** Switches of the site settings form, sent by a form as "on"/"off" (or true/false). */
+const switchField = z
+  .union([z.boolean(), z.string()])
+  .optional()
+  .transform((v) => v === true || v === 'true' || v === 'on' || v === '1');
+
+/** POST /admin/settings (multipart; the files travel beside these fields). Spec §5: app name, URL and currency "required". */
+export const SiteSettingsRequest = z.object({
+  appName: requiredString('required', 60),
+  appUrl: requiredString('required', 255).refine((s) => /^https?:\/\/[^\s]+$/i.test(s), { error: 'Enter an address starting with http:// or https://' }),
+  appCurrency: requiredString('required', 10).transform((s) => s.toUpperCase()),
+  recaptchaClientKey: optionalString(255),
+  /** Write-only: blank keeps the stored secret. */
+  recaptchaSecretKey: optionalString(255),
+  whatsapp: optionalString(32),
+  webhookApiKeyLeads: optionalString(255),
+  demoBalance: z
+    .string({ error: 'required' })
+    .trim()
+    .regex(/^\d{1,12}(\.\d{1,2})?$/, { error: 'Enter an amount with at most 2 decimals' }),
+  kycDeposit: switchField,
+  kycWithdraw: switchField,
+  kycTrade: switchField,
+  recaptcha: switchField,
+  pricingPlan: switchField,
+  emailVerify: switchField,
+  showUserInfoAgent: switchField,
+});
+export type SiteSettingsRequest = z.input<typeof SiteSettingsRequest>;
+
+/** GET /admin/settings: what the form shows (the reCAPTCHA secret only as set or not). */
+export const SiteSettingsDto = z.object({
+  appName: z.string(),
+  appUrl: z.string(),
+  appCurrency: z.string(),
+  currencies: z.array(z.string()),
+  recaptchaClientKey: z.string(),
+  recaptchaSecretSet: z.boolean(),
+  whatsapp: z.string(),
+  webhookApiKeyLeads: z.string(),
+  demoBalance: z.string(),
+  kycDeposit: z.boolean(),
+  kycWithdraw: z.boolean(),
+  kycTrade: z.boolean(),
+  recaptcha: z.boolean(),
+  pricingPlan: z.boolean(),
+  emailVerify: z.boolean(),
+  showUserInfoAgent: z.boolean(),
+  favicon: z.string().nullable(),
+  appLogo: z.string().nullable(),
+  authBackground: z.string().nullable(),
+});
+export type SiteSettingsDto = z.infer<typeof SiteSettingsDto>;

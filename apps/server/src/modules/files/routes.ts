@@ -1,16 +1,19 @@
 import { z } from 'zod';
 import { AppError } from '../../lib/errors.ts';
-import { authOf, type RoutesPlugin } from '../../lib/http.ts';
+import type { RoutesPlugin } from '../../lib/http.ts';
 import { loadFile, mayRead } from './storage.ts';
 
 const FileParam = z.object({ id: z.string().max(64) });
 
-/** GET /files/{id}: an uploaded file, to whoever may see it (another customer gets 404). */
+/**
+ * GET /files/{id}: an uploaded file, to whoever may see it. Logos and branding images are public (the sign-in page
+ * shows them); anything else needs a session that may read it, and is otherwise answered as not found.
+ */
 export const filesRoutes: RoutesPlugin = async (app) => {
-  app.get('/files/:id', { config: { access: 'user' }, schema: { tags: ['files'], params: FileParam } }, async (req, reply) => {
-    const { user } = authOf(req);
+  app.get('/files/:id', { config: { access: 'public' }, schema: { tags: ['files'], params: FileParam } }, async (req, reply) => {
     const file = await loadFile(app.ctx.db, req.params.id);
-    if (!file || !mayRead(file, user)) throw new AppError('NOT_FOUND', 'File not found.');
+    const isPublic = file?.purpose === 'logo';
+    if (!file || (!isPublic && !(req.auth && mayRead(file, req.auth.user)))) throw new AppError('NOT_FOUND', 'File not found.');
     return reply
       .header('content-type', file.mime)
       .header('content-disposition', file.mime === 'application/pdf' ? 'inline; filename="document.pdf"' : 'inline')

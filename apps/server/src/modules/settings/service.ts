@@ -62,6 +62,9 @@ export const isOn = (row: SettingRow | undefined | null, field: 'value1' | 'valu
 
 const onOff = (v: boolean): 'on' | 'off' => (v ? 'on' : 'off');
 
+/** Uploaded branding images are served by the files route; the built-in defaults (`/logo.svg`) by the web app. */
+export const brandingFileUrl = (v: string | null | undefined): string | null => (!v ? null : v.startsWith('/') ? v : `/api/files/${v}`);
+
 /** The public branding and switches the web app needs before sign-in (no secrets). */
 export async function getBranding(db: DbOrTx): Promise<BrandingResponse> {
   const s = await getSettings(db, [
@@ -73,9 +76,9 @@ export async function getBranding(db: DbOrTx): Promise<BrandingResponse> {
   const currencies = (b?.value2 || currency).split(',').map((c) => c.trim().toUpperCase()).filter(Boolean);
   return {
     appName: b?.value1 || 'Trading Platform',
-    appLogo: b?.file ?? null,
-    favicon: s.favicon?.file ?? null,
-    authBackground: s.authBackground?.file ?? null,
+    appLogo: brandingFileUrl(b?.file),
+    favicon: brandingFileUrl(s.favicon?.file),
+    authBackground: brandingFileUrl(s.authBackground?.file),
     appUrl: b?.value3 ?? null,
     appCurrency: currency,
     appCurrencies: currencies.includes(currency) ? currencies : [currency, ...currencies],

@@ -1,0 +1,74 @@
+import type { z } from 'zod';
+import type { SiteSettingsDto, SiteSettingsRequest } from '@platform/domain';
+import type { AppContext } from '../../context.ts';
+import { writeAudit } from '../../lib/audit.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { UploadedFile } from '../../lib/multipart.ts';
+import type { StaffActor } from '../../lib/staff-scope.ts';
+import { storeFile } from '../files/storage.ts';
+import { brandingFileUrl, getSettings, invalidateSettingsCache, isOn, putSetting } from '../settings/service.ts';
+
+const KEYS = ['branding', 'favicon', 'authBackground', 'whatsapp', 'kyc', 'recaptcha', 'pricingPlan', 'emailVerify', 'showUserInfoAgent', 'webhookApiKeyLeads'];
+const on = (v: boolean) => (v ? 'on' : 'off');
+
+
+/** GET /admin/settings: the Site Settings form's values; the reCAPTCHA secret never leaves the server. */
+export async function siteSettings(ctx: Pick<AppContext, 'db'>): Promise<SiteSettingsDto> {
+  const s = await getSettings(ctx.db, KEYS);
+  const b = s.branding;
+  const currency = b?.value4 || 'USD';
+  return {
+    appName: b?.value1 ?? '',
+    appUrl: b?.value3 ?? '',
+    appCurrency: currency,
+    currencies: (b?.value2 || currency).split(',').map((c) => c.trim().toUpperCase()).filter(Boolean),
+    recaptchaClientKey: s.recaptcha?.value1 ?? '',
+    recaptchaSecretSet: Boolean(s.recaptcha?.value2),
+    whatsapp: s.whatsapp?.value1 ?? '',
+    webhookApiKeyLeads: s.webhookApiKeyLeads?.value1 ?? '',
+    demoBalance: b?.value5 ?? '0',
+    kycDeposit: isOn(s.kyc, 'value1'),
+    kycWithdraw: isOn(s.kyc, 'value2'),
+    kycTrade: isOn(s.kyc, 'value3'),
+    recaptcha: isOn(s.recaptcha, 'value3'),
+    pricingPlan: isOn(s.pricingPlan),
+    emailVerify: isOn(s.emailVerify),
+    showUserInfoAgent: isOn(s.showUserInfoAgent),
+    favicon: brandingFileUrl(s.favicon?.file),
+    appLogo: brandingFileUrl(b?.file),
+    authBackground: brandingFileUrl(s.authBackground?.file),
+  };
+}
+
+type Files = Partial<Record<'favicon' | 'appLogo' | 'authBackground', UploadedFile>>;
+
+/**
+ * POST /admin/settings: every record of the form in one transaction, the uploads with them; the caches are dropped
+ * after the commit (here and on the other instances), so the next order, deposit, sign-up or page load uses the new
+ * values. Audited with the secret and the leads key shown only as changed or not.
+ */
+export async function saveSiteSettings(ctx: Pick<AppContext, 'db'>, actor: StaffActor, input: z.output<typeof SiteSettingsRequest>, files: Files): Promise<void> {
+  const before = await siteSettings(ctx);
+  if (!before.currencies.includes(input.appCurrency)) throw new AppError('VALIDATION', 'Choose one of the platform currencies', { appCurrency: 'Choose one of the platform currencies' });
+  await ctx.db.transaction(async (tx) => {
+    const stored = async (f: UploadedFile | undefined) => (f ? storeFile(tx, f, 'logo', actor.id) : undefined);
+    const [favicon, logo, background] = [await stored(files.favicon), await stored(files.appLogo), await stored(files.authBackground)];
+    const current = await getSettings(tx, ['recaptcha']);
+    await putSetting(tx, 'branding', { value1: input.appName, value3: input.appUrl, value4: input.appCurrency, value5: input.demoBalance, ...(logo ? { file: logo } : {}) });
+    if (favicon) await putSetting(tx, 'favicon', { file: favicon });
+    if (background) await putSetting(tx, 'authBackground', { file: background });
+    await putSetting(tx, 'whatsapp', { value1: input.whatsapp ?? '' });
+    await putSetting(tx, 'webhookApiKeyLeads', { value1: input.webhookApiKeyLeads ?? '' });
+    await putSetting(tx, 'kyc', { value1: on(input.kycDeposit), value2: on(input.kycWithdraw), value3: on(input.kycTrade) });
+    await putSetting(tx, 'recaptcha', {
+      value1: input.recaptchaClientKey ?? '', value2: input.recaptchaSecretKey ? input.recaptchaSecretKey : (current.recaptcha?.value2 ?? ''), value3: on(input.recaptcha),
+    });
+    await putSetting(tx, 'pricingPlan', { value1: on(input.pricingPlan) });
+    await putSetting(tx, 'emailVerify', { value1: on(input.emailVerify) });
+    await putSetting(tx, 'showUserInfoAgent', { value1: on(input.showUserInfoAgent) });
+    const { recaptchaSecretSet: _s, webhookApiKeyLeads: leadsBefore, ...shownBefore } = before;
+    const after = { ...input, recaptchaSecretKey: input.recaptchaSecretKey ? 'changed' : 'unchanged', webhookApiKeyLeads: input.webhookApiKeyLeads !== leadsBefore ? 'changed' : 'unchanged', files: Object.keys(files) };
+    await writeAudit(tx, { actorId: actor.id, targetUserId: null, action: 'settings.update', subjectType: 'settings', before: shownBefore, after, ip: actor.ip });
+  });
+  invalidateSettingsCache();
+}
