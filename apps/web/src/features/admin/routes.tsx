@@ -21,6 +21,7 @@ import { KycPage } from './money/kyc/KycPage.tsx';
 import { PricingPlansPage } from './money/pricing/PricingPlansPage.tsx';
 import { ServerInfoPage } from './operations/ServerInfoPage.tsx';
 import { TradesPage } from './trades/TradesPage.tsx';
+import { SiteSettingsPage } from './site/SiteSettingsPage.tsx';
 import { AuditLogPage } from './operations/AuditLogPage.tsx';
 import { CustomersPage } from './customers/CustomersPage.tsx';
 import { EditCustomerPage } from './customers/EditCustomerPage.tsx';
@@ -81,6 +82,7 @@ export function AdminRoutes() {
             <Route path="pricing" element={<PricingPlansPage />} />
             <Route path="status/server" element={<ServerInfoPage />} />
             <Route path="trades/:type" element={<TradesPage />} />
+            <Route path="settings" element={<SiteSettingsPage />} />
             <Route path="audit" element={<AuditLogPage />} />
             <Route path="customers/all" element={<CustomersPage key="all" type="all" />} />
             <Route path="customers/inactive" element={<CustomersPage key="inactive" type="inactive" />} />

@@ -30,7 +30,7 @@ export function mockFetch(handler: (call: FetchCall) => Reply) {
       method: (init?.method ?? 'GET').toUpperCase(),
       path: url.pathname.replace(/^\/api/, ''),
       query: url.searchParams,
-      body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
+      body: typeof init?.body === 'string' ? JSON.parse(init.body) : init?.body instanceof FormData ? init.body : undefined,
     };
     calls.push(call);
     const reply = handler(call);
