@@ -23,6 +23,7 @@ import { auditRoutes } from './audit/routes.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { adminTradesRoutes } from './admin-trades/routes.ts';
 import { siteSettingsRoutes } from './site-settings/routes.ts';
+import { languagesRoutes } from './languages/routes.ts';
 import { serverInfoRoutes } from './server-info/routes.ts';
 import { customersRoutes } from './customers/routes.ts';
 import { twoFactorRoutes } from './two-factor/routes.ts';
@@ -54,6 +55,7 @@ export const apiRoutes: RoutesPlugin = async (app) => {
   await app.register(dashboardRoutes);
   await app.register(adminTradesRoutes);
   await app.register(siteSettingsRoutes);
+  await app.register(languagesRoutes);
   await app.register(serverInfoRoutes);
   await app.register(customersRoutes);
   await app.register(twoFactorRoutes);

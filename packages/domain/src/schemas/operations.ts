@@ -137,3 +137,35 @@ export const SiteSettingsDto = z.object({
   authBackground: z.string().nullable(),
 });
 export type SiteSettingsDto = z.infer<typeof SiteSettingsDto>;
+
+/** Languages Settings (spec §2): the editable name/code list. */
+export const AdminLanguageDto = z.object({ id: z.number(), name: z.string(), code: z.string() });
+export type AdminLanguageDto = z.infer<typeof AdminLanguageDto>;
+export const LanguagesResponse = z.object({ data: z.array(AdminLanguageDto) });
+const languageRow = z.object({
+  name: requiredString('Name is required', 60),
+  code: requiredString('Code is required', 10)
+    .transform((s) => s.toLowerCase())
+    .refine((s) => /^[a-z]{2,3}(-[a-z0-9]{2,8})?$/.test(s), { error: 'Use a language code such as en, es or pt-br' }),
+});
+/** POST /admin/languages: the whole list in order; the spec's notes name the array `lotSelector`, `languages` is accepted too. */
+export const LanguagesRequest = z
+  .object({ lotSelector: z.array(languageRow).max(50).optional(), languages: z.array(languageRow).max(50).optional() })
+  .transform((b) => b.lotSelector ?? b.languages ?? [])
+  .refine((list) => list.length > 0, { error: 'At least one language is required' })
+  .refine((list) => new Set(list.map((l) => l.code)).size === list.length, { error: 'Each code may appear once' })
+  .refine((list) => list.some((l) => l.code === 'en'), { error: 'English (en) cannot be removed' });
+
+export const TranslationCodeParam = z.object({ code: z.string().trim().toLowerCase().max(10).regex(/^[a-z]{2,3}(-[a-z0-9]{2,8})?$/, { error: 'Unknown language' }) });
+/** GET /admin/languages/api/{code}: its texts, or with `missing=1` the keys clients asked for that have none. */
+export const TranslationsQuery = PagedQuery.extend({ missing: z.enum(['0', '1']).optional() });
+export const TranslationDto = z.object({ id: z.number(), key: z.string(), value: z.string(), missing: z.boolean() });
+export type TranslationDto = z.infer<typeof TranslationDto>;
+export const TranslationListResponse = paged(TranslationDto);
+/** Translation add/edit (spec §5: code, key, value required). */
+export const TranslationRequest = z.object({
+  code: requiredString('Code is required', 10).transform((s) => s.toLowerCase()),
+  key: requiredString('Key is required', 500),
+  value: requiredString('Value is required', 2000),
+});
+export type TranslationRequest = z.input<typeof TranslationRequest>;
