@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { snap } from '../support/browser.ts';
-import { adminTitle, expectToast, signInAs, useJourney } from '../support/pages.ts';
+import { adminTitle, dataTable, expectToast, signInAs, useJourney } from '../support/pages.ts';
 
 describe('Site Settings', () => {
   const j = useJourney();
@@ -29,4 +29,33 @@ describe('Site Settings', () => {
     await expect.poll(() => visitor.title()).toContain('Acme Markets');
     await expect.poll(() => visitor.locator('img[src^="/api/files/"]').count()).toBeGreaterThan(0);
   });
+
+  it('adds a language and a translation: the language menu offers it and the screens speak it', async () => {
+    const { page } = j;
+    await signInAs(page, 'admin@demo.test');
+    await page.goto('/admin/languages');
+    await expect.poll(() => adminTitle(page).textContent()).toBe('Languages Settings');
+    await page.getByRole('textbox', { name: 'Code' }).first().waitFor();
+    await page.getByRole('button', { name: 'Add Language' }).click();
+    await page.getByRole('textbox', { name: 'Name' }).last().fill('Deutsch');
+    await page.getByRole('textbox', { name: 'Code' }).last().fill('de');
+    await page.getByRole('button', { name: 'Update' }).click();
+    await expectToast(page, 'Languages updated successfully');
+
+    await page.getByRole('link', { name: 'Edit de' }).click();
+    await expect.poll(() => adminTitle(page).textContent()).toBe('de');
+    await page.getByRole('button', { name: 'Add New' }).click();
+    await page.getByRole('textbox', { name: 'Key' }).fill('Dashboard');
+    await page.getByRole('textbox', { name: 'Value' }).fill('Übersicht');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expectToast(page, 'Translation added successfully');
+    await dataTable.row(page, 'Übersicht').waitFor();
+    await snap(page, 'translations-de');
+
+    // The language menu now offers Deutsch; choosing it shows the new text in the side menu.
+    await page.getByRole('button', { name: 'Language' }).click();
+    await page.getByRole('menuitem', { name: 'Deutsch' }).click();
+    await page.getByRole('link', { name: 'Übersicht' }).first().waitFor();
+  });
 });
+

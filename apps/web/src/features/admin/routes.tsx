@@ -22,6 +22,8 @@ import { PricingPlansPage } from './money/pricing/PricingPlansPage.tsx';
 import { ServerInfoPage } from './operations/ServerInfoPage.tsx';
 import { TradesPage } from './trades/TradesPage.tsx';
 import { SiteSettingsPage } from './site/SiteSettingsPage.tsx';
+import { LanguagesPage } from './languages/LanguagesPage.tsx';
+import { TranslationsPage } from './languages/TranslationsPage.tsx';
 import { AuditLogPage } from './operations/AuditLogPage.tsx';
 import { CustomersPage } from './customers/CustomersPage.tsx';
 import { EditCustomerPage } from './customers/EditCustomerPage.tsx';
@@ -83,6 +85,8 @@ export function AdminRoutes() {
             <Route path="status/server" element={<ServerInfoPage />} />
             <Route path="trades/:type" element={<TradesPage />} />
             <Route path="settings" element={<SiteSettingsPage />} />
+            <Route path="languages" element={<LanguagesPage />} />
+            <Route path="languages/:code" element={<TranslationsPage />} />
             <Route path="audit" element={<AuditLogPage />} />
             <Route path="customers/all" element={<CustomersPage key="all" type="all" />} />
             <Route path="customers/inactive" element={<CustomersPage key="inactive" type="inactive" />} />
