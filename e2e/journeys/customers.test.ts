@@ -13,8 +13,13 @@ describe('Customers', () => {
     await signInAs(page, 'admin@demo.test');
     await page.goto('/admin/customers/all');
     await expect.poll(() => adminTitle(page).textContent()).toBe('All Customers');
+    // The demo holds a month of customers: the newest come first, so the demo client is found by search.
+    await dataTable.rows(page).first().waitFor();
+    await dataTable.search(page).fill('client@demo.test');
     const demoClient = dataTable.row(page, 'client@demo.test');
     await demoClient.waitFor();
+    await dataTable.search(page).fill('');
+    await expect.poll(() => dataTable.rows(page).count(), { timeout: 10_000 }).toBe(15);
     for (const h of ['ID', 'FULL NAME', 'EMAIL', 'PHONE', 'BIRTH DATE', 'COUNTRY', 'ROLE', 'EMAIL VERIFIED', 'STATUS', 'ACTIONS'])
       await page.getByRole('columnheader', { name: h, exact: true }).waitFor();
     await snap(page, 'customers-list');
@@ -88,6 +93,8 @@ describe('Customers', () => {
 
     // --- Login as the demo client, then Back To Admin ---
     await page.goto('/admin/customers/all');
+    await dataTable.rows(page).first().waitFor();
+    await dataTable.search(page).fill('client@demo.test');
     await demoClient.getByRole('button', { name: 'Edit' }).click();
     await page.getByRole('heading', { name: 'Chris Client' }).waitFor();
     await page.getByRole('button', { name: 'Login as' }).click();
