@@ -18,14 +18,14 @@ export interface MultipartForm {
 
 /**
  * Reads a multipart form: text fields and at most one file per named file field (others are refused). Files are
- * read into memory within MAX_UPLOAD_BYTES; a request that is not multipart, a file too large or an unknown file
- * field is a 400 with a message the form can show.
+ * read into memory within maxBytes (MAX_UPLOAD_BYTES unless the route says otherwise); a request that is not
+ * multipart, a file too large or an unknown file field is a 400 with a message the form can show.
  */
-export async function readMultipart(req: FastifyRequest, fileFields: readonly string[]): Promise<MultipartForm> {
+export async function readMultipart(req: FastifyRequest, fileFields: readonly string[], maxBytes = MAX_UPLOAD_BYTES): Promise<MultipartForm> {
   if (!req.isMultipart()) throw new AppError('VALIDATION', 'Send the form as multipart/form-data.');
   const form: MultipartForm = { fields: {}, files: {} };
   try {
-    for await (const part of req.parts({ limits: { fileSize: MAX_UPLOAD_BYTES, files: fileFields.length || 1, fields: 30, fieldSize: 4096 } })) {
+    for await (const part of req.parts({ limits: { fileSize: maxBytes, files: fileFields.length || 1, fields: 30, fieldSize: 4096 } })) {
       if (part.type === 'file') {
         if (!fileFields.includes(part.fieldname)) {
           part.file.resume();
@@ -41,7 +41,7 @@ export async function readMultipart(req: FastifyRequest, fileFields: readonly st
     if (err instanceof AppError) throw err;
     const code = (err as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') {
-      throw new AppError('VALIDATION', `The file is too large (at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB).`);
+      throw new AppError('VALIDATION', `The file is too large (at most ${maxBytes / 1024 / 1024} MB).`);
     }
     if (typeof code === 'string' && code.startsWith('FST_')) throw new AppError('VALIDATION', 'The upload could not be read. Please try again.');
     throw err;

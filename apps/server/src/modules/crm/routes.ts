@@ -2,8 +2,11 @@ import { z } from 'zod';
 import {
   GroupLeadsParams, IdParam, LeadBulkRequest, LeadConvertRequest, LeadCreateRequest, LeadHistoryResponse, LeadListQuery, LeadListResponse,
   LeadNoteRequest, LeadNoteResponse, LeadUpdateRequest, MessageResponse, NewLeadsParams, SalesLeadsParams, SalesStatusListQuery,
-  SalesStatusListResponse, SalesStatusRequest,
+  SalesStatusListResponse, SalesStatusRequest, LEAD_CSV_EXAMPLE, LEAD_CSV_MAX_BYTES, LeadCsvReport,
 } from '@platform/domain';
+import { AppError } from '../../lib/errors.ts';
+import { readMultipart } from '../../lib/multipart.ts';
+import { importLeadsCsv } from './import.ts';
 import type { RoutesPlugin } from '../../lib/http.ts';
 import { staffOf } from '../../lib/staff-scope.ts';
 import { listLeads, type LeadList } from './list.ts';
@@ -49,6 +52,21 @@ export const crmRoutes: RoutesPlugin = async (app) => {
     '/admin/leads',
     { config: { access: [1, 2, 4] }, schema: { tags, body: LeadCreateRequest, response: { 201: CreatedResponse } } },
     async (req, reply) => reply.status(201).send({ message: 'Leads added successfully', id: await createLead(app.ctx, staffOf(req), req.body) }),
+  );
+
+  // CSV upload (Add-new's companion: admins, managers and affiliates for their own leads) and its example file.
+  app.post(
+    '/admin/leads/csv',
+    { config: { access: [1, 2, 4] }, schema: { tags, consumes: ['multipart/form-data'], response: { 200: LeadCsvReport } } },
+    async (req) => {
+      const form = await readMultipart(req, ['file'], LEAD_CSV_MAX_BYTES);
+      const file = form.files.file;
+      if (!file) throw new AppError('VALIDATION', 'Choose a CSV file to upload.', { file: 'Choose a CSV file to upload.' });
+      return importLeadsCsv(app.ctx, staffOf(req), file);
+    },
+  );
+  app.get('/admin/leads/csv/example', { config: { access: [1, 2, 4] }, schema: { tags } }, async (_req, reply) =>
+    reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="leads-example.csv"').send(LEAD_CSV_EXAMPLE),
   );
 
   app.put(

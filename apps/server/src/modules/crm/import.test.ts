@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq, inArray, like } from 'drizzle-orm';
+import { LEAD_CSV_EXAMPLE } from '@platform/domain';
+import { createTestApp, DEMO, multipart, ROLE_EMAIL, signIn, type TestApp } from '../../../test/helpers.ts';
+import { auditLogs, leads, userProfiles, users } from '../../db/schema.ts';
+
+let t: TestApp;
+const cookies = new Map<number, string>();
+const ids: Record<string, number> = {};
+let seq = 0;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  for (const role of [1, 2, 3, 4, 5, 6]) cookies.set(role, await signIn(t.app, ROLE_EMAIL[role]));
+  for (const [k, email] of Object.entries(DEMO)) ids[k] = (await t.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0].id;
+});
+afterAll(async () => t.close());
+
+const upload = (role: number | null, csv: string | Buffer, filename = 'leads.csv') => {
+  const form = multipart({}, { file: { data: Buffer.isBuffer(csv) ? csv : Buffer.from(csv), filename, type: 'text/csv' } });
+  return t.app.inject({
+    method: 'POST', url: '/api/admin/leads/csv', payload: form.payload,
+    headers: { ...form.headers, ...(role === null ? {} : { cookie: cookies.get(role)! }) },
+  });
+};
+const tag = () => `imp${++seq}x${Date.now().toString(36)}`;
+const imported = (prefix: string) => t.ctx.db.select().from(leads).where(like(leads.firstName, `${prefix}%`));
+
+describe('POST /admin/leads/csv', () => {
+  it('imports the valid rows and reports rejected rows with reasons and duplicates of leads, customers and the file itself', async () => {
+    const p = tag();
+    const [existing] = await t.ctx.db.insert(leads).values({ firstName: `${p}old`, email: `${p}.lead@example.com`, phone: '+1 555 010 9999', leadStatus: 'New' }).returning();
+    const [customer] = await t.ctx.db.select({ id: users.id, email: users.email }).from(users).where(eq(users.id, ids.client));
+    await t.ctx.db.update(userProfiles).set({ phone: '+44 7700 900555' }).where(eq(userProfiles.userId, customer.id));
+    const csv = [
+      'First Name,last_name,E-mail,Phone,Country,City,Status,Favourite Colour',
+      `${p}a,Ok,${p}.a@example.com,+44 20 7946 0001,United Kingdom,London,,blue`, // line 2: accepted
+      `${p}b,Ok,${p}.b@example.com,,Spain,Madrid,Contacted,red`, // 3: accepted with its status
+      `,NoName,${p}.c@example.com,,,,,`, // 4: rejected, no first name
+      `${p}d,Bad,not-an-email,,Atlantis,,,`, // 5: rejected, email and country
+      `${p}e,Dup,${p}.lead@example.com,,,,,`, // 6: duplicate of a lead (email, case differs below)
+      `${p}f,Dup,${customer.email.toUpperCase()},,,,,`, // 7: duplicate of a customer
+      `${p}g,Dup,,+44 (20) 7946-0001,,,,`, // 8: duplicate of line 2 by phone digits
+      `${p}h,Dup,,1-555-010-9999,,,,`, // 9: duplicate of a lead by phone
+      `${p}i,Dup,,+447700900555,,,,`, // 10: duplicate of a customer by phone
+      `${p}j,NoContact,,,,,,`, // 11: rejected, neither email nor phone
+      `${p}k,BadStatus,${p}.k@example.com,,,,Millionaire,`, // 12: rejected, unknown status
+      `"${p}l","Quoted, Name",${p}.l@example.com,,,,,`, // 13: accepted
+    ].join('\r\n');
+    const res = await upload(1, csv, 'autumn-campaign.csv');
+    expect(res.statusCode, res.body).toBe(200);
+    const report = res.json();
+    expect(report).toMatchObject({ message: 'Leads added successfully', total: 12, accepted: 3, rejectedCount: 4, duplicateCount: 5, ignoredColumns: ['Favourite Colour'] });
+    expect(report.rejected.map((r: { row: number }) => r.row)).toEqual([4, 5, 11, 12]);
+    expect(report.rejected[0].reasons.join(' ')).toContain('First name is required');
+    expect(report.rejected[1].reasons.join(' ')).toMatch(/Invalid email.*Unknown country|Unknown country.*Invalid email/);
+    expect(report.rejected[2].reasons).toEqual(['Give an email or a phone number']);
+    expect(report.rejected[3].reasons).toEqual(['Unknown status: Millionaire']);
+    expect(report.duplicates).toEqual([
+      { row: 6, field: 'email', matches: 'lead' },
+      { row: 7, field: 'email', matches: 'customer' },
+      { row: 8, field: 'phone', matches: 'file' },
+      { row: 9, field: 'phone', matches: 'lead' },
+      { row: 10, field: 'phone', matches: 'customer' },
+    ]);
+
+    const rows = (await imported(p)).filter((l) => l.id !== existing.id);
+    expect(rows.map((l) => l.firstName).sort()).toEqual([`${p}a`, `${p}b`, `${p}l`]);
+    const b = rows.find((l) => l.firstName === `${p}b`)!;
+    expect(b).toMatchObject({ leadStatus: 'Contacted', group: 'sales', source: 'manual', country: 'Spain', email: `${p}.b@example.com` });
+    expect(rows.find((l) => l.firstName === `${p}a`)!.leadStatus).toBe('New');
+    expect(rows.find((l) => l.firstName === `${p}l`)!.lastName).toBe('Quoted, Name');
+    // Each imported lead's timeline starts with the import; the upload itself is one audit row with its counts.
+    const timeline = await t.ctx.db.select().from(auditLogs).where(and(eq(auditLogs.subjectType, 'lead'), inArray(auditLogs.subjectId, rows.map((l) => l.id))));
+    expect(timeline).toHaveLength(3);
+    expect(timeline.every((a) => a.action === 'lead.import' && a.actorId === ids.admin)).toBe(true);
+    const [summary] = await t.ctx.db.select().from(auditLogs).where(and(eq(auditLogs.action, 'lead.import'), eq(auditLogs.actorId, ids.admin))).orderBy(auditLogs.id);
+    expect(summary).toBeDefined();
+  });
+
+  it('uploading the same file twice, even at once, imports its leads once', async () => {
+    const p = tag();
+    const csv = ['firstName,email', ...Array.from({ length: 50 }, (_, i) => `${p}${i},${p}${i}@example.com`)].join('\n');
+    const [a, b] = await Promise.all([upload(1, csv), upload(1, csv)]);
+    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+    expect([a.json().accepted, b.json().accepted].sort()).toEqual([0, 50]);
+    expect([a.json().duplicateCount, b.json().duplicateCount].sort()).toEqual([0, 50]);
+    expect(await imported(p)).toHaveLength(50);
+  });
+
+  it('a manager’s upload is managed by them and an affiliate’s lands in their Affiliate Leads', async () => {
+    const p = tag();
+    expect((await upload(2, `firstName,email\n${p}m,${p}m@example.com\n`)).json().accepted).toBe(1);
+    expect((await upload(4, `firstName,email\n${p}f,${p}f@example.com\n`)).json().accepted).toBe(1);
+    const rows = await imported(p);
+    expect(rows.find((l) => l.firstName === `${p}m`)).toMatchObject({ managerId: ids.manager, source: 'manual', userId: null });
+    expect(rows.find((l) => l.firstName === `${p}f`)).toMatchObject({ userId: ids.affiliate, source: 'affiliate', managerId: null });
+    const mine = await t.app.inject({ method: 'GET', url: `/api/affiliate/leads/api?search=${p}`, headers: { cookie: cookies.get(4)! } });
+    expect(mine.json().data.map((l: { first_name: string }) => l.first_name)).toEqual([`${p}f`]);
+  });
+
+  it('refuses files it cannot read, with a message and nothing imported', async () => {
+    const p = tag();
+    const cases: Array<[string | Buffer, RegExp]> = [
+      ['', /Choose a CSV file/],
+      ['\n\n', /empty/],
+      ['firstName,email\n', /no leads/],
+      [`email,phone\n${p}@example.com,\n`, /firstName column/],
+      [`firstName,email\n"${p}unclosed,${p}@example.com\n`, /not a readable CSV/],
+      [Buffer.from(`firstName,email\n${p}\u0000x,${p}z@example.com\n`), /.*/],
+    ];
+    for (const [csv, message] of cases) {
+      const res = await upload(1, csv);
+      expect(res.statusCode, String(csv)).toBe(String(csv).includes('\u0000') ? 200 : 400);
+      if (res.statusCode === 400) expect(res.json().message).toMatch(message);
+      else expect(res.json()).toMatchObject({ accepted: 0, rejectedCount: 1 });
+    }
+    const noFile = multipart({ note: 'x' });
+    const res = await t.app.inject({ method: 'POST', url: '/api/admin/leads/csv', payload: noFile.payload, headers: { ...noFile.headers, cookie: cookies.get(1)! } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('Choose a CSV file to upload.');
+    expect(await imported(p)).toHaveLength(0);
+  });
+
+  it('is for admins, managers and affiliates only; agents, customers and strangers are refused', async () => {
+    const csv = `firstName,email\n${tag()},x${seq}@example.com\n`;
+    for (const role of [3, 5, 6]) expect((await upload(role, csv)).statusCode).toBe(403);
+    expect((await upload(null, csv)).statusCode).toBe(401);
+  });
+
+  it('serves the example CSV, which itself imports cleanly', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/admin/leads/csv/example', headers: { cookie: cookies.get(2)! } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/csv');
+    expect(res.headers['content-disposition']).toContain('leads-example.csv');
+    expect(res.body).toBe(LEAD_CSV_EXAMPLE);
+    const first = await upload(1, res.body);
+    expect(first.json()).toMatchObject({ rejectedCount: 0, ignoredColumns: [] });
+    expect(first.json().accepted + first.json().duplicateCount).toBe(2);
+  });
+});
