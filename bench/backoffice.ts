@@ -6,6 +6,8 @@
  * p50 and p95 of each. Aim: lists ≤ 50 ms, dashboard ≤ 200 ms (p95).
  *
  *   node --import tsx bench/backoffice.ts [--db=postgres|pglite] [--customers=100000] [--orders=1000000] [--runs=20]
+ *                                         [--keep=bench_bo] (PostgreSQL: keep the seeded database under this name and
+ *                                          reuse it on the next run, to compare changes quickly)
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -22,6 +24,7 @@ const { values: args } = parseArgs({
     orders: { type: 'string', default: process.env.BENCH_ORDERS ?? '1000000' },
     runs: { type: 'string', default: process.env.BENCH_RUNS ?? '20' },
     'pg-url': { type: 'string', default: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
+    keep: { type: 'string' },
   },
 });
 const CUSTOMERS = Number(args.customers);
@@ -30,13 +33,16 @@ const RUNS = Number(args.runs);
 
 async function database(): Promise<{ url?: string; drop?: () => Promise<void> }> {
   if (args.db !== 'postgres') return {};
-  const name = `bench_bo_${randomBytes(4).toString('hex')}`;
+  const keep = args.keep?.replace(/[^a-z0-9_]/g, '');
+  const name = keep || `bench_bo_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: args['pg-url'] });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  const exists = (await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1;
+  if (!exists) await admin.query(`create database ${name}`);
   await admin.end();
   const u = new URL(args['pg-url']);
   u.pathname = `/${name}`;
+  if (keep) return { url: u.toString() };
   return {
     url: u.toString(),
     drop: async () => {
@@ -72,32 +78,35 @@ try {
   const manager = (await one<{ id: number }>(sql`select id from users where email = 'manager@demo.test'`)).id;
   const instrument = (await one<{ id: number }>(sql`select id from instruments where name = 'EUR_USD'`)).id;
 
+  const seeded = (await one<{ n: number }>(sql`select count(*)::int as n from users where email like 'bench%@mail.example.com'`)).n > 0;
   const t0 = process.hrtime.bigint();
-  await db.execute(sql`
-    insert into users (full_name, email, password_hash, role_id, is_email_verified, is_active, created_at)
-    select 'Bench Customer ' || g, 'bench' || g || '@mail.example.com', 'x', 3, true, g % 40 <> 0, now() - ((g % 365) || ' days')::interval
-      from generate_series(1, ${CUSTOMERS}::int) g`);
-  await db.execute(sql`
-    insert into user_profiles (user_id, phone, country, manager_id)
-    select id, '+44 7700 ' || lpad((id % 1000000)::text, 6, '0'), 'Spain', case when id % 10 = 0 then ${manager}::int end
-      from users where email like 'bench%@mail.example.com'`);
-  await db.execute(sql`
-    insert into balances (user_id, mode, currency, balance)
-    select id, 'real', 'USD', 100000 from users where email like 'bench%@mail.example.com'`);
-  await db.execute(sql`create table bench_wallets as select row_number() over (order by b.id) as n, b.id as balance_id, b.user_id from balances b join users u on u.id = b.user_id where u.email like 'bench%@mail.example.com'`);
-  await db.execute(sql`create unique index on bench_wallets (n)`);
-  for (let from = 1; from <= ORDERS; from += 250_000) {
-    const to = Math.min(ORDERS, from + 249_999);
-    // 1 in 20 still open; the rest closed within a day of opening, over the past year.
+  if (!seeded) await seed();
+  async function seed() {
     await db.execute(sql`
-      insert into orders (user_id, balance_id, instrument_id, instrument, base_symbol, quote_symbol, kind, type, trade_amount, open_rate, open_bid, open_ask,
-                          spread, exchange_rate, margin_used, leverage, close_rate, close_time, pro_loss, close_reason, created_at)
-      select w.user_id, w.balance_id, ${instrument}::int, 'EUR_USD', 'EUR', 'USD', 'forex', case when g % 2 = 0 then 'buy' else 'sell' end, 1000, 1.08, 1.0799, 1.0801,
-             0.2, 1, 10.8, 100,
-             case when g % 20 <> 0 then 1.081 end, case when g % 20 <> 0 then now() - ((g % 365) || ' days')::interval + interval '1 hour' end,
-             case when g % 20 <> 0 then (g % 200) - 100 end, case when g % 20 <> 0 then 'manual' end,
-             now() - ((g % 365) || ' days')::interval
-        from generate_series(${from}::int, ${to}::int) g join bench_wallets w on w.n = 1 + g % ${CUSTOMERS}::int`);
+      insert into users (full_name, email, password_hash, role_id, is_email_verified, is_active, created_at)
+      select 'Bench Customer ' || g, 'bench' || g || '@mail.example.com', 'x', 3, true, g % 40 <> 0, now() - ((g % 365) || ' days')::interval
+        from generate_series(1, ${CUSTOMERS}::int) g`);
+    await db.execute(sql`
+      insert into user_profiles (user_id, phone, country, manager_id)
+      select id, '+44 7700 ' || lpad((id % 1000000)::text, 6, '0'), 'Spain', case when id % 10 = 0 then ${manager}::int end
+        from users where email like 'bench%@mail.example.com'`);
+    await db.execute(sql`
+      insert into balances (user_id, mode, currency, balance)
+      select id, 'real', 'USD', 100000 from users where email like 'bench%@mail.example.com'`);
+    await db.execute(sql`create table bench_wallets as select row_number() over (order by b.id) as n, b.id as balance_id, b.user_id from balances b join users u on u.id = b.user_id where u.email like 'bench%@mail.example.com'`);
+    await db.execute(sql`create unique index on bench_wallets (n)`);
+    for (let from = 1; from <= ORDERS; from += 250_000) {
+      const to = Math.min(ORDERS, from + 249_999);
+      // 1 in 20 still open; the rest closed within a day of opening, over the past year.
+      await db.execute(sql`
+        insert into orders (user_id, balance_id, instrument_id, instrument, base_symbol, quote_symbol, kind, type, trade_amount, open_rate, open_bid, open_ask,
+                            spread, exchange_rate, margin_used, leverage, close_rate, close_time, pro_loss, close_reason, created_at)
+        select w.user_id, w.balance_id, ${instrument}::int, 'EUR_USD', 'EUR', 'USD', 'forex', case when g % 2 = 0 then 'buy' else 'sell' end, 1000, 1.08, 1.0799, 1.0801,
+               0.2, 1, 10.8, 100,
+               case when g % 20 <> 0 then 1.081 end, case when g % 20 <> 0 then now() - ((g % 365) || ' days')::interval + interval '1 hour' end,
+               case when g % 20 <> 0 then (g % 200) - 100 end, case when g % 20 <> 0 then 'manual' end,
+               now() - ((g % 365) || ' days')::interval
+          from generate_series(${from}::int, ${to}::int) g join bench_wallets w on w.n = 1 + g % ${CUSTOMERS}::int`);
   }
   await db.execute(sql`
     insert into deposits (user_id, balance_id, gateway, amount, fee, total, currency, status, reference, created_at)
@@ -106,7 +115,8 @@ try {
       from generate_series(1, ${Math.floor(ORDERS / 5)}::int) g join bench_wallets w on w.n = 1 + g % ${CUSTOMERS}::int`);
   await db.execute(sql`drop table bench_wallets`);
   for (const table of ['users', 'user_profiles', 'balances', 'orders', 'deposits']) await db.execute(sql.raw(`vacuum analyze ${table}`));
-  console.log(`back-office bench on ${args.db}: ${CUSTOMERS.toLocaleString('en-US')} customers, ${ORDERS.toLocaleString('en-US')} orders, ${Math.floor(ORDERS / 5).toLocaleString('en-US')} deposits written in ${ms(t0).toFixed(0)} ms\n`);
+  }
+  console.log(`back-office bench on ${args.db}: ${CUSTOMERS.toLocaleString('en-US')} customers, ${ORDERS.toLocaleString('en-US')} orders, ${Math.floor(ORDERS / 5).toLocaleString('en-US')} deposits ${seeded ? 'reused' : `written in ${ms(t0).toFixed(0)} ms`}\n`);
 
   const signIn = async (email: string) => {
     const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'Demo12345!' } });

@@ -10,6 +10,7 @@ import { useCurrentUser } from '../../../api/hooks.ts';
 import { toastError, toastSuccess } from '../../../ui/toast.ts';
 import { AddNewButton, ConfirmPopover, DataTable, type DataTableColumn, type RowKey } from '../../../ui/data-table/index.ts';
 import { LeadForm } from './LeadForm.tsx';
+import { UploadLeadsButton } from './UploadLeads.tsx';
 import { AgentSelectorModal, ConvertModal, DateFilterModal, LeadTimeline, NotesModal } from './LeadModals.tsx';
 import { useSalesStatuses } from './useSalesStatuses.ts';
 
@@ -246,6 +247,7 @@ export function LeadsPage({ screen }: { screen: LeadScreen }) {
           {t(m.label)}
         </Button>
       ))}
+      {addable && <UploadLeadsButton onImported={() => void refresh()} />}
       {addable && <AddNewButton onClick={() => setEditing('new')} />}
     </Group>
   );
