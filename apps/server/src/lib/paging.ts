@@ -18,4 +18,19 @@ export function searchAny(search: string | undefined, columns: readonly AnyPgCol
 
 export const offsetOf = (q: PageOf): number => (q.page - 1) * q.limit;
 
-export const pageMeta = (q: PageOf, total: number): PageMeta => ({ total, per_page: q.limit, page: q.page });
+/**
+ * Lists that grow to millions (trades, customers) count at most this many rows past the page shown: counting a
+ * million rows on every page view would cost more than the page. Beyond it, the total says "at least".
+ */
+export const COUNT_WINDOW = 10_000;
+
+/** The most rows such a list counts for this page: everything up to the page, and the window after it. */
+export const countBound = (q: PageOf): number => offsetOf(q) + q.limit + COUNT_WINDOW;
+
+/** The page's meta; with a bound, a count that reached it is marked as a lower bound (`total_capped`). */
+export const pageMeta = (q: PageOf, total: number, bound?: number): PageMeta => ({
+  total,
+  per_page: q.limit,
+  page: q.page,
+  ...(bound !== undefined && total >= bound ? { total_capped: true } : {}),
+});

@@ -67,7 +67,13 @@ export const PagedQuery = z.object({
 });
 export type PagedQuery = z.infer<typeof PagedQuery>;
 
-export const PageMeta = z.object({ total: z.number().int(), per_page: z.number().int(), page: z.number().int() });
+export const PageMeta = z.object({
+  total: z.number().int(),
+  per_page: z.number().int(),
+  page: z.number().int(),
+  /** Set when the list stopped counting (very long lists count some pages past the one shown): total is a lower bound. */
+  total_capped: z.boolean().optional(),
+});
 export type PageMeta = z.infer<typeof PageMeta>;
 
 export const paged = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), meta: PageMeta });

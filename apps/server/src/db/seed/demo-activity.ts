@@ -187,7 +187,7 @@ async function apply(tx: DbOrTx, e: Event, userId: number, wallets: { demo: Wall
   const [row] = await tx
     .insert(orders)
     .values({
-      userId, balanceId: w.id, instrumentId: ins.id, instrument: ins.name, baseSymbol: ins.base, quoteSymbol: ins.quote, kind: ins.category,
+      userId, balanceId: w.id, balanceMode: e.demo ? 'demo' : 'real', balanceCurrency: 'USD', instrumentId: ins.id, instrument: ins.name, baseSymbol: ins.base, quoteSymbol: ins.quote, kind: ins.category,
       type: e.side, tradeAmount: e.amount.toString(), openRate: openRate.toString(), openBid: bid.toString(), openAsk: ask.toString(),
       spread: spread.toString(), exchangeRate: '1', marginUsed: margin.toString(), leverage, createdAt: new Date(at),
       ...(e.open ? {} : { closeRate: closeRate.toString(), closeTime: new Date(closeAt), proLoss: pl.toString(), closeReason: 'manual' }),

@@ -131,4 +131,21 @@ describe('back-office trades', () => {
     expect((await call(admin, 'DELETE', '/admin/trades/99999999')).statusCode).toBe(404);
     expect((await call(undefined, 'DELETE', `/admin/trades/${id}`)).statusCode).toBe(401);
   });
+
+  it('counts a very long list only a window past the page, and says so; exact below it', async () => {
+    const { sql } = await import('drizzle-orm');
+    const [{ n: before }] = (await t.ctx.db.execute(sql`select count(*)::int as n from orders where voided_at is null and user_id = ${clientId}`) as unknown as { rows: Array<{ n: number }> }).rows;
+    await t.ctx.db.execute(sql`
+      insert into orders (user_id, balance_id, balance_mode, balance_currency, instrument_id, instrument, base_symbol, quote_symbol, kind, type, trade_amount,
+                          open_rate, open_bid, open_ask, spread, exchange_rate, margin_used, leverage, close_rate, close_time, pro_loss, close_reason)
+      select ${clientId}::int, ${walletId}::int, 'demo', 'USD', i.id, i.name, 'EUR', 'USD', 'forex', 'buy', 1000, 1.1, 1.0999, 1.1001, 0.2, 1, 11, 100, 1.1, now(), 0, 'manual'
+        from generate_series(1, 10100) g, instruments i where i.name = 'EUR_USD'`);
+    const total = before + 10_100;
+    const first = (await call(admin, 'GET', `/admin/trades/api/all/${clientId}?page=1&limit=15`)).json();
+    expect(first.meta).toEqual({ total: 10_015, per_page: 15, page: 1, total_capped: true });
+    const deep = (await call(admin, 'GET', `/admin/trades/api/all/${clientId}?page=600&limit=15`)).json();
+    expect(deep.meta.total).toBe(total);
+    expect(deep.meta.total_capped).toBeUndefined();
+    expect(deep.data).toHaveLength(15);
+  });
 });

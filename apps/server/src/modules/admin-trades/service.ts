@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { balances, ledgerEntries, orders, users } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
-import { offsetOf, pageMeta } from '../../lib/paging.ts';
+import { countBound, offsetOf, pageMeta } from '../../lib/paging.ts';
 import { customerScope, type StaffActor } from '../../lib/staff-scope.ts';
 import { closeOrder, updateOrderLevels } from '../trading/orders.service.ts';
 import { tradingMemoryOf } from '../trading/trading-memory.ts';
@@ -33,22 +33,27 @@ const listFilter = (staff: StaffActor, type: ListType, userId?: number) =>
     userId ? eq(orders.userId, userId) : undefined,
   );
 
-/** GET /admin/trades/api/{type}[/{userId}]: newest first, voided trades left out, a manager's customers only. */
+/**
+ * GET /admin/trades/api/{type}[/{userId}]: newest first, voided trades left out, a manager's customers only. The
+ * page's ids are found first (an index-only walk down the partial index of live trades), and only those rows are
+ * joined; the count stops a window past the page (lib/paging.ts countBound).
+ */
 export async function listTrades(ctx: Pick<AppContext, 'db'>, staff: StaffActor, type: ListType, q: PagedQuery, userId?: number) {
   const where = listFilter(staff, type, userId);
+  const bound = countBound(q);
+  const page = ctx.db.select({ id: orders.id }).from(orders).where(where).orderBy(desc(orders.id)).limit(q.limit).offset(offsetOf(q)).as('page');
+  const counted = ctx.db.select({ one: sql`1` }).from(orders).where(where).limit(bound).as('counted');
   const [rows, [{ n }]] = await Promise.all([
     ctx.db
       .select({ o: orders, u: { email: users.email }, b: { mode: balances.mode, currency: balances.currency } })
-      .from(orders)
+      .from(page)
+      .innerJoin(orders, eq(orders.id, page.id))
       .innerJoin(users, eq(users.id, orders.userId))
       .innerJoin(balances, eq(balances.id, orders.balanceId))
-      .where(where)
-      .orderBy(desc(orders.id))
-      .limit(q.limit)
-      .offset(offsetOf(q)),
-    ctx.db.select({ n: count() }).from(orders).where(where),
+      .orderBy(desc(orders.id)),
+    ctx.db.select({ n: count() }).from(counted),
   ]);
-  return { data: rows.map((r) => tradeDto(r.o, r.u, r.b)), meta: pageMeta(q, n) };
+  return { data: rows.map((r) => tradeDto(r.o, r.u, r.b)), meta: pageMeta(q, n, bound) };
 }
 
 /** One trade the staff member may act on (not voided), with its owner's email and wallet; 404 otherwise. */

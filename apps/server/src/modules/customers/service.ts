@@ -11,7 +11,7 @@ import { authTokens, balances, orders, pricingPlans, userProfiles, users } from 
 import { writeAudit } from '../../lib/audit.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
-import { offsetOf, pageMeta, searchAny } from '../../lib/paging.ts';
+import { countBound, escapeLike, offsetOf, pageMeta } from '../../lib/paging.ts';
 import { customerScope, type StaffActor } from '../../lib/staff-scope.ts';
 import { balanceDto } from '../auth/current-user.ts';
 import { getBranding } from '../settings/service.ts';
@@ -56,23 +56,37 @@ function snapshot(u: UserRow, p: ProfileRow | undefined): Record<string, unknown
   };
 }
 
-/** GET /admin/customers/api/{type}: customers in scope, newest first, searched by name, email or phone. */
+/**
+ * "Contains" search over a customer's name, email and phone, through the trigram indexes of migration
+ * 0010_reporting_indexes (the expressions must stay the same as there).
+ */
+function searchCustomers(search: string | undefined): SQL | undefined {
+  const s = search?.trim();
+  if (!s) return undefined;
+  const pattern = `%${escapeLike(s)}%`;
+  return sql`${users.id} in (
+    select id from users where role_id = 3 and deleted_at is null and (coalesce(full_name, '') || ' ' || email) ilike ${pattern}
+    union select user_id from user_profiles where phone is not null and phone ilike ${pattern})`;
+}
+
+/**
+ * GET /admin/customers/api/{type}: customers in scope, newest first, searched by name, email or phone. The page's
+ * ids come first and only they are joined; the count stops a window past the page (lib/paging.ts countBound).
+ */
 export async function listCustomers(ctx: Ctx, actor: StaffActor, type: 'all' | 'inactive', q: PagedQuery): Promise<CustomerListResponse> {
-  const where = and(
-    liveCustomer,
-    type === 'inactive' ? eq(users.isActive, false) : undefined,
-    customerScope(actor, users.id),
-    searchAny(q.search, [users.fullName, users.email, userProfiles.phone]),
-  );
-  const [{ n }] = await ctx.db.select({ n: count() }).from(users).leftJoin(userProfiles, eq(userProfiles.userId, users.id)).where(where);
-  const rows = await ctx.db
-    .select({ u: users, p: userProfiles })
-    .from(users)
-    .leftJoin(userProfiles, eq(userProfiles.userId, users.id))
-    .where(where)
-    .orderBy(desc(users.id))
-    .limit(q.limit)
-    .offset(offsetOf(q));
+  const where = and(liveCustomer, type === 'inactive' ? eq(users.isActive, false) : undefined, customerScope(actor, users.id), searchCustomers(q.search));
+  const bound = countBound(q);
+  const page = ctx.db.select({ id: users.id }).from(users).where(where).orderBy(desc(users.id)).limit(q.limit).offset(offsetOf(q)).as('page');
+  const counted = ctx.db.select({ one: sql`1` }).from(users).where(where).limit(bound).as('counted');
+  const [[{ n }], rows] = await Promise.all([
+    ctx.db.select({ n: count() }).from(counted),
+    ctx.db
+      .select({ u: users, p: userProfiles })
+      .from(page)
+      .innerJoin(users, eq(users.id, page.id))
+      .leftJoin(userProfiles, eq(userProfiles.userId, users.id))
+      .orderBy(desc(users.id)),
+  ]);
   const online = await ctx.realtime.onlineUsers(rows.map((r) => r.u.id));
   return {
     data: rows.map(({ u, p }) => ({
@@ -87,7 +101,7 @@ export async function listCustomers(ctx: Ctx, actor: StaffActor, type: 'all' | '
       is_active: u.isActive,
       online: online.has(u.id),
     })),
-    meta: pageMeta(q, n),
+    meta: pageMeta(q, n, bound),
   };
 }
 

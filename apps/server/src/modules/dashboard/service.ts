@@ -24,37 +24,31 @@ const day = (d: Date) => d.toISOString().slice(0, 10);
  */
 export async function dashboard(db: DbOrTx, q: Query, today = new Date()): Promise<DashboardResponse> {
   const { appCurrency } = await getBranding(db);
-  const [money, trades, customers, engagement, recent] = await Promise.all([
+  const [money, engagement, customers, recent] = await Promise.all([
+    // Deposits and withdrawals only ever reach real wallets, and carry the wallet's currency; orders carry both.
     rows<{ currency: string; deposits: string; withdraws: string; pro_loss: string }>(db, sql`
       with dep as (
-        select b.currency, sum(d.amount) as total from deposits d join balances b on b.id = d.balance_id
-         where d.status = 'approved' and b.mode = 'real' and ${within(sql`d.created_at`, q)} group by b.currency
+        select currency, sum(amount) as total from deposits where status = 'approved' and ${within(sql`created_at`, q)} group by currency
       ), wd as (
-        select b.currency, sum(w.amount) as total from withdrawals w join balances b on b.id = w.balance_id
-         where w.status = 'approved' and b.mode = 'real' and ${within(sql`w.created_at`, q)} group by b.currency
+        select currency, sum(amount) as total from withdrawals where status = 'approved' and ${within(sql`created_at`, q)} group by currency
       ), pl as (
-        select b.currency, sum(o.pro_loss) as total from orders o join balances b on b.id = o.balance_id
-         where o.close_time is not null and o.voided_at is null and b.mode = 'real' and ${within(sql`o.close_time`, q)} group by b.currency
+        select balance_currency as currency, sum(pro_loss) as total from orders
+         where close_time is not null and voided_at is null and balance_mode = 'real' and ${within(sql`close_time`, q)} group by balance_currency
       ), cur as (select currency from dep union select currency from wd union select currency from pl)
       select cur.currency, coalesce(dep.total, 0)::text as deposits, coalesce(wd.total, 0)::text as withdraws, coalesce(pl.total, 0)::text as pro_loss
         from cur left join dep using (currency) left join wd using (currency) left join pl using (currency)`),
-    rows<{ n: number }>(db, sql`
-      select count(*)::int as n from orders o join balances b on b.id = o.balance_id
-       where o.voided_at is null and b.mode = 'real' and ${within(sql`o.created_at`, q)}`),
-    rows<{ n: number }>(db, sql`select count(*)::int as n from users where role_id = 3 and deleted_at is null and ${within(sql`created_at`, q)}`),
+    // Trades opened in the range on real wallets, by category (their sum is Total Trades).
     rows<{ kind: string; n: number }>(db, sql`
-      select o.kind, count(*)::int as n from orders o join balances b on b.id = o.balance_id
-       where o.voided_at is null and b.mode = 'real' and ${within(sql`o.created_at`, q)} group by o.kind`),
+      select kind, count(*)::int as n from orders where voided_at is null and balance_mode = 'real' and ${within(sql`created_at`, q)} group by kind`),
+    rows<{ n: number }>(db, sql`select count(*)::int as n from users where role_id = 3 and deleted_at is null and ${within(sql`created_at`, q)}`),
     // The last 7 days always end today, whatever the range above (spec: "Recent Transactions").
     rows<{ day: string; kind: 'deposit' | 'withdraw'; total: string }>(db, sql`
-      select to_char(d.created_at at time zone 'UTC', 'YYYY-MM-DD') as day, 'deposit' as kind, sum(d.amount)::text as total
-        from deposits d join balances b on b.id = d.balance_id
-       where d.status = 'approved' and b.mode = 'real' and b.currency = ${appCurrency} and d.created_at >= ${day(today)}::date - 6
+      select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day, 'deposit' as kind, sum(amount)::text as total
+        from deposits where status = 'approved' and currency = ${appCurrency} and created_at >= ${day(today)}::date - 6
        group by 1
       union all
-      select to_char(w.created_at at time zone 'UTC', 'YYYY-MM-DD'), 'withdraw', sum(w.amount)::text
-        from withdrawals w join balances b on b.id = w.balance_id
-       where w.status = 'approved' and b.mode = 'real' and b.currency = ${appCurrency} and w.created_at >= ${day(today)}::date - 6
+      select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD'), 'withdraw', sum(amount)::text
+        from withdrawals where status = 'approved' and currency = ${appCurrency} and created_at >= ${day(today)}::date - 6
        group by 1`),
   ]);
 
@@ -66,7 +60,7 @@ export async function dashboard(db: DbOrTx, q: Query, today = new Date()): Promi
     currency: appCurrency,
     totalDeposits: dec(main?.deposits ?? 0).toFixed(2),
     totalWithdraws: dec(main?.withdraws ?? 0).toFixed(2),
-    totalTrades: trades[0]?.n ?? 0,
+    totalTrades: engagement.reduce((sum, e) => sum + e.n, 0),
     totalUsers: customers[0]?.n ?? 0,
     totalProLoss: dec(main?.pro_loss ?? 0).negated().toFixed(2),
     otherCurrencies: money

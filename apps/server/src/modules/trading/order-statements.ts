@@ -35,7 +35,7 @@ export interface TraderRow {
 }
 
 const ORDER_COLUMNS =
-  'user_id, balance_id, instrument_id, instrument, base_symbol, quote_symbol, kind, type, trade_amount, open_rate, open_bid, open_ask, take_profit, stop_loss, spread, exchange_rate, margin_used, leverage';
+  'user_id, balance_id, balance_mode, balance_currency, instrument_id, instrument, base_symbol, quote_symbol, kind, type, trade_amount, open_rate, open_bid, open_ask, take_profit, stop_loss, spread, exchange_rate, margin_used, leverage';
 
 /**
  * Places an order in one statement. The server remembers each trader's wallet, plan and KYC state between orders
@@ -63,7 +63,7 @@ export const PLACE_ORDER: Statement = {
          FOR UPDATE OF b
     ), placed AS (
       INSERT INTO orders (${ORDER_COLUMNS})
-      SELECT $1::int, trader.wallet_id, $8::int, $9::text, $10::text, $11::text, $5::text, $12::text, $13::numeric, $14::numeric,
+      SELECT $1::int, trader.wallet_id, trader.wallet_mode, trader.wallet_currency, $8::int, $9::text, $10::text, $11::text, $5::text, $12::text, $13::numeric, $14::numeric,
              $15::numeric, $16::numeric, $17::numeric, $18::numeric, $19::numeric, $20::numeric, $3::numeric, $21::int
         FROM trader
        WHERE trader.wallet_id = $2::int
@@ -139,6 +139,8 @@ export interface OrderColumns {
   id: number;
   user_id: number;
   balance_id: number;
+  balance_mode: string;
+  balance_currency: string;
   instrument_id: number;
   instrument: string;
   base_symbol: string;
@@ -170,6 +172,8 @@ export function orderOfColumns(r: OrderColumns): OrderRow {
     id: r.id,
     userId: r.user_id,
     balanceId: r.balance_id,
+    balanceMode: r.balance_mode,
+    balanceCurrency: r.balance_currency,
     instrumentId: r.instrument_id,
     instrument: r.instrument,
     baseSymbol: r.base_symbol,

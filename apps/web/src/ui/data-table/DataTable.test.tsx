@@ -70,6 +70,20 @@ describe('DataTable', () => {
     expect(screen.queryByRole('button', { name: '2' })).toBeNull();
   });
 
+  it('says "at least" when a very long list stopped counting, and counts further as the pages go', async () => {
+    mockFetch((c) =>
+      c.query.get('page') === '1'
+        ? { data: rows(15), meta: { total: 10_015, per_page: 15, page: 1, total_capped: true } }
+        : { data: rows(15, 9991), meta: { total: 20_005, per_page: 15, page: 667, total_capped: true } },
+    );
+    renderWithProviders(<DataTable url="/things/api" columns={columns} />);
+    await screen.findByText('User 1');
+    expect(screen.getByTestId('table-total').textContent).toBe('Total: 10,015+');
+    fireEvent.click(screen.getByRole('button', { name: '668' }));
+    await screen.findByText('User 9991');
+    expect(screen.getByTestId('table-total').textContent).toBe('Total: 20,005+');
+  });
+
   it('offers a CSV export of every row matching the search and filters, only where asked', async () => {
     mockFetch(() => ({ data: rows(3), meta: { total: 3, per_page: 15, page: 1 } }));
     const { unmount } = renderWithProviders(<DataTable url="/things/api" columns={columns} />);

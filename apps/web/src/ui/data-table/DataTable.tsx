@@ -192,7 +192,7 @@ export function DataTable<T>({
       <Group justify="space-between" mt="md" gap="sm">
         <Group gap="sm">
           <Text size="sm" c="dimmed" data-testid="table-total">
-            {t('Total')}: {list.total}
+            {t('Total')}: {list.totalCapped ? `${list.total.toLocaleString('en-US')}+` : list.total}
           </Text>
           <Select
             aria-label={t('Rows per page')}

@@ -43,6 +43,8 @@ export function usePagedList<T>({ url, page, limit, search, filters, enabled = t
   return {
     rows: query.data?.data ?? [],
     total: meta?.total ?? query.data?.data.length ?? 0,
+    /** The server stopped counting (very long lists): total is "at least", and further pages count further. */
+    totalCapped: meta?.total_capped === true,
     // The spec's fallback: 15 per page when the response carries no meta.
     perPage: meta?.per_page ?? DEFAULT_PAGE_SIZE,
     isLoading: query.isLoading,
