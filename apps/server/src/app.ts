@@ -22,6 +22,8 @@ import type { RouteAccess } from './lib/http.ts';
 import { apiRoutes } from './modules/index.ts';
 import { adminMetricsRoutes, opsRoutes } from './modules/ops/routes.ts';
 import { observeRequests } from './lib/metrics.ts';
+import { API_KEY_SCHEME } from './modules/affiliate/routes.ts';
+import { API_KEY_HEADER } from '@platform/domain';
 
 /** One registered route as declared: what the route-matrix test checks against its table. */
 export interface RegisteredRoute {
@@ -81,7 +83,11 @@ export async function buildApp({ ctx, logger = false }: BuildOptions): Promise<F
   const redis = ctx.cluster.bus.redis;
   await app.register(rateLimit, { global: false, ...(redis ? { redis, nameSpace: `${ctx.config.CLUSTER_NAME}:rate-limit:` } : {}) });
   await app.register(swagger, {
-    openapi: { info: { title: 'Trading platform API', version: '1.0.0' } },
+    openapi: {
+      info: { title: 'Trading platform API', version: '1.0.0' },
+      // The lead-intake API is called with an affiliate's key instead of the session cookie.
+      components: { securitySchemes: { [API_KEY_SCHEME]: { type: 'apiKey', in: 'header', name: API_KEY_HEADER } } },
+    },
     transform: jsonSchemaTransform,
   });
   await app.register(publicAssets(async (scope) => scope.register(swaggerUi, { routePrefix: '/api/docs' })));

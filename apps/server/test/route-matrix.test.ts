@@ -103,6 +103,11 @@ const EXPECTED: Record<string, RouteAccess> = {
   'GET /api/admin/share/users/:id': [1, 2, 4, 5, 6],
   'GET /api/admin/share/users/role/:roleId': [1, 2],
   'PUT /api/admin/balance/:id': [1, 2],
+  // affiliate API key and lead intake
+  'GET /api/affiliate/api': [4],
+  'POST /api/affiliate/api': [4],
+  'GET /api/affiliate/api/documentation': [4],
+  'POST /api/affiliate/leads/intake': 'public',
   // market
   'GET /api/dashboard/instruments': 'user',
   'GET /api/dashboard/market-status': 'user',
@@ -191,6 +196,12 @@ const EXPECTED: Record<string, RouteAccess> = {
   'DELETE /api/admin/pricing/:id': [1],
 };
 
+/**
+ * Public, sessionless routes whose caller is named by an API key instead of a session: without a key every caller,
+ * signed in or not, gets 401 (the session cookie is never read there).
+ */
+const API_KEY_ROUTES = new Set(['POST /api/affiliate/leads/intake']);
+
 const keyOf = (r: Pick<RegisteredRoute, 'method' | 'url'>) => `${r.method} ${r.url}`;
 const isApi = (url: string) => url.startsWith('/api/') && !url.startsWith('/api/docs');
 const sameAccess = (a: RouteAccess | undefined, b: RouteAccess): boolean =>
@@ -259,7 +270,8 @@ describe('route matrix', () => {
         const s = res.statusCode;
         const denied = s === 401 || s === 403;
         let expected: string | null = null;
-        if (access === 'public') expected = denied ? 'not 401/403' : null;
+        if (API_KEY_ROUTES.has(keyOf(route))) expected = s === 401 ? null : '401 (no API key)';
+        else if (access === 'public') expected = denied ? 'not 401/403' : null;
         else if (role === null) expected = s === 401 ? null : '401';
         else if (access === 'user' || access.includes(role)) expected = denied ? 'not 401/403' : null;
         else expected = s === 403 ? null : '403';

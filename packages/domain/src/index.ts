@@ -22,3 +22,4 @@ export * from './schemas/operations.ts';
 export * from './schemas/two-factor.ts';
 export * from './schemas/crm.ts';
 export * from './schemas/lead-import.ts';
+export * from './schemas/affiliate.ts';

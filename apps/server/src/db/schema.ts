@@ -581,6 +581,8 @@ export const leads = pgTable(
     index('leads_ret_idx').on(t.retId, t.group, t.id).where(sql`${t.deletedAt} is null`),
     index('leads_user_idx').on(t.userId, t.id).where(sql`${t.deletedAt} is null`),
     index('leads_status_idx').on(t.leadStatus),
+    // The lead-intake API recognises a lead it already received by its email (per affiliate, or the site's live leads).
+    index('leads_email_idx').on(sql`lower(${t.email})`, t.userId).where(sql`${t.deletedAt} is null`),
   ],
 );
 
@@ -595,4 +597,22 @@ export const leadNotes = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('lead_notes_lead_idx').on(t.leadId, t.id)],
+);
+
+/**
+ * An affiliate's API key for the lead-intake API (back-office §3 "Affiliate API key"): one per affiliate, replaced on
+ * every generation so the old key stops working at once. Only its SHA-256 hash is kept (a database leak yields no
+ * usable key) and its first characters, to recognise it on the API Key page.
+ */
+export const affiliateApiKeys = pgTable(
+  'affiliate_api_keys',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    keyHash: varchar('key_hash', { length: 64 }).notNull(),
+    prefix: varchar('prefix', { length: 16 }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('affiliate_api_keys_hash_unique').on(t.keyHash)],
 );

@@ -127,7 +127,8 @@ export const assigneeId = z
   .refine((n) => n === UNASSIGNED || n > 0, { error: 'Choose someone from the list' })
   .transform((n) => (n > 0 ? n : null));
 
-const leadFields = {
+/** The fields of a lead as staff and affiliates type them (shared by the add, edit and intake payloads). */
+export const leadFields = {
   firstName: requiredString('First name is required', 100),
   lastName: optionalString(100),
   email: optionalEmail,

@@ -23,7 +23,7 @@ type UpdateInput = z.output<typeof LeadUpdateRequest>;
 type BulkInput = z.output<typeof LeadBulkRequest>;
 
 /** What the audit trail keeps of a lead. */
-function snapshot(l: LeadRow): Record<string, unknown> {
+export function snapshot(l: LeadRow): Record<string, unknown> {
   return {
     first_name: l.firstName, last_name: l.lastName, email: l.email, phone: l.phone, country: l.country, city: l.city,
     funnel_link: l.funnelLink, reference: l.reference, lead_source_id: l.leadSourceId, lead_status: l.leadStatus,
@@ -38,7 +38,7 @@ const audit = (tx: DbOrTx, actor: StaffActor, lead: { id: number; linkedUserId: 
   });
 
 /** The default sales status (exactly one exists; the database enforces it). */
-async function defaultStatus(tx: DbOrTx): Promise<string> {
+export async function defaultStatus(tx: DbOrTx): Promise<string> {
   const [row] = await tx.select({ status: salesStatuses.status }).from(salesStatuses).where(eq(salesStatuses.isDefault, true)).limit(1);
   if (!row) throw new AppError('SALES_STATUS_NOT_FOUND');
   return row.status;

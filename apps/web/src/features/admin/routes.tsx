@@ -29,6 +29,7 @@ import { CustomersPage } from './customers/CustomersPage.tsx';
 import { EditCustomerPage } from './customers/EditCustomerPage.tsx';
 import { LeadsPage } from './crm/LeadsPage.tsx';
 import { SalesStatusesPage } from './crm/SalesStatusesPage.tsx';
+import { ApiKeyPage } from './affiliate/ApiKeyPage.tsx';
 
 // The dashboard's charts (recharts) load with it, not with every back-office screen.
 const DashboardPage = lazy(() => import('./dashboard/DashboardPage.tsx').then((m) => ({ default: m.DashboardPage })));
@@ -54,6 +55,7 @@ export function AdminRoutes() {
         {underAffiliate ? (
           <>
             <Route index element={<LeadsPage key="affiliate" screen={{ kind: 'affiliate' }} />} />
+            <Route path="api" element={<ApiKeyPage />} />
             <Route path="*" element={<CurrentSectionPlaceholder />} />
           </>
         ) : (
