@@ -179,9 +179,9 @@ async function runRaw(phase: RawPhase): Promise<PhaseResult> {
         await client.query('BEGIN');
         await client.query('SELECT id, user_id, balance, margin, currency FROM balances WHERE id = $1 FOR UPDATE', [walletId]);
         await client.query(
-          `INSERT INTO orders (user_id, balance_id, instrument_id, instrument, base_symbol, quote_symbol, kind, type, trade_amount,
+          `INSERT INTO orders (user_id, balance_id, balance_mode, balance_currency, instrument_id, instrument, base_symbol, quote_symbol, kind, type, trade_amount,
              open_rate, open_bid, open_ask, take_profit, stop_loss, spread, exchange_rate, margin_used, leverage)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, 'buy', '1000.00000000', $8, $9, $8, NULL, NULL, '0.20000000', '1.00000000', '11.00000000', 100)
+           VALUES ($1, $2, 'real', 'USD', $3, $4, $5, $6, $7, 'buy', '1000.00000000', $8, $9, $8, NULL, NULL, '0.20000000', '1.00000000', '11.00000000', 100)
            RETURNING *`,
           [userId, walletId, ins.id, ins.name, ins.base, ins.quote, ins.kind, ins.ask, ins.bid],
         );

@@ -284,9 +284,9 @@ async function rawPglite(db: Db, phase: Omit<RawPhase, 'url' | 'type'>): Promise
       const t0 = performance.now();
       await db.transaction(async (tx) => {
         await tx.execute(sql`SELECT id, user_id, balance, margin, currency FROM balances WHERE id = ${walletId} FOR UPDATE`);
-        await tx.execute(sql`INSERT INTO orders (user_id, balance_id, instrument_id, instrument, base_symbol, quote_symbol, kind, type, trade_amount,
+        await tx.execute(sql`INSERT INTO orders (user_id, balance_id, balance_mode, balance_currency, instrument_id, instrument, base_symbol, quote_symbol, kind, type, trade_amount,
              open_rate, open_bid, open_ask, take_profit, stop_loss, spread, exchange_rate, margin_used, leverage)
-           VALUES (${userId}, ${walletId}, ${ins.id}, ${ins.name}, ${ins.base}, ${ins.quote}, ${ins.kind}, 'buy', '1000.00000000', ${ins.ask}, ${ins.bid}, ${ins.ask},
+           VALUES (${userId}, ${walletId}, 'real', 'USD', ${ins.id}, ${ins.name}, ${ins.base}, ${ins.quote}, ${ins.kind}, 'buy', '1000.00000000', ${ins.ask}, ${ins.bid}, ${ins.ask},
              NULL, NULL, '0.20000000', '1.00000000', '11.00000000', 100) RETURNING *`);
         await tx.execute(sql`UPDATE balances SET margin = margin + ${'11.00000000'} WHERE id = ${walletId}`);
       });
