@@ -45,7 +45,9 @@ export async function seedDemoLeads(db: Db, now = Date.now()): Promise<void> {
     .where(and(eq(users.roleId, 3), isNull(users.deletedAt)))
     .orderBy(users.id)
     .limit(12);
-  const converted = customers.filter((c) => !c.email.endsWith('@demo.test')).slice(0, 10);
+  // The demo client comes first: its lead (a client) is the demo retention agent's, who may then open and log in as it.
+  const demoClient = customers.filter((c) => c.email === 'client@demo.test');
+  const converted = [...demoClient, ...customers.filter((c) => !c.email.endsWith('@demo.test'))].slice(0, 10);
 
   const rows: Array<typeof leads.$inferInsert> = [];
   for (let i = 0; i < LEADS; i++) {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, desc, eq } from 'drizzle-orm';
 import { createTestApp, DEMO, ledgerAndBalance, ROLE_EMAIL, signIn, type TestApp } from '../../../test/helpers.ts';
-import { auditLogs, balances, ledgerEntries, orders, sessions, userProfiles, users } from '../../db/schema.ts';
+import { auditLogs, balances, leads, ledgerEntries, orders, sessions, userProfiles, users } from '../../db/schema.ts';
 
 let t: TestApp;
 const cookies = new Map<number, string>();
@@ -138,9 +138,13 @@ describe('customer detail (share endpoint)', () => {
     expect((await call(3, 'GET', `/admin/share/users/${clientId}`)).statusCode).toBe(403);
   });
 
-  it('masks email and phone for a retention agent, read-only', async () => {
+  it('shows a retention agent only the customers whose lead is in their care, masked and read-only', async () => {
     const local = `maskedperson${++seq}x`;
     const { id } = await create(1, { email: `${local}@example.test`, phone: '+44 7700 900123' });
+    // Not (yet) theirs: as if it did not exist.
+    expect((await call(6, 'GET', `/admin/share/users/${id}`)).statusCode).toBe(404);
+    expect((await call(6, 'POST', `/admin/customers/login-as/${id}`)).statusCode).toBe(404);
+    await t.ctx.db.insert(leads).values({ firstName: 'Ada', email: `${local}@example.test`, leadStatus: 'New', group: 'retentions', linkedUserId: id, retId: await idOf(DEMO.retention) });
     const body = (await call(6, 'GET', `/admin/share/users/${id}`)).json();
     expect(body.email).toBe(`ma${local.slice(-2)}****@example.test`);
     expect(body.profile.phone).toBe('******23');

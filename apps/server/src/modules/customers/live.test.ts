@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { PresenceEvent, TrackEntry } from '@platform/domain';
 import { createTestApp, DEMO, newVerifiedCustomer, signIn, type TestApp } from '../../../test/helpers.ts';
-import { users } from '../../db/schema.ts';
+import { leads, users } from '../../db/schema.ts';
 
 let t: TestApp;
 let base: string;
@@ -45,6 +45,9 @@ describe('tracking a customer’s page views', () => {
     const retention = await socketAs(DEMO.retention);
     expect(await watch(admin, clientId)).toEqual({ ok: true });
     expect(await watch(manager, clientId)).toEqual({ ok: true });
+    // A retention agent watches only the customers in their care.
+    expect(await watch(retention, clientId)).toEqual({ ok: false });
+    await t.ctx.db.insert(leads).values({ firstName: 'Chris', leadStatus: 'New', group: 'clients', linkedUserId: clientId, retId: await idOf(DEMO.retention) });
     expect(await watch(retention, clientId)).toEqual({ ok: true });
     expect(await watch(agent, clientId)).toEqual({ ok: false });
     expect(await watch(admin, await idOf(DEMO.manager))).toEqual({ ok: false });

@@ -29,11 +29,12 @@ type ProfileRow = typeof userProfiles.$inferSelect;
 const liveCustomer = and(eq(users.roleId, 3), isNull(users.deletedAt));
 
 /**
- * Customers a staff member may open (read): their edit scope, and for retention agents (role 6) every customer,
- * read-only with masked contacts (docs/decisions.md, Customers).
+ * Customers a staff member may open (read): their edit scope, and for retention agents (role 6) the customers whose
+ * lead is in their retention care (`leads.ret_id`), read-only with masked contacts (docs/decisions.md, Customers).
  */
 export function viewScope(actor: Pick<StaffActor, 'id' | 'roleId'>, userIdColumn: AnyPgColumn): SQL {
-  return actor.roleId === 6 ? sql`true` : customerScope(actor, userIdColumn);
+  if (actor.roleId !== 6) return customerScope(actor, userIdColumn);
+  return sql`exists (select 1 from leads rl where rl.linked_user_id = ${userIdColumn} and rl.ret_id = ${actor.id} and rl.deleted_at is null)`;
 }
 
 const emailTaken = () => new AppError('EMAIL_TAKEN', undefined, { email: 'An account with this email already exists.' });

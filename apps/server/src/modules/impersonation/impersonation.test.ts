@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { desc, eq } from 'drizzle-orm';
 import { createTestApp, cookieOf, signIn, DEMO, type TestApp } from '../../../test/helpers.ts';
-import { auditLogs, sessions, users } from '../../db/schema.ts';
+import { auditLogs, leads, sessions, users } from '../../db/schema.ts';
 
 let t: TestApp;
 let clientId: number;
@@ -51,7 +51,8 @@ describe('login as customer and back to admin', () => {
     expect(again.statusCode).toBe(409);
   });
 
-  it('is open to managers and retention agents, not to other roles', async () => {
+  it('is open to managers and retention agents (for the customers in their care), not to other roles', async () => {
+    await t.ctx.db.insert(leads).values({ firstName: 'Chris', leadStatus: 'New', group: 'clients', linkedUserId: clientId, retId: await idOf(DEMO.retention) });
     for (const email of [DEMO.manager, DEMO.retention]) {
       const res = await loginAs(clientId, await signIn(t.app, email));
       expect(res.statusCode, email).toBe(200);
