@@ -7,6 +7,8 @@ import { createBus } from './cluster/bus.ts';
 import { advisoryLeadership, soleLeader } from './cluster/leader.ts';
 import { seedDemoLeads } from './db/seed/demo-leads.ts';
 import { createMailer } from './integrations/mail.ts';
+import { createJobs } from './jobs/queue.ts';
+import { jobHandlers } from './jobs/handlers.ts';
 import { createCaptchaVerifier } from './integrations/captcha.ts';
 import { createRealtime } from './realtime/realtime.ts';
 import { SignInLimits } from './modules/auth/sign-in-limits.ts';
@@ -59,6 +61,7 @@ export async function boot(config: Config, opts: { memory?: boolean } = {}): Pro
     db: database.db,
     dbKind: database.kind,
     mailer: createMailer(database.db, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }),
+    jobs: createJobs(database.queue, database.db, { fast: config.NODE_ENV === 'test' }),
     captcha: createCaptchaVerifier(config.RECAPTCHA_VERIFY_URL),
     realtime,
     signInLimits: new SignInLimits(bus.redis ? { client: bus.redis, prefix: `${config.CLUSTER_NAME}:` } : null),
@@ -69,5 +72,12 @@ export async function boot(config: Config, opts: { memory?: boolean } = {}): Pro
   const risk = new RiskService(() => ctx);
   ctx.risk = risk;
   await risk.start();
+  await ctx.jobs.start(jobHandlers(ctx));
+  // Whoever closes the database stops the queue's workers first (they poll it).
+  const close = database.close;
+  database.close = async () => {
+    await ctx.jobs.stop();
+    await close();
+  };
   return { ctx, database, seededDemo, risk };
 }

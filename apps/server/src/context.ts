@@ -8,6 +8,7 @@ import type { Market } from './market/types.ts';
 import type { RiskHooks } from './engine/hooks.ts';
 import type { ClusterBus } from './cluster/bus.ts';
 import type { Leadership } from './cluster/leader.ts';
+import type { Jobs } from './jobs/queue.ts';
 
 /** Everything a route needs, built once at boot and passed in (no globals). */
 export interface AppContext {
@@ -15,6 +16,8 @@ export interface AppContext {
   db: Db;
   dbKind: 'pglite' | 'postgres';
   mailer: Mailer;
+  /** Background work on the database's job queue (mail, maintenance). */
+  jobs: Jobs;
   captcha: CaptchaVerifier;
   realtime: Realtime;
   /** Failed sign-in counters per account and per IP. */

@@ -68,8 +68,6 @@ async function shutdown(signal: string) {
   await risk.stop();
   // Released now rather than when the connection drops, so another instance leads at once.
   await ctx.cluster.leadership.close();
-  // Mail asked for just before the signal is still written and sent.
-  await ctx.mailer.idle();
   await ctx.cluster.bus.close();
   await database.close();
   process.exit(0);

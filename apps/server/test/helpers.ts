@@ -1,3 +1,4 @@
+import type { Database } from '../src/db/client.ts';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
@@ -15,6 +16,7 @@ export { DEMO_PASSWORD };
 export interface TestApp {
   app: FastifyInstance;
   ctx: AppContext;
+  database: Database;
   close(): Promise<void>;
 }
 
@@ -47,10 +49,11 @@ export async function createTestApp(
   return {
     app,
     ctx,
+    database,
     async close() {
       await risk.stop();
       await app.close();
-      await ctx.mailer.idle();
+      await ctx.jobs.idle();
       await database.close();
       if (base && dbName) {
         const admin = new pg.Client({ connectionString: base });

@@ -18,7 +18,7 @@ describe('reset-link takeover', () => {
     const victim = await newVerifiedCustomer(t, 'victim');
     const asked = await t.app.inject({ method: 'POST', url: '/api/forgot-password', payload: { email: victim.email } });
     expect(asked.statusCode).toBe(200);
-    await t.ctx.mailer.idle();
+    await t.ctx.jobs.idle();
 
     const attacker = await newVerifiedCustomer(t, 'attacker');
     const attackerCookie = await signIn(t.app, attacker.email, attacker.password);

@@ -1,3 +1,4 @@
+import type { QueueConnection } from '../jobs/queue.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -19,6 +20,8 @@ export type DbOrTx = Db | Tx;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** How the job queue (pg-boss) reaches this database: its own small pool, or the embedded database's one connection. */
+  queue: QueueConnection;
   close(): Promise<void>;
 }
 
@@ -55,7 +58,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string | null
     const hotPool = new pg.Pool({ connectionString: opts.url, max: 20, options: '-c plan_cache_mode=force_generic_plan' });
     hotPool.on('error', (err) => console.error(`PostgreSQL connection lost (the pool replaces it): ${err.message}`));
     registerStatements(db, poolStatements(hotPool));
-    return { db, kind: 'postgres', close: async () => void (await Promise.all([pool.end(), hotPool.end()])) };
+    return { db, kind: 'postgres', queue: { connectionString: opts.url }, close: async () => void (await Promise.all([pool.end(), hotPool.end()])) };
   }
   let client: PGlite;
   // Trigram indexes (pg_trgm) make "contains" searches over large lists use an index (CRM leads).
@@ -69,5 +72,8 @@ export async function openDatabase(opts: { url?: string; dataDir?: string | null
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   await migratePglite(db as never, { migrationsFolder });
   registerStatements(db, pgliteStatements(client));
-  return { db, kind: 'pglite', close: () => client.close() };
+  // PGlite runs one statement list at a time: parameterless text may hold several statements (the queue's own schema).
+  const executeSql = async (text: string, values?: unknown[]) =>
+    values && values.length > 0 ? client.query(text, values) : { rows: (await client.exec(text)).at(-1)?.rows ?? [] };
+  return { db, kind: 'pglite', queue: { db: { executeSql } }, close: () => client.close() };
 }

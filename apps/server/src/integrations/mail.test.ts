@@ -60,7 +60,7 @@ describe('SMTP delivery', () => {
   it('delivers the password-reset mail with its link, marks the outbox row sent and keeps no link', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/forgot-password', payload: { email: DEMO.client } });
     expect(res.statusCode).toBe(200);
-    await t.ctx.mailer.idle();
+    await t.ctx.jobs.idle();
     expect(received).toHaveLength(1);
     const mail = received[0];
     expect(mail.to).toEqual([DEMO.client]);
@@ -101,7 +101,7 @@ describe('SMTP delivery', () => {
     await new Promise<void>((resolve) => smtp.close(() => resolve()));
     const res = await t.app.inject({ method: 'POST', url: '/api/forgot-password', payload: { email: DEMO.manager } });
     expect(res.statusCode).toBe(200);
-    await t.ctx.mailer.idle();
+    await t.ctx.jobs.idle();
     const row = await lastOutbox(DEMO.manager);
     expect(row.sentAt).toBeNull();
     expect(row.error).toMatch(/ECONNREFUSED|connect/i);

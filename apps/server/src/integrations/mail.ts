@@ -26,13 +26,6 @@ export interface Mailer {
    * A `secret` link in the text is never stored in the outbox text; without SMTP it is kept apart for the admin read.
    */
   send(msg: MailMessage, secret?: MailSecret): Promise<{ id: number; delivered: boolean }>;
-  /**
-   * Runs mail work after the request has been answered, so how long the answer takes says nothing about what the
-   * work found (whether an account exists, how slow the SMTP server is). Failures are logged, never thrown.
-   */
-  later(task: () => Promise<unknown>): void;
-  /** Resolves once every task handed to `later` so far has finished (tests, shutdown). */
-  idle(): Promise<void>;
   readonly smtpEnabled: boolean;
 }
 
@@ -46,18 +39,8 @@ const redact = (s: string, link: string, note: string) => s.split(link).join(not
  */
 export function createMailer(db: Db, opts: { smtpUrl?: string; from: string }): Mailer {
   const transport: Transporter | null = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : null;
-  const pending = new Set<Promise<unknown>>();
   return {
     smtpEnabled: transport !== null,
-    later(task) {
-      const run = task()
-        .catch((err: unknown) => console.error('mail task failed:', err))
-        .finally(() => pending.delete(run));
-      pending.add(run);
-    },
-    async idle() {
-      while (pending.size) await Promise.all([...pending]);
-    },
     async send(msg, secret) {
       // A link missing from the text would be stored nowhere yet reported as sent: a caller's mistake.
       if (secret && !msg.text.includes(secret.link)) throw new Error('mail secret is not in the mail text');

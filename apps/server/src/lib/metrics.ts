@@ -65,6 +65,24 @@ export const countClients = summedGauge('realtime_connected_clients', 'Open Sock
 /** Counts the positions a risk engine follows until the returned function is called. */
 export const countPositions = summedGauge('risk_engine_positions', 'Open positions the risk engine follows on this instance');
 
+const queueSources = new Set<() => Promise<Record<string, number>>>();
+new client.Gauge({
+  name: 'jobs_waiting',
+  help: 'Background jobs waiting or running, per queue (the queue is shared by every instance)',
+  labelNames: ['queue'],
+  registers: [registry],
+  async collect() {
+    this.reset();
+    for (const depth of queueSources) for (const [queue, n] of Object.entries(await depth())) this.set({ queue }, n);
+  },
+});
+
+/** Reports a job queue's depth until the returned function is called. */
+export function watchJobQueue(depth: () => Promise<Record<string, number>>): () => void {
+  queueSources.add(depth);
+  return () => queueSources.delete(depth);
+}
+
 /** Times every API answer by its route pattern (never the raw URL: ids would explode the label set). */
 export function observeRequests(app: FastifyInstance): void {
   app.addHook('onResponse', async (req, reply) => {

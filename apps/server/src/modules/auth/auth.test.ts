@@ -26,7 +26,7 @@ const signupBody = (email: string) => ({
 
 async function lastMailLink(to: string, path: string): Promise<string> {
   // Reset mail is written after the answer (its timing must not tell whether the account exists).
-  await t.ctx.mailer.idle();
+  await t.ctx.jobs.idle();
   const [m] = await t.ctx.db.select().from(mailOutbox).where(eq(mailOutbox.to, to)).orderBy(desc(mailOutbox.id)).limit(1);
   // The outbox text never holds the link; without SMTP it is kept apart for the (audited) admin read.
   const match = m?.secret?.match(new RegExp(`${path}\\?token=([\\w-]+)`));
@@ -203,7 +203,7 @@ describe('forgot password for unknown and known addresses', () => {
       }
       expect(sent).toEqual([]);
       release();
-      await t.ctx.mailer.idle();
+      await t.ctx.jobs.idle();
       expect(sent).toEqual([DEMO.manager]);
     } finally {
       t.ctx.mailer.send = original;

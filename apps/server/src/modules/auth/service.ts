@@ -31,11 +31,27 @@ export async function findUserByEmail(db: DbOrTx, email: string) {
   return u ?? null;
 }
 
-/** Mails a new customer the single-use link that verifies their email (sign-up, a lead converted by staff). */
-export async function sendVerificationMail(ctx: AppContext, user: { id: number; email: string; fullName: string }, appName: string) {
+/** Queues the mail with the single-use link that verifies a new customer's email (sign-up, a lead converted by staff). */
+export async function sendVerificationMail(ctx: AppContext, userId: number): Promise<void> {
+  await ctx.jobs.send('mail.verify-email', { userId });
+}
+
+/** A mail that SMTP refused is retried by the queue; without SMTP the outbox is the delivery. */
+function assertDelivered(ctx: AppContext, sent: { delivered: boolean }): void {
+  if (ctx.mailer.smtpEnabled && !sent.delivered) throw new Error('SMTP refused the mail; the queue retries it');
+}
+
+/**
+ * The job behind sendVerificationMail: the link is made now, at delivery, so it is never stored anywhere but the
+ * mail (and, without SMTP, the evaluation outbox). Nothing is sent to an account already verified or gone.
+ */
+export async function deliverVerificationMail(ctx: AppContext, userId: number): Promise<void> {
+  const [user] = await ctx.db.select().from(users).where(eq(users.id, userId)).limit(1);
+  if (!user || user.deletedAt || user.isEmailVerified) return;
+  const { appName } = await getBranding(ctx.db);
   const { id, token } = await issueTokenRow(ctx.db, user.id, 'verify_email');
   const link = `${ctx.config.appUrl}/verify-email?token=${token}`;
-  await ctx.mailer.send(
+  const sent = await ctx.mailer.send(
     {
       to: user.email,
       subject: `Verify your email for ${appName}`,
@@ -43,6 +59,7 @@ export async function sendVerificationMail(ctx: AppContext, user: { id: number; 
     },
     { link, tokenId: id },
   );
+  assertDelivered(ctx, sent);
 }
 
 type Signup = z.output<typeof SignupRequest>;
@@ -94,7 +111,7 @@ export async function signup(ctx: AppContext, input: Signup, ip: string): Promis
     title: 'New customer', description: `${input.fullName} (${input.email}) signed up`, url: `/admin/customers/edit/${userId}`,
   }, false));
   if (emailVerification) {
-    await sendVerificationMail(ctx, { id: userId, email: input.email, fullName: input.fullName }, branding.appName);
+    await sendVerificationMail(ctx, userId);
     return {
       emailVerification,
       message: `We have sent a verification email to ${input.email}. Please click the link in it to verify your account before signing in.`,
@@ -219,29 +236,30 @@ export async function verifyEmail(db: DbOrTx, token: string): Promise<void> {
 
 /**
  * Sends a reset link when the account exists; answers the same either way, and as fast, so addresses cannot be
- * probed: looking the account up and mailing happen after the answer.
+ * probed: the answer only queues the job, which looks the account up and mails.
  */
 export async function requestPasswordReset(ctx: AppContext, input: z.output<typeof ForgotPasswordRequest>, ip: string): Promise<string> {
   await assertHuman(ctx, input.humanKey, ip);
-  ctx.mailer.later(() => mailResetLink(ctx, input.email));
+  await ctx.jobs.send('mail.reset-password', { email: input.email });
   return `We have sent a verification email to ${input.email}. Please click the link in it to reset your password.`;
 }
 
-async function mailResetLink(ctx: AppContext, email: string): Promise<void> {
+/** The job behind requestPasswordReset: a link made at delivery, for an active account only. */
+export async function deliverResetLink(ctx: AppContext, email: string): Promise<void> {
   const user = await findUserByEmail(ctx.db, email);
-  if (user && user.isActive && !user.deletedAt) {
-    const { appName } = await getBranding(ctx.db);
-    const { id, token } = await issueTokenRow(ctx.db, user.id, 'reset_password');
-    const link = `${ctx.config.appUrl}/reset-password?token=${token}`;
-    await ctx.mailer.send(
-      {
-        to: user.email,
-        subject: `Reset your ${appName} password`,
-        text: `Hello ${user.fullName},\n\nTo set a new password, open this link:\n${link}\n\nThe link works once and expires in 1 hour. If you did not ask for this, ignore this email.\n\n${appName}`,
-      },
-      { link, tokenId: id },
-    );
-  }
+  if (!user || !user.isActive || user.deletedAt) return;
+  const { appName } = await getBranding(ctx.db);
+  const { id, token } = await issueTokenRow(ctx.db, user.id, 'reset_password');
+  const link = `${ctx.config.appUrl}/reset-password?token=${token}`;
+  const sent = await ctx.mailer.send(
+    {
+      to: user.email,
+      subject: `Reset your ${appName} password`,
+      text: `Hello ${user.fullName},\n\nTo set a new password, open this link:\n${link}\n\nThe link works once and expires in 1 hour. If you did not ask for this, ignore this email.\n\n${appName}`,
+    },
+    { link, tokenId: id },
+  );
+  assertDelivered(ctx, sent);
 }
 
 /** Sets the new password from a reset token and signs the account out everywhere. */

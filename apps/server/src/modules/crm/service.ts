@@ -202,7 +202,7 @@ export async function convertLead(ctx: AppContext, actor: StaffActor, input: z.o
     if (isUniqueViolation(err, 'users_email_unique')) throw emailTaken();
     throw err;
   }
-  if (verify) await sendVerificationMail(ctx, created, branding.appName);
+  if (verify) await sendVerificationMail(ctx, created.id);
   return created.id;
 }
 

@@ -64,7 +64,7 @@ describe('links in mail without SMTP', () => {
   async function requestReset(email: string) {
     const res = await t.app.inject({ method: 'POST', url: '/api/forgot-password', payload: { email } });
     expect(res.statusCode).toBe(200);
-    await t.ctx.mailer.idle();
+    await t.ctx.jobs.idle();
     const [row] = await t.ctx.db.select().from(mailOutbox).where(eq(mailOutbox.to, email)).orderBy(desc(mailOutbox.id)).limit(1);
     const token = row.secret?.match(/\/reset-password\?token=([\w-]+)$/)?.[1];
     expect(token).toBeDefined();

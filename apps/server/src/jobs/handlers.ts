@@ -1,0 +1,16 @@
+import { lt, sql } from 'drizzle-orm';
+import type { AppContext } from '../context.ts';
+import { sessions } from '../db/schema.ts';
+import { deliverResetLink, deliverVerificationMail } from '../modules/auth/service.ts';
+import type { JobHandlers } from './queue.ts';
+
+/** What each background job does (jobs/queue.ts names them). A handler that throws is retried later. */
+export function jobHandlers(ctx: AppContext): JobHandlers {
+  return {
+    'mail.verify-email': ({ userId }) => deliverVerificationMail(ctx, userId),
+    'mail.reset-password': ({ email }) => deliverResetLink(ctx, email),
+    'maintenance.sessions': async () => {
+      await ctx.db.delete(sessions).where(lt(sessions.expiresAt, sql`now() - interval '1 day'`));
+    },
+  };
+}
