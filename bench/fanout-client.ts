@@ -55,7 +55,9 @@ export type ClientReply =
   | { type: 'error'; error: string };
 
 /** Wall-clock milliseconds with sub-millisecond resolution, comparable between the processes. */
-const now = () => performance.timeOrigin + performance.now();
+// Times compared across processes are wall-clock milliseconds (tick times are Date.now() of the feeding process):
+// each process's monotonic clock drifts from the wall clock differently, by tens of ms within seconds under load.
+const now = () => Date.now();
 
 /** Arrival times of one group: batch key and arrival time, two slots per message. */
 class Samples {

@@ -10,9 +10,15 @@
  * includes the wait for the next batch), then the same for the full clients alone with the payload check.
  *
  *   node --import tsx bench/fanout.ts [--clients=1000,5000] [--full=5] [--seconds=10] [--warmup=3] [--concurrency=200] [--procs=1]
+ *                                     [--instances=1|2] [--pg-url=postgres://postgres@127.0.0.1:5432/postgres] [--redis-url=redis://127.0.0.1:6379]
  * or: npm run fanout -w bench
+ *
+ * --instances=2 runs the product as a cluster on PostgreSQL and Redis: this process leads (its book's ticks go out on
+ * Redis) and a second process follows (fanout-follower.ts). Each step is measured twice, all clients on the leader
+ * (one instance), then the clients split evenly between the two, so the two figures print side by side.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,6 +33,8 @@ import type { Quote } from '../apps/server/src/market/price-book.ts';
 import type { Realtime } from '../apps/server/src/realtime/realtime.ts';
 import type { ClientCommand, ClientReply, Emit, GroupReport, MeasureReport } from './fanout-client.ts';
 import { eq } from 'drizzle-orm';
+import pg from 'pg';
+import type { FollowerCommand, FollowerReply } from './fanout-follower.ts';
 import { balances, ledgerEntries, users } from '../apps/server/src/db/schema.ts';
 import { createSession, SESSION_COOKIE } from '../apps/server/src/modules/auth/sessions.ts';
 
@@ -37,23 +45,34 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: process.env.BENCH_SECONDS ?? '10' },
     warmup: { type: 'string', default: process.env.BENCH_WARMUP ?? '3' },
     concurrency: { type: 'string', default: process.env.BENCH_CONCURRENCY ?? '200' },
-    procs: { type: 'string', default: process.env.BENCH_PROCS ?? '1' },
+    procs: { type: 'string', default: process.env.BENCH_PROCS },
+    instances: { type: 'string', default: process.env.BENCH_INSTANCES ?? '1' },
+    'pg-url': { type: 'string', default: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
+    'redis-url': { type: 'string', default: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379' },
   },
 });
+const INSTANCES = Number(args.instances);
 const STEPS = args.clients.split(',').map(Number);
 const SECONDS = Number(args.seconds);
 const WARMUP = Number(args.warmup);
 const CONCURRENCY = Number(args.concurrency);
-const PROCS = Number(args.procs);
+// With two instances, at least one client process per instance.
+const PROCS = Number(args.procs ?? (INSTANCES === 2 ? '2' : '1'));
 const FULL = Number(args.full);
 if (![SECONDS, WARMUP, CONCURRENCY, PROCS, ...STEPS].every((n) => Number.isFinite(n) && n > 0) || !(FULL >= 0 && FULL <= Math.min(...STEPS))) {
   console.error('--clients (comma-separated), --seconds, --warmup, --concurrency and --procs must be positive numbers; --full at most the fewest clients');
   process.exit(2);
 }
+if (![1, 2].includes(INSTANCES) || PROCS < INSTANCES) {
+  console.error('--instances is 1 or 2, with at least as many client processes (--procs)');
+  process.exit(2);
+}
 const BURST_MS = 250;
 const CHANGED_PER_BURST = 20;
 
-const now = () => performance.timeOrigin + performance.now();
+// Times compared across processes are wall-clock milliseconds (tick times are Date.now() of the feeding process):
+// each process's monotonic clock drifts from the wall clock differently, by tens of ms within seconds under load.
+const now = () => Date.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -91,14 +110,18 @@ class ClientProcess {
   }
 }
 
-/** The lean clients spread evenly over the client processes; the full ones in the first. */
+/**
+ * The lean clients spread evenly over the client processes; the full ones in the first. Process i connects to
+ * urls[i % urls.length] (one url per instance), so clients split evenly between the instances.
+ */
 class Clients {
   private readonly procs = Array.from({ length: PROCS }, () => new ClientProcess());
-  async connect(url: string, total: number): Promise<{ clients: number; ms: number; failed: number; firstError: string | null }> {
+  constructor(private readonly urls: string[]) {}
+  async connect(total: number): Promise<{ clients: number; ms: number; failed: number; firstError: string | null }> {
     const lean = total - FULL;
     const replies = await Promise.all(
       this.procs.map((p, i) =>
-        p.send({ type: 'connect', url, lean: Math.floor(lean / PROCS) + (i < lean % PROCS ? 1 : 0), full: i === 0 ? FULL : 0, concurrency: Math.ceil(CONCURRENCY / PROCS) }),
+        p.send({ type: 'connect', url: this.urls[i % this.urls.length], lean: Math.floor(lean / PROCS) + (i < lean % PROCS ? 1 : 0), full: i === 0 ? FULL : 0, concurrency: Math.ceil(CONCURRENCY / PROCS) }),
       ),
     );
     const ok = replies.flatMap((r) => (r.type === 'connected' ? [r] : []));
@@ -107,8 +130,9 @@ class Clients {
   async measure(): Promise<void> {
     await Promise.all(this.procs.map((p) => p.send({ type: 'measure' })));
   }
-  async report(emits: Emit[]): Promise<MeasureReport> {
-    const replies = await Promise.all(this.procs.map((p) => p.send({ type: 'report', emits })));
+  /** Each process checks what it got against what its instance broadcast. */
+  async report(emitsOf: (url: string) => Emit[]): Promise<MeasureReport> {
+    const replies = await Promise.all(this.procs.map((p, i) => p.send({ type: 'report', emits: emitsOf(this.urls[i % this.urls.length]) })));
     const parts = replies.flatMap((r) => (r.type === 'report' ? [r.report] : []));
     const full = parts.map((r) => r.full);
     return {
@@ -133,6 +157,8 @@ function merge(groups: GroupReport[]): GroupReport {
 }
 
 interface Row {
+  /** How many instances served the clients. */
+  instances: number;
   report: MeasureReport;
   /** Median and worst duration of one broadcast call, and its median CPU time. */
   emitCall: [number, number, number];
@@ -145,7 +171,29 @@ interface Row {
   orders: number[];
 }
 
+/** --instances=2: a fresh PostgreSQL database for the cluster, dropped at the end. */
+async function clusterDatabase(): Promise<{ url: string; name: string; drop: () => Promise<void> }> {
+  const name = `bench_fanout_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: args['pg-url'] });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const u = new URL(args['pg-url']);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    name,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: args['pg-url'] });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+const cluster = INSTANCES === 2 ? await clusterDatabase() : null;
 const config = loadConfig({
+  ...(cluster ? { DATABASE_URL: cluster.url, REDIS_URL: args['redis-url'], CLUSTER_NAME: cluster.name } : {}),
   NODE_ENV: 'production',
   PORT: '0',
   HOST: '127.0.0.1',
@@ -155,13 +203,39 @@ const config = loadConfig({
   SEED_DEMO: 'false',
   DATA_DIR: path.join(os.tmpdir(), 'bench-unused'),
 });
-const { ctx, database, risk } = await boot(config, { memory: true });
+const { ctx, database, risk } = await boot(config, { memory: !cluster });
 const app = await buildApp({ ctx, logger: false });
 ctx.realtime.attach(app.server, ctx.db);
 await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();
 if (!address || typeof address === 'string') throw new Error('no listening address');
 const url = `http://127.0.0.1:${address.port}`;
+
+/** The follower instance (--instances=2), driven over IPC one command at a time. */
+const follower = cluster
+  ? await (async () => {
+      // This process leads: every tick its book applies goes out on Redis, as the leader's market does.
+      ctx.market.book.onTicks((changed) => ctx.cluster.bus.publish('prices', changed));
+      const child = fork(path.join(import.meta.dirname, 'fanout-follower.ts'), [], {
+        execArgv: ['--import', 'tsx'],
+        stdio: 'inherit',
+        env: { ...process.env, DATABASE_URL: cluster.url, REDIS_URL: args['redis-url'], CLUSTER_NAME: cluster.name },
+      });
+      const ask = (cmd: FollowerCommand | null): Promise<FollowerReply> =>
+        new Promise((resolve, reject) => {
+          const onExit = (code: number | null) => reject(new Error(`follower exited with ${code}`));
+          child.once('exit', onExit);
+          child.once('message', (m: FollowerReply) => {
+            child.off('exit', onExit);
+            resolve(m);
+          });
+          if (cmd) child.send(cmd);
+        });
+      const ready = await ask(null);
+      if (ready.type !== 'ready') throw new Error('follower did not start');
+      return { url: ready.url, ask, close: () => child.send({ type: 'close' } satisfies FollowerCommand) };
+    })()
+  : null;
 
 // The product's broadcaster on the product's realtime layer; the wrapper only notes when each batch is handed
 // to it (keyed by its newest tick time, which the clients see too) and what it held, for the full clients' check.
@@ -173,10 +247,11 @@ let emitCpu: number[] = [];
 const timedRealtime: Pick<Realtime, 'broadcast'> = {
   broadcast(event, payload, opts) {
     const at = now();
+    const started = performance.now();
     const cpu = process.cpuUsage();
     ctx.realtime.broadcast(event, payload, opts);
     if (emits && event === 'priceUpdate') {
-      emitCost.push(now() - at);
+      emitCost.push(performance.now() - started);
       const used = process.cpuUsage(cpu);
       emitCpu.push((used.user + used.system) / 1000);
       emits.push([Math.max(...(payload as PriceTick[]).map((t) => t.time)), at, JSON.stringify(payload)]);
@@ -231,43 +306,56 @@ async function probeOrders(ms: number): Promise<number[]> {
 }
 const baselineOrders = await probeOrders(3000);
 
-const clients = new Clients();
 const rows: Row[] = [];
+// One instance first (every client on this process), then, with --instances=2, the clients split between both.
+const modes: string[][] = follower ? [[url], [url, follower.url]] : [[url]];
 try {
-  for (const n of STEPS) {
-    const c = await clients.connect(url, n);
-    console.log(`${c.clients} clients connected (${(c.ms / 1000).toFixed(1)} s${c.failed ? `, ${c.failed} failed: ${c.firstError}` : ''}); warming up ${WARMUP} s, measuring ${SECONDS} s`);
-    await sleep(WARMUP * 1000);
+  for (const urls of modes) {
+    const clients = new Clients(urls);
+    try {
+      for (const n of STEPS) {
+        const c = await clients.connect(n);
+        console.log(`${c.clients} clients connected to ${urls.length} instance(s) (${(c.ms / 1000).toFixed(1)} s${c.failed ? `, ${c.failed} failed: ${c.firstError}` : ''}); warming up ${WARMUP} s, measuring ${SECONDS} s`);
+        await sleep(WARMUP * 1000);
 
-    await clients.measure();
-    const loop = monitorEventLoopDelay({ resolution: 10 });
-    loop.enable();
-    const cpu = process.cpuUsage();
-    const busy = machineBusyMs();
-    const started = performance.now();
-    emits = [];
-    emitCost = [];
-    emitCpu = [];
-    const orderTimes = await probeOrders(SECONDS * 1000);
-    const window = emits;
-    emits = null;
-    const serverCpu = process.cpuUsage(cpu);
-    const busyAfter = machineBusyMs();
-    const wall = performance.now() - started;
-    loop.disable();
-    await sleep(1000); // the last batches of the window are still on their way
-    const r = await clients.report(window);
-    const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-    rows.push({ report: r, emitCall: [median(emitCost), Math.max(...emitCost), median(emitCpu)], batches: window.length / SECONDS, serverCpu: (serverCpu.user + serverCpu.system) / 1000 / wall, machineCpu: busy === null || busyAfter === null ? null : (busyAfter - busy) / wall, loopP99: loop.percentile(99) / 1e6, orders: orderTimes });
+        await clients.measure();
+        if (urls.length > 1) await follower!.ask({ type: 'measure' });
+        const loop = monitorEventLoopDelay({ resolution: 10 });
+        loop.enable();
+        const cpu = process.cpuUsage();
+        const busy = machineBusyMs();
+        const started = performance.now();
+        emits = [];
+        emitCost = [];
+        emitCpu = [];
+        const orderTimes = await probeOrders(SECONDS * 1000);
+        const window = emits;
+        emits = null;
+        const serverCpu = process.cpuUsage(cpu);
+        const busyAfter = machineBusyMs();
+        const wall = performance.now() - started;
+        loop.disable();
+        await sleep(1000); // the last batches of the window are still on their way
+        const followerEmits = urls.length > 1 ? await follower!.ask({ type: 'report' }) : null;
+        const r = await clients.report((u) => (u === url ? window : followerEmits?.type === 'report' ? followerEmits.emits : []));
+        const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+        rows.push({ instances: urls.length, report: r, emitCall: [median(emitCost), Math.max(...emitCost), median(emitCpu)], batches: window.length / SECONDS, serverCpu: (serverCpu.user + serverCpu.system) / 1000 / wall, machineCpu: busy === null || busyAfter === null ? null : (busyAfter - busy) / wall, loopP99: loop.percentile(99) / 1e6, orders: orderTimes });
+      }
+    } finally {
+      clients.close();
+      await sleep(500);
+    }
   }
 } finally {
   clearInterval(feed);
   broadcaster.stop();
-  clients.close();
+  follower?.close();
   await risk.stop();
   await ctx.realtime.close();
   await app.close();
   await database.close();
+  await ctx.cluster.bus.close();
+  await cluster?.drop();
 }
 
 const percentile = (xs: number[], p: number) => {
@@ -290,10 +378,11 @@ console.log(
 );
 console.log('\nAll clients (CPU figures are shares of one core; the machine has ' + os.cpus().length + '):');
 table(
-  ['clients', 'batches/s', 'msgs/s delivered', 'delivered %', 'emit->client p50 / p99 / max ms', 'tick->client p50 / p99 ms', 'emit call p50 / max / CPU ms', 'emit CPU µs per client', 'server CPU', 'loop delay p99 ms', 'clients CPU', 'other processes CPU'],
-  rows.map(({ report: r, emitCall, batches, serverCpu, machineCpu, loopP99 }) => {
+  ['instances', 'clients', 'batches/s', 'msgs/s delivered', 'delivered %', 'emit->client p50 / p99 / max ms', 'tick->client p50 / p99 ms', 'emit call p50 / max / CPU ms', 'emit CPU µs per client', 'server CPU', 'loop delay p99 ms', 'clients CPU', 'other processes CPU'],
+  rows.map(({ instances, report: r, emitCall, batches, serverCpu, machineCpu, loopP99 }) => {
     const all = merge([r.lean, r.full]);
     return [
+      String(instances),
       String(all.clients),
       f(batches, 2),
       f(all.delivered / SECONDS, 0),
