@@ -335,8 +335,9 @@ try {
         const busyAfter = machineBusyMs();
         const wall = performance.now() - started;
         loop.disable();
-        await sleep(1000); // the last batches of the window are still on their way
+        // The follower's window ends with this one (its batches after it are not expected of its clients).
         const followerEmits = urls.length > 1 ? await follower!.ask({ type: 'report' }) : null;
+        await sleep(1000); // the last batches of the window are still on their way
         const r = await clients.report((u) => (u === url ? window : followerEmits?.type === 'report' ? followerEmits.emits : []));
         const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
         rows.push({ instances: urls.length, report: r, emitCall: [median(emitCost), Math.max(...emitCost), median(emitCpu)], batches: window.length / SECONDS, serverCpu: (serverCpu.user + serverCpu.system) / 1000 / wall, machineCpu: busy === null || busyAfter === null ? null : (busyAfter - busy) / wall, loopP99: loop.percentile(99) / 1e6, orders: orderTimes });
