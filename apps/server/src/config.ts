@@ -57,6 +57,13 @@ const Env = z.object({
   OANDA_STREAM_URL: z.string().optional(),
   /** currencyapi.com API base ('/latest' and '/status' are appended). */
   CURRENCY_API_URL: z.string().default('https://api.currencyapi.com/v3'),
+  /**
+   * Voiso's API origin; `{cluster}` is replaced by the cluster id of the Trade APIs record (value1). Tests and
+   * proxies point it elsewhere, e.g. http://127.0.0.1:4010/{cluster}.
+   */
+  VOISO_BASE_URL: z.string().default('https://{cluster}.voiso.com'),
+  /** Longest wait for Voiso's answer to a call or status request. */
+  VOISO_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   WEB_DIST: z.string().optional(),
   /**
    * The built-in sandbox card gateway (a payment page that approves or declines without real money). 'auto': allowed

@@ -96,6 +96,8 @@ const EXPECTED: Record<string, RouteAccess> = {
   'GET /api/admin/leads/:id/history': [1, 2, 5, 6],
   'POST /api/admin/leads/convertLeadToUser': [1, 2, 5, 6],
   'POST /api/admin/crm/note': [1, 2, 5, 6],
+  'POST /api/admin/crm/voiso/startCall': [1, 2, 5, 6],
+  'GET /api/admin/crm/voiso/agents': [1, 2, 5, 6],
   'GET /api/admin/crm-config/sales-statuses/api': [1, 2, 4, 5, 6],
   'POST /api/admin/crm-config/sales-statuses': [1, 2],
   'PUT /api/admin/crm-config/sales-statuses/:id': [1, 2],

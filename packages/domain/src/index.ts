@@ -23,3 +23,4 @@ export * from './schemas/two-factor.ts';
 export * from './schemas/crm.ts';
 export * from './schemas/lead-import.ts';
 export * from './schemas/affiliate.ts';
+export * from './schemas/calls.ts';

@@ -101,6 +101,10 @@ export const ERRORS = {
   SALES_STATUS_NOT_FOUND: { status: 404, message: 'Sales status not found.' },
   SALES_STATUS_TAKEN: { status: 409, message: 'This sales status already exists.' },
   SALES_STATUS_IN_USE: { status: 409, message: 'Leads have this status. Give them another status first.' },
+  VOISO_NOT_CONFIGURED: { status: 409, message: 'Click-to-call is off: add the Voiso cluster id and API key in Trade APIs.' },
+  VOISO_FAILED: { status: 502, message: 'Voiso did not start the call. Please try again.' },
+  CALL_BEING_STARTED: { status: 409, message: 'A call is already being started on this softphone. Wait a moment.' },
+  LEAD_NO_PHONE: { status: 400, message: 'This lead has no phone number that can be dialled.' },
   SALES_STATUS_DEFAULT: { status: 409, message: 'One status must stay the default: make another status the default first.' },
   INTERNAL: { status: 500, message: 'Something went wrong' },
 } as const;

@@ -1,14 +1,16 @@
 import { z } from 'zod';
 import {
   GroupLeadsParams, IdParam, LeadBulkRequest, LeadConvertRequest, LeadCreateRequest, LeadHistoryResponse, LeadListQuery, LeadListResponse,
-  LeadNoteRequest, LeadNoteResponse, LeadUpdateRequest, MessageResponse, NewLeadsParams, SalesLeadsParams, SalesStatusListQuery,
-  SalesStatusListResponse, SalesStatusRequest, LEAD_CSV_EXAMPLE, LEAD_CSV_MAX_BYTES, LeadCsvReport,
+  CallAgentsResponse, LeadNoteRequest, LeadNoteResponse, LeadUpdateRequest, MessageResponse, NewLeadsParams, SalesLeadsParams,
+  SalesStatusListQuery, SalesStatusListResponse, SalesStatusRequest, StartCallRequest, StartCallResponse, LEAD_CSV_EXAMPLE, LEAD_CSV_MAX_BYTES,
+  LeadCsvReport,
 } from '@platform/domain';
 import { AppError } from '../../lib/errors.ts';
 import { readMultipart } from '../../lib/multipart.ts';
 import { importLeadsCsv } from './import.ts';
 import type { RoutesPlugin } from '../../lib/http.ts';
 import { staffOf } from '../../lib/staff-scope.ts';
+import { listCallAgents, startCall } from './calls.ts';
 import { listLeads, type LeadList } from './list.ts';
 import { addNote, bulkUpdateLeads, convertLead, createLead, deleteLead, leadHistory, updateLead } from './service.ts';
 import { createSalesStatus, deleteSalesStatus, listSalesStatuses, updateSalesStatus } from './statuses.ts';
@@ -113,6 +115,18 @@ export const crmRoutes: RoutesPlugin = async (app) => {
     '/admin/crm/note',
     { config: { access: [1, 2, 5, 6] }, schema: { tags, body: LeadNoteRequest, response: { 201: LeadNoteResponse } } },
     async (req, reply) => reply.status(201).send({ message: 'Notes created successfully', note: await addNote(app.ctx, staffOf(req), req.body) }),
+  );
+
+  // Click-to-call (Voiso): whoever works leads; the lead scope decides which numbers they may dial.
+  app.post(
+    '/admin/crm/voiso/startCall',
+    { config: { access: [1, 2, 5, 6] }, schema: { tags, body: StartCallRequest, response: { 200: StartCallResponse } } },
+    async (req) => ({ message: 'Call started successfully', call_id: (await startCall(app.ctx, staffOf(req), req.body)).callId }),
+  );
+  app.get(
+    '/admin/crm/voiso/agents',
+    { config: { access: [1, 2, 5, 6] }, schema: { tags, response: { 200: CallAgentsResponse } } },
+    async (req) => listCallAgents(app.ctx, staffOf(req)),
   );
 
   // Sales statuses: everyone working leads reads them (status filters); admins and managers change them.

@@ -188,7 +188,7 @@ export function DateFilterModal({ opened, value, onClose, onApply }: {
   );
 }
 
-/** The lead's history (moves, assignments, edits, notes) from the audit trail, shown under the edit form. */
+/** The lead's history (moves, assignments, edits, notes, calls) from the audit trail, shown under the edit form. */
 export function LeadTimeline({ leadId }: { leadId: number }) {
   const { t } = useTranslation();
   const history = useQuery({ queryKey: ['crm', 'history', leadId], queryFn: () => apiGet<LeadHistoryResponse>(`/admin/leads/${leadId}/history`) });
@@ -196,7 +196,7 @@ export function LeadTimeline({ leadId }: { leadId: number }) {
   const describe = (after: unknown) =>
     after && typeof after === 'object'
       ? Object.entries(after as Record<string, unknown>)
-          .filter(([k]) => ['group', 'agent_id', 'ret_id', 'lead_status', 'content'].includes(k))
+          .filter(([k]) => ['group', 'agent_id', 'ret_id', 'lead_status', 'content', 'agent', 'reason'].includes(k))
           .map(([k, v]) => `${k}: ${v ?? '-'}`)
           .join(', ')
       : '';

@@ -11,6 +11,7 @@ import { toastError, toastSuccess } from '../../../ui/toast.ts';
 import { AddNewButton, ConfirmPopover, DataTable, type DataTableColumn, type RowKey } from '../../../ui/data-table/index.ts';
 import { LeadForm } from './LeadForm.tsx';
 import { UploadLeadsButton } from './UploadLeads.tsx';
+import { CallAgentChip, CallButton, useCallAgents } from './CallControls.tsx';
 import { AgentSelectorModal, ConvertModal, DateFilterModal, LeadTimeline, NotesModal } from './LeadModals.tsx';
 import { useSalesStatuses } from './useSalesStatuses.ts';
 
@@ -75,6 +76,9 @@ export function LeadsPage({ screen }: { screen: LeadScreen }) {
   const affiliate = roleId === 4;
   const staff = roleId === 1 || roleId === 2;
   const statuses = useSalesStatuses();
+  // Click-to-call for everyone working leads (spec §2); affiliates only bring them.
+  const caller = staff || agent;
+  const callAgents = useCallAgents(caller);
 
   const [status, setStatus] = useState<string>(ALL_STATUSES);
   const [range, setRange] = useState<Range>(null);
@@ -124,8 +128,14 @@ export function LeadsPage({ screen }: { screen: LeadScreen }) {
 
   const copyPhone = useCallback(
     async (phone: string) => {
-      await navigator.clipboard?.writeText(phone);
-      toastSuccess(t('Phone number copied to clipboard'));
+      // Claimed only once the browser took it (no clipboard outside HTTPS, or permission refused).
+      try {
+        if (!navigator.clipboard) throw new Error('no clipboard');
+        await navigator.clipboard.writeText(phone);
+        toastSuccess(t('Phone number copied to clipboard'));
+      } catch {
+        toastError(t('Something went wrong'));
+      }
     },
     [t],
   );
@@ -171,6 +181,7 @@ export function LeadsPage({ screen }: { screen: LeadScreen }) {
             </ActionIcon>
           </Tooltip>
         )}
+        {caller && <CallButton lead={l} agents={callAgents} />}
         {l.phone && !l.masked && (
           <Tooltip label={t('Phone')}>
             <ActionIcon variant="subtle" aria-label={t('Phone')} onClick={() => copyPhone(l.phone!)}>
@@ -207,7 +218,7 @@ export function LeadsPage({ screen }: { screen: LeadScreen }) {
       { key: 'user', label: t('AFFILIATOR'), sortable: true, render: (l) => name(l.user), sortValue: (l) => name(l.user) },
       { key: 'role_id', label: t('ROLE'), render: (l) => (l.role_id === 3 ? t('Customer') : t('N/A')) },
     ];
-  }, [t, staff, affiliate, agent, roleId, navigate, remove, copyPhone]);
+  }, [t, staff, affiliate, agent, caller, callAgents, roleId, navigate, remove, copyPhone]);
 
   // A loading view while the current user loads: what the toolbar offers depends on the role.
   if (viewer.isLoading) return <Loader aria-label={t('Loading...')} />;
@@ -249,6 +260,7 @@ export function LeadsPage({ screen }: { screen: LeadScreen }) {
       ))}
       {addable && <UploadLeadsButton onImported={() => void refresh()} />}
       {addable && <AddNewButton onClick={() => setEditing('new')} />}
+      {caller && <CallAgentChip agents={callAgents} />}
     </Group>
   );
 
