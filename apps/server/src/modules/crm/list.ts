@@ -4,7 +4,7 @@ import { ALL_STATUSES, maskEmail, maskPhone, type LeadItem, type LeadListQuery, 
 import type { DbOrTx } from '../../db/client.ts';
 import { leadNotes, leads, users } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
-import { escapeLike, offsetOf, pageMeta, searchAny } from '../../lib/paging.ts';
+import { countBound, escapeLike, offsetOf, pageMeta, searchAny } from '../../lib/paging.ts';
 import type { StaffActor } from '../../lib/staff-scope.ts';
 import { isAgent, leadScope, masksContacts } from './scope.ts';
 
@@ -171,9 +171,13 @@ export async function listLeads(db: DbOrTx, actor: StaffActor, list: LeadList, f
     list.kind === 'retentions' && q.retId !== undefined ? eq(leads.retId, q.retId) : undefined,
     searchLeads(q.search, masked),
   )!;
-  const [{ n }] = await db.select({ n: count() }).from(leads).where(where);
-  const data = await loadLeads(db, where, { limit: q.limit, offset: offsetOf(q) }, masked);
-  return { data, meta: pageMeta(q, n) };
+  // Like trades and customers, a list of a million leads counts only a window past the page shown (lib/paging.ts).
+  const bound = countBound(q);
+  const [[{ n }], data] = await Promise.all([
+    db.select({ n: count() }).from(db.select({ one: sql`1` }).from(leads).where(where).limit(bound).as('counted')),
+    loadLeads(db, where, { limit: q.limit, offset: offsetOf(q) }, masked),
+  ]);
+  return { data, meta: pageMeta(q, n, bound) };
 }
 
 /** One lead in the viewer's scope as the tables show it, or 404. */
