@@ -21,3 +21,4 @@ export * from './schemas/customers.ts';
 export * from './schemas/operations.ts';
 export * from './schemas/two-factor.ts';
 export * from './schemas/crm.ts';
+export * from './schemas/crm-config.ts';

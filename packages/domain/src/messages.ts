@@ -98,6 +98,10 @@ export const ERRORS = {
   SALES_STATUS_TAKEN: { status: 409, message: 'This sales status already exists.' },
   SALES_STATUS_IN_USE: { status: 409, message: 'Leads have this status. Give them another status first.' },
   SALES_STATUS_DEFAULT: { status: 409, message: 'One status must stay the default: make another status the default first.' },
+  TEAM_NOT_FOUND: { status: 404, message: 'Team not found.' },
+  TEAM_CODE_TAKEN: { status: 409, message: 'Another team has this code.' },
+  TEAM_MEMBER_INVALID: { status: 400, message: 'Team members must be active agents or retention agents.' },
+  PROMO_CODE_UNAVAILABLE: { status: 503, message: 'No promo code could be generated. Please try again.' },
   INTERNAL: { status: 500, message: 'Something went wrong' },
 } as const;
 

@@ -28,6 +28,7 @@ import { serverInfoRoutes } from './server-info/routes.ts';
 import { customersRoutes } from './customers/routes.ts';
 import { twoFactorRoutes } from './two-factor/routes.ts';
 import { crmRoutes } from './crm/routes.ts';
+import { crmConfigRoutes } from './crm/config-routes.ts';
 
 /** Every business area's routes, mounted under /api. */
 export const apiRoutes: RoutesPlugin = async (app) => {
@@ -60,4 +61,5 @@ export const apiRoutes: RoutesPlugin = async (app) => {
   await app.register(customersRoutes);
   await app.register(twoFactorRoutes);
   await app.register(crmRoutes);
+  await app.register(crmConfigRoutes);
 };
