@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ApiSession } from '../support/api.ts';
 import { snap } from '../support/browser.ts';
-import { adminTitle, dataTable, dismissToasts, expectToast, modal, signInAs, useJourney } from '../support/pages.ts';
+import { adminTitle, chooseOption, dataTable, dismissToasts, expectToast, modal, signInAs, useJourney } from '../support/pages.ts';
 
 /** Types in the table search and waits for the list to show only matching rows (the search is debounced). */
 async function search(page: Page, text: string, expected: number): Promise<void> {
@@ -16,7 +16,7 @@ const select = (page: Page, name: string) => dataTable.row(page, name).getByRole
 describe('CRM', () => {
   const j = useJourney();
 
-  it('assigns leads to agents, who see only theirs (masked), add notes and convert; retention, archive and restore', async () => {
+  it('assigns leads to agents, who see only theirs (masked), add notes and convert; retention, archive and restore; teams; a sign-up with an agent\'s promo code', async () => {
     const tag = `Jrny${Date.now().toString(36)}`;
     const admin = new ApiSession(j.url);
     await admin.signIn('admin@demo.test');
@@ -107,6 +107,29 @@ describe('CRM', () => {
     await search(page, tag, 1);
     await dataTable.row(page, gamma).waitFor();
 
+    // --- The admin forms a team of the manager, the sales agent and the retention agent, then deletes it ---
+    await page.goto('/admin/crm-config/teams');
+    await expect.poll(() => adminTitle(page).textContent()).toBe('Teams');
+    await page.getByRole('button', { name: 'Add New' }).click();
+    const teamForm = modal(page, 'Add Team');
+    await teamForm.getByRole('textbox', { name: 'Name' }).fill(`${tag} Team`);
+    await teamForm.getByRole('textbox', { name: 'Code' }).fill(tag);
+    await chooseOption(page, 'Manager', 'Max Manager', { scope: teamForm });
+    await teamForm.getByRole('combobox', { name: 'Agents' }).click();
+    await page.getByRole('option', { name: 'Sam Sales', exact: true }).click();
+    await page.getByRole('option', { name: 'Rita Retention', exact: true }).click();
+    await teamForm.getByRole('textbox', { name: 'Name' }).click();
+    await teamForm.getByRole('button', { name: 'Submit' }).click();
+    await expectToast(page, 'Team added successfully');
+    await search(page, tag, 1);
+    await dataTable.row(page, `${tag} Team`).getByText('Max Manager').waitFor();
+    await snap(page, 'crm-teams');
+    await dataTable.row(page, `${tag} Team`).getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('Are you sure to delete this team?').waitFor();
+    await page.getByRole('button', { name: 'Yes' }).click();
+    await expectToast(page, 'Team deleted successfully');
+    await expect.poll(() => dataTable.rows(page).count()).toBe(0);
+
     // --- The retention agent sees Alpha among their retention leads ---
     page = await j.reopen();
     await signInAs(page, 'retention@demo.test');
@@ -115,5 +138,28 @@ describe('CRM', () => {
     await dataTable.row(page, alpha).getByText('Rita Retention').waitFor();
     expect(await page.getByRole('button', { name: 'Send to Sales' }).count()).toBe(0);
     await snap(page, 'crm-retention-agent');
+
+    // --- The sales agent generates a promo code; a customer who signs up with it is their lead ---
+    page = await j.reopen();
+    await signInAs(page, 'agent@demo.test');
+    await page.goto('/admin/promo-code');
+    const codeField = page.getByPlaceholder('Click generate to get promo code');
+    await codeField.waitFor();
+    await page.getByRole('button', { name: 'Generate' }).click();
+    await expectToast(page, 'Promo code generated successfully');
+    await expect.poll(() => codeField.inputValue()).toMatch(/^[A-Z2-9]{8}$/);
+    const code = await codeField.inputValue();
+    await snap(page, 'crm-promo-code');
+    const delta = `${tag}Delta`;
+    const signup = await new ApiSession(j.url).call('POST', '/auth/signup', {
+      fullName: `Dana ${delta}`, email: `${delta}@example.test`.toLowerCase(), password: 'Welcome12345', passwordConfirmation: 'Welcome12345',
+      phone: '+44 7700 900777', birthDate: '1990-04-05', country: 'Spain', city: 'Madrid', address: '1 Calle Mayor', postalCode: '28013',
+      promoCode: code.toLowerCase(), currency: 'USD',
+    });
+    expect(signup.status).toBe(201);
+    await page.goto('/admin/crm/sales/live');
+    await search(page, delta, 1);
+    await dataTable.row(page, delta).getByText('Sam Sales').waitFor();
+    await dataTable.row(page, delta).getByText('Customer').waitFor();
   });
 });

@@ -24,3 +24,4 @@ export * from './schemas/crm.ts';
 export * from './schemas/lead-import.ts';
 export * from './schemas/affiliate.ts';
 export * from './schemas/calls.ts';
+export * from './schemas/crm-config.ts';

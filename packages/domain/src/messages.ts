@@ -106,6 +106,10 @@ export const ERRORS = {
   CALL_BEING_STARTED: { status: 409, message: 'A call is already being started on this softphone. Wait a moment.' },
   LEAD_NO_PHONE: { status: 400, message: 'This lead has no phone number that can be dialled.' },
   SALES_STATUS_DEFAULT: { status: 409, message: 'One status must stay the default: make another status the default first.' },
+  TEAM_NOT_FOUND: { status: 404, message: 'Team not found.' },
+  TEAM_CODE_TAKEN: { status: 409, message: 'Another team has this code.' },
+  TEAM_MEMBER_INVALID: { status: 400, message: 'Team members must be active agents or retention agents.' },
+  PROMO_CODE_UNAVAILABLE: { status: 503, message: 'No promo code could be generated. Please try again.' },
   INTERNAL: { status: 500, message: 'Something went wrong' },
 } as const;
 

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint, bigserial, boolean, check, customType, index, integer, jsonb, numeric, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, varchar,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
@@ -36,7 +37,10 @@ export const users = pgTable(
     isActive: boolean('is_active').notNull().default(true),
     pricingTableId: integer('pricing_table_id').references(() => pricingPlans.id, { onDelete: 'set null' }),
     activeBalanceId: integer('active_balance_id'),
+    /** The promo code typed at sign-up, as typed (kept even when it matched no current code). */
     promoCode: varchar('promo_code', { length: 64 }),
+    /** The staff member's current promo code it matched at sign-up, if any. */
+    promoCodeId: integer('promo_code_id').references((): AnyPgColumn => promoCodes.id, { onDelete: 'set null' }),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }),
     deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
@@ -615,4 +619,49 @@ export const affiliateApiKeys = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('affiliate_api_keys_hash_unique').on(t.keyHash)],
+);
+
+/**
+ * CRM teams (back-office §2 CRM configuration, §3 Team): a manager (role 2) and members who are sales agents (5) or
+ * retention agents (6). Deleting a team deletes its memberships only; leads keep their agents.
+ */
+export const teams = pgTable(
+  'teams',
+  {
+    id: serial('id').primaryKey(),
+    name: varchar('name', { length: 100 }).notNull(),
+    code: varchar('code', { length: 50 }),
+    managerId: integer('manager_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('teams_code_unique').on(sql`lower(${t.code})`), index('teams_manager_idx').on(t.managerId)],
+);
+
+export const teamMembers = pgTable(
+  'team_members',
+  {
+    teamId: integer('team_id').notNull().references(() => teams.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.userId] }), index('team_members_user_idx').on(t.userId)],
+);
+
+/**
+ * Staff promo codes (back-office §2 Promo Code). One current code per staff member (`replaced_at` null); a new code
+ * replaces the old one, which is kept for history and links no new sign-ups. Codes are unique across all rows, so an
+ * old code is never handed out again.
+ */
+export const promoCodes = pgTable(
+  'promo_codes',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    code: varchar('code', { length: 16 }).notNull(),
+    replacedAt: timestamp('replaced_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('promo_codes_code_unique').on(t.code),
+    uniqueIndex('promo_codes_user_current_unique').on(t.userId).where(sql`${t.replacedAt} is null`),
+  ],
 );

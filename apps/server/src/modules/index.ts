@@ -29,6 +29,7 @@ import { customersRoutes } from './customers/routes.ts';
 import { twoFactorRoutes } from './two-factor/routes.ts';
 import { crmRoutes } from './crm/routes.ts';
 import { affiliateRoutes } from './affiliate/routes.ts';
+import { crmConfigRoutes } from './crm/config-routes.ts';
 
 /** Every business area's routes, mounted under /api. */
 export const apiRoutes: RoutesPlugin = async (app) => {
@@ -62,4 +63,5 @@ export const apiRoutes: RoutesPlugin = async (app) => {
   await app.register(twoFactorRoutes);
   await app.register(crmRoutes);
   await app.register(affiliateRoutes);
+  await app.register(crmConfigRoutes);
 };

@@ -4,7 +4,8 @@ import { intakeName, type LeadIntakeRequest } from '@platform/domain';
 import type { DbOrTx } from '../../db/client.ts';
 import { leads } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
-import { defaultStatus, snapshot } from '../crm/service.ts';
+import { snapshot } from '../crm/service.ts';
+import { defaultSalesStatus } from '../crm/statuses.ts';
 import type { IntakeSource } from './keys.ts';
 
 type IntakeInput = z.output<typeof LeadIntakeRequest>;
@@ -41,7 +42,7 @@ export async function intakeLead(db: DbOrTx, source: IntakeSource, input: Intake
       .values({
         firstName, lastName, email, phone: input.phone ?? null, country: input.country ?? null, city: input.city || null,
         funnelLink: input.funnelLink ?? null, reference: input.reference || null, leadSourceId: input.leadSourceId || null,
-        leadStatus: await defaultStatus(tx), group: 'sales',
+        leadStatus: await defaultSalesStatus(tx), group: 'sales',
         source: source.kind === 'affiliate' ? 'affiliate' : 'live', userId: source.kind === 'affiliate' ? source.affiliateId : null,
       })
       .returning();

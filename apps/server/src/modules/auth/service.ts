@@ -6,6 +6,7 @@ import { emitAll, insertStaffNotifications } from '../notifications/service.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { userProfiles, users } from '../../db/schema.ts';
 import { openCustomerWallets } from '../wallets/open.ts';
+import { findSignupPromoCode, linkSignupToPromoCode } from '../crm/promo-codes.ts';
 import { hashPassword, verifyPassword } from '../../lib/crypto.ts';
 import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
 import { getBranding, getSetting, isOn } from '../settings/service.ts';
@@ -77,6 +78,8 @@ export async function signup(ctx: AppContext, input: Signup, ip: string): Promis
   let userId: number;
   try {
     userId = await ctx.db.transaction(async (tx) => {
+      // A code that matches no current staff code is kept as typed and links nothing: it never blocks a sign-up.
+      const promo = await findSignupPromoCode(tx, input.promoCode);
       const [user] = await tx
         .insert(users)
         .values({
@@ -86,6 +89,7 @@ export async function signup(ctx: AppContext, input: Signup, ip: string): Promis
           roleId: 3,
           isEmailVerified: !emailVerification,
           promoCode: input.promoCode || null,
+          promoCodeId: promo?.id ?? null,
         })
         .returning({ id: users.id });
       await tx.insert(userProfiles).values({
@@ -98,6 +102,10 @@ export async function signup(ctx: AppContext, input: Signup, ip: string): Promis
         postalCode: input.postalCode,
       });
       await openCustomerWallets(tx, user.id, currency, branding.demoBalance);
+      if (promo) {
+        const customer = { id: user.id, fullName: input.fullName, email: input.email, phone: input.phone, country: input.country, city: input.city };
+        await linkSignupToPromoCode(tx, customer, promo);
+      }
       return user.id;
     });
   } catch (err) {

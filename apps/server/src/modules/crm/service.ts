@@ -15,6 +15,7 @@ import { getBranding } from '../settings/service.ts';
 import { sendVerificationMail } from '../auth/service.ts';
 import { openCustomerWallets } from '../wallets/open.ts';
 import { isAgent, leadScope, masksContacts } from './scope.ts';
+import { defaultSalesStatus } from './statuses.ts';
 
 type Ctx = Pick<AppContext, 'db'>;
 type LeadRow = typeof leads.$inferSelect;
@@ -36,13 +37,6 @@ const audit = (tx: DbOrTx, actor: StaffActor, lead: { id: number; linkedUserId: 
     actorId: actor.id, targetUserId: lead.linkedUserId, action, before: before as Record<string, unknown> | null,
     after: after as Record<string, unknown> | null, ip: actor.ip, subjectType: 'lead', subjectId: lead.id,
   });
-
-/** The default sales status (exactly one exists; the database enforces it). */
-export async function defaultStatus(tx: DbOrTx): Promise<string> {
-  const [row] = await tx.select({ status: salesStatuses.status }).from(salesStatuses).where(eq(salesStatuses.isDefault, true)).limit(1);
-  if (!row) throw new AppError('SALES_STATUS_NOT_FOUND');
-  return row.status;
-}
 
 async function assertStatus(tx: DbOrTx, status: string): Promise<void> {
   const [row] = await tx.select({ id: salesStatuses.id }).from(salesStatuses).where(eq(salesStatuses.status, status)).limit(1);
@@ -72,7 +66,7 @@ async function lockLead(tx: Tx, actor: StaffActor, id: number): Promise<LeadRow>
  */
 export async function createLead(ctx: Ctx, actor: StaffActor, input: CreateInput): Promise<number> {
   return ctx.db.transaction(async (tx) => {
-    const leadStatus = input.leadStatus ?? (await defaultStatus(tx));
+    const leadStatus = input.leadStatus ?? (await defaultSalesStatus(tx));
     await assertStatus(tx, leadStatus);
     const [l] = await tx
       .insert(leads)

@@ -20,6 +20,13 @@ export async function seedSalesStatuses(db: DbOrTx): Promise<void> {
   await db.insert(salesStatuses).values(DEFAULT_SALES_STATUSES.map((status, i) => ({ status, isDefault: i === 0 }))).onConflictDoNothing();
 }
 
+/** The default sales status (exactly one exists; the database enforces it). */
+export async function defaultSalesStatus(tx: DbOrTx): Promise<string> {
+  const [row] = await tx.select({ status: salesStatuses.status }).from(salesStatuses).where(eq(salesStatuses.isDefault, true)).limit(1);
+  if (!row) throw new AppError('SALES_STATUS_NOT_FOUND');
+  return row.status;
+}
+
 /** GET /admin/crm-config/sales-statuses/api: statuses with how many leads have each (deleted leads included). */
 export async function listSalesStatuses(db: DbOrTx, q: PagedQuery): Promise<SalesStatusListResponse> {
   const where = searchAny(q.search, [salesStatuses.status]);

@@ -30,6 +30,8 @@ import { EditCustomerPage } from './customers/EditCustomerPage.tsx';
 import { LeadsPage } from './crm/LeadsPage.tsx';
 import { SalesStatusesPage } from './crm/SalesStatusesPage.tsx';
 import { ApiKeyPage } from './affiliate/ApiKeyPage.tsx';
+import { TeamsPage } from './crm/TeamsPage.tsx';
+import { PromoCodePage } from './crm/PromoCodePage.tsx';
 
 // The dashboard's charts (recharts) load with it, not with every back-office screen.
 const DashboardPage = lazy(() => import('./dashboard/DashboardPage.tsx').then((m) => ({ default: m.DashboardPage })));
@@ -103,6 +105,8 @@ export function AdminRoutes() {
             <Route path="leads/manual" element={<LeadsPage key="leads-manual" screen={{ kind: 'new', type: 'manual' }} />} />
             <Route path="leads/all" element={<LeadsPage key="leads-all" screen={{ kind: 'affiliate' }} />} />
             <Route path="crm-config/sales-statuses" element={<SalesStatusesPage />} />
+            <Route path="crm-config/teams" element={<TeamsPage />} />
+            <Route path="promo-code" element={<PromoCodePage />} />
             <Route path="*" element={<CurrentSectionPlaceholder />} />
           </>
         )}
