@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Center, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconLock, IconMapPinOff, IconTools } from '@tabler/icons-react';
+import { IconLock, IconMapPinOff } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 
 function Notice({ icon, title, text }: { icon: ReactNode; title?: string; text: string }) {
@@ -23,12 +23,6 @@ function Notice({ icon, title, text }: { icon: ReactNode; title?: string; text: 
       </Center>
     </Paper>
   );
-}
-
-/** Neutral page for back-office screens that later releases fill in. */
-export function SectionPlaceholder({ title }: { title: string }) {
-  const { t } = useTranslation();
-  return <Notice icon={<IconTools size={28} />} title={title} text={t('This section is not part of this release yet.')} />;
 }
 
 /** Shown when the signed-in staff role's menu does not include the screen. */

@@ -1,10 +1,8 @@
 import { lazy, Suspense } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
-import { useTranslation } from 'react-i18next';
 import { AdminLayout } from './AdminLayout.tsx';
 import { MailOutboxPage } from './mail/MailOutboxPage.tsx';
-import { screenTitle } from './screens.ts';
-import { SectionPlaceholder } from './StatusViews.tsx';
+import { PageNotFound } from './StatusViews.tsx';
 import { StaffUsersPage } from './users/StaffUsersPage.tsx';
 import { TradeApisPage } from './trade-management/TradeApisPage.tsx';
 import { ApiStatusPage } from './trade-management/ApiStatusPage.tsx';
@@ -36,14 +34,6 @@ import { PromoCodePage } from './crm/PromoCodePage.tsx';
 // The dashboard's charts (recharts) load with it, not with every back-office screen.
 const DashboardPage = lazy(() => import('./dashboard/DashboardPage.tsx').then((m) => ({ default: m.DashboardPage })));
 
-/** Placeholder for a menu screen of a later release, titled like the screen it stands for. */
-function CurrentSectionPlaceholder() {
-  const { t } = useTranslation();
-  const { pathname } = useLocation();
-  const { title, translate } = screenTitle(pathname);
-  return <SectionPlaceholder title={translate ? t(title) : title} />;
-}
-
 /**
  * The back office, mounted by the app router at /admin/* and /affiliate/*. Paths inside are
  * relative to whichever of the two matched; the shell itself checks the role against the full path.
@@ -58,7 +48,7 @@ export function AdminRoutes() {
           <>
             <Route index element={<LeadsPage key="affiliate" screen={{ kind: 'affiliate' }} />} />
             <Route path="api" element={<ApiKeyPage />} />
-            <Route path="*" element={<CurrentSectionPlaceholder />} />
+            <Route path="*" element={<PageNotFound />} />
           </>
         ) : (
           <>
@@ -107,7 +97,7 @@ export function AdminRoutes() {
             <Route path="crm-config/sales-statuses" element={<SalesStatusesPage />} />
             <Route path="crm-config/teams" element={<TeamsPage />} />
             <Route path="promo-code" element={<PromoCodePage />} />
-            <Route path="*" element={<CurrentSectionPlaceholder />} />
+            <Route path="*" element={<PageNotFound />} />
           </>
         )}
       </Route>
