@@ -327,6 +327,7 @@ describe('convert lead to user', () => {
     const [u] = await t.ctx.db.select().from(users).where(eq(users.id, userId));
     expect(u).toMatchObject({ roleId: 3, email: `${l.name}@mail.example.com`, fullName: `${l.name} Lead`, isEmailVerified: false });
     // Email verification is on: the customer gets the sign-up's verification mail.
+    await t.ctx.jobs.idle();
     const mails = await t.ctx.db.select().from(mailOutbox).where(eq(mailOutbox.to, `${l.name}@mail.example.com`));
     expect(mails.map((m) => m.subject)).toEqual([expect.stringContaining('Verify your email')]);
     expect((await t.ctx.db.select().from(userProfiles).where(eq(userProfiles.userId, userId)))[0]).toMatchObject({ managerId: ids.manager, country: 'Spain' });
