@@ -1,4 +1,4 @@
-import type { AdminTradeDto, AuditEntryDto, AdminInstrumentDto, AdminKycDto, CustomerListItem, ExternalPaymentDto, MoneyRecordDto, StaffUserDto } from '@platform/domain';
+import type { AdminTradeDto, AuditEntryDto, AdminInstrumentDto, AdminKycDto, CustomerListItem, ExternalPaymentDto, LeadItem, MoneyRecordDto, StaffUserDto } from '@platform/domain';
 import { ROLE_NAMES } from '@platform/domain';
 import type { CsvColumn } from './csv-export.ts';
 
@@ -107,4 +107,26 @@ export const TRADE_CSV: ReadonlyArray<CsvColumn<AdminTradeDto>> = [
   { header: 'Leverage', value: (r) => r.leverage },
   { header: 'Open Time', value: (r) => r.created_at },
   { header: 'Close Time', value: (r) => r.close_time },
+];
+
+/** CRM lead lists: the rows as the viewer gets them, so an agent's export carries the same masked contacts. */
+export const LEAD_CSV: ReadonlyArray<CsvColumn<LeadItem>> = [
+  { header: 'ID', value: (r) => r.id },
+  { header: 'First Name', value: (r) => r.first_name },
+  { header: 'Last Name', value: (r) => r.last_name },
+  { header: 'Email', value: (r) => r.email },
+  { header: 'Phone', value: (r) => r.phone },
+  { header: 'Country', value: (r) => r.country },
+  { header: 'City', value: (r) => r.city },
+  { header: 'Sale Status', value: (r) => r.lead_status },
+  { header: 'Group', value: (r) => r.group },
+  { header: 'Source', value: (r) => r.source },
+  { header: 'Reference', value: (r) => r.reference },
+  { header: 'Sale Agent', value: (r) => r.agent?.full_name },
+  { header: 'Retention Agent', value: (r) => r.retAgent?.full_name },
+  { header: 'Manager', value: (r) => r.manager?.full_name },
+  { header: 'Affiliate', value: (r) => r.user?.full_name },
+  { header: 'Registered At', value: (r) => r.created_at },
+  { header: 'FTD At', value: (r) => r.ftd_at },
+  { header: 'Last Access', value: (r) => r.last_access },
 ];

@@ -172,6 +172,14 @@ describe('lead lists', () => {
     expect(masked).toMatchObject({ email: 'jooe****@mail.example.com', phone: '******87', masked: true });
     expect(JSON.stringify((await call(5, 'GET', `/affiliate/leads/api/sales/All/all?limit=100`)).json())).not.toContain('jonathan.doe');
     expect(await listIds(5, '/affiliate/leads/api/sales/All/all?search=jonathan.doe')).toEqual([]);
+    // The CSV export is the same rows as the screen: masked for the agent, real for an admin.
+    const agentCsv = await call(5, 'GET', `/affiliate/leads/api/sales/All/all?format=csv&search=${l.name}`);
+    expect(agentCsv.statusCode).toBe(200);
+    expect(agentCsv.headers['content-type']).toContain('text/csv');
+    expect(agentCsv.body).toContain('jooe****@mail.example.com');
+    expect(agentCsv.body).toContain('******87');
+    expect(agentCsv.body).not.toContain('jonathan.doe');
+    expect((await call(1, 'GET', `/affiliate/leads/api/sales/All/all?format=csv&search=${l.name}`)).body).toContain('jonathan.doe@mail.example.com');
     expect((await call(1, 'GET', `/affiliate/leads/api/sales/All/all?search=${l.name}`)).json().data[0].email).toBe('jonathan.doe@mail.example.com');
     await putSetting(t.ctx.db, 'showUserInfoAgent', { value1: 'on' });
     expect((await call(5, 'GET', `/affiliate/leads/api/sales/All/all?search=${l.name}`)).json().data[0]).toMatchObject({ email: 'jonathan.doe@mail.example.com', masked: false });

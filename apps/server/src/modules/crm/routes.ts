@@ -7,6 +7,8 @@ import {
 } from '@platform/domain';
 import { AppError } from '../../lib/errors.ts';
 import { readMultipart } from '../../lib/multipart.ts';
+import { listOrCsv } from '../../lib/csv-export.ts';
+import { LEAD_CSV } from '../../lib/csv-columns.ts';
 import { importLeadsCsv } from './import.ts';
 import type { RoutesPlugin } from '../../lib/http.ts';
 import { staffOf } from '../../lib/staff-scope.ts';
@@ -31,9 +33,10 @@ export const crmRoutes: RoutesPlugin = async (app) => {
       app.get(
         url,
         { config: { access: [...access] as never }, schema: { tags, params, querystring: LeadListQuery, response: { 200: LeadListResponse } } },
-        async (req) => {
+        async (req, reply) => {
           const p = req.params as z.output<P> & { status: string; startDate?: string; endDate?: string };
-          return listLeads(db, staffOf(req), list(p), { status: p.status, startDate: p.startDate, endDate: p.endDate }, req.query);
+          const filters = { status: p.status, startDate: p.startDate, endDate: p.endDate };
+          return listOrCsv(reply, req.query, (q) => listLeads(db, staffOf(req), list(p), filters, q), { name: `leads-${list(p).kind}`, columns: LEAD_CSV });
         },
       );
   };
@@ -47,7 +50,11 @@ export const crmRoutes: RoutesPlugin = async (app) => {
   app.get(
     '/affiliate/leads/api',
     { config: { access: [1, 2, 4] }, schema: { tags, querystring: LeadListQuery, response: { 200: LeadListResponse } } },
-    async (req) => listLeads(db, staffOf(req), { kind: 'affiliate' }, { status: req.query.status, startDate: req.query.startDate, endDate: req.query.endDate }, req.query),
+    async (req, reply) =>
+      listOrCsv(reply, req.query, (q) => listLeads(db, staffOf(req), { kind: 'affiliate' }, { status: q.status, startDate: q.startDate, endDate: q.endDate }, q), {
+        name: 'leads-affiliate',
+        columns: LEAD_CSV,
+      }),
   );
 
   app.post(

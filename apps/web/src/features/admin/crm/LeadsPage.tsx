@@ -266,7 +266,7 @@ export function LeadsPage({ screen }: { screen: LeadScreen }) {
 
   return (
     <>
-      <DataTable<LeadItem> url={url} columns={columns} filters={filters} selection={{ selected, onChange: setSelected }} toolbar={toolbar} />
+      <DataTable<LeadItem> url={url} columns={columns} filters={filters} selection={{ selected, onChange: setSelected }} toolbar={toolbar} exportable />
       <DateFilterModal
         opened={dates}
         value={range}
