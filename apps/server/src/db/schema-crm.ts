@@ -1,0 +1,151 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { createdAt, money } from './schema-columns.ts';
+import { users } from './schema.ts';
+
+/**
+ * CRM sales statuses (back-office §2 CRM configuration): the values a lead's status may take. Exactly one is the
+ * default (partial unique index); leads reference the status by its text, so a rename follows to every lead and a
+ * status still in use cannot be deleted.
+ */
+export const salesStatuses = pgTable(
+  'sales_statuses',
+  {
+    id: serial('id').primaryKey(),
+    status: varchar('status', { length: 60 }).notNull(),
+    isDefault: boolean('is_default').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('sales_statuses_status_unique').on(t.status),
+    uniqueIndex('sales_statuses_one_default').on(t.isDefault).where(sql`${t.isDefault}`),
+  ],
+);
+
+/**
+ * CRM leads (back-office §3 Lead). `group` is the CRM list the lead sits in: sales, retentions, archived, or clients
+ * once converted into a customer (`linked_user_id`). `source` is how it came in: manual (staff), live (sign-up or
+ * intake), affiliate (brought by `user_id`). Deleted leads are kept and hidden (`deleted_at`). Deposit dates and last
+ * access are read from the linked customer's records when listed, never copied.
+ */
+export const leads = pgTable(
+  'leads',
+  {
+    id: serial('id').primaryKey(),
+    firstName: varchar('first_name', { length: 100 }).notNull(),
+    lastName: varchar('last_name', { length: 100 }),
+    email: varchar('email', { length: 255 }),
+    phone: varchar('phone', { length: 32 }),
+    country: varchar('country', { length: 100 }),
+    city: varchar('city', { length: 100 }),
+    funnelLink: varchar('funnel_link', { length: 500 }),
+    reference: varchar('reference', { length: 120 }),
+    leadSourceId: varchar('lead_source_id', { length: 120 }),
+    leadStatus: varchar('lead_status', { length: 60 })
+      .notNull()
+      .references(() => salesStatuses.status, { onUpdate: 'cascade', onDelete: 'restrict' }),
+    group: varchar('group', { length: 12 }).notNull().default('sales'),
+    source: varchar('source', { length: 12 }).notNull().default('manual'),
+    managerId: integer('manager_id').references(() => users.id, { onDelete: 'set null' }),
+    agentId: integer('agent_id').references(() => users.id, { onDelete: 'set null' }),
+    retId: integer('ret_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The affiliate who brought the lead. */
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The customer the lead became. */
+    linkedUserId: integer('linked_user_id').references(() => users.id, { onDelete: 'restrict' }),
+    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('leads_group_check', sql`${t.group} in ('sales', 'retentions', 'archived', 'clients')`),
+    check('leads_source_check', sql`${t.source} in ('manual', 'live', 'affiliate')`),
+    uniqueIndex('leads_linked_user_unique').on(t.linkedUserId),
+    index('leads_group_idx').on(t.group, t.id).where(sql`${t.deletedAt} is null`),
+    index('leads_group_status_idx').on(t.group, t.leadStatus, t.id).where(sql`${t.deletedAt} is null`),
+    index('leads_group_created_idx').on(t.group, t.createdAt).where(sql`${t.deletedAt} is null`),
+    index('leads_source_idx').on(t.source, t.id).where(sql`${t.deletedAt} is null`),
+    // An agent's lists are one group of their leads: the group in the index spares a visit to each row.
+    index('leads_agent_idx').on(t.agentId, t.group, t.id).where(sql`${t.deletedAt} is null`),
+    index('leads_ret_idx').on(t.retId, t.group, t.id).where(sql`${t.deletedAt} is null`),
+    index('leads_user_idx').on(t.userId, t.id).where(sql`${t.deletedAt} is null`),
+    index('leads_status_idx').on(t.leadStatus),
+    // The lead-intake API recognises a lead it already received by its email (per affiliate, or the site's live leads).
+    index('leads_email_idx').on(sql`lower(${t.email})`, t.userId).where(sql`${t.deletedAt} is null`),
+  ],
+);
+
+/** Notes staff write on a lead (back-office §2 Notes modal). */
+export const leadNotes = pgTable(
+  'lead_notes',
+  {
+    id: serial('id').primaryKey(),
+    leadId: integer('lead_id').notNull().references(() => leads.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    content: text('content').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('lead_notes_lead_idx').on(t.leadId, t.id)],
+);
+
+/**
+ * An affiliate's API key for the lead-intake API (back-office §3 "Affiliate API key"): one per affiliate, replaced on
+ * every generation so the old key stops working at once. Only its SHA-256 hash is kept (a database leak yields no
+ * usable key) and its first characters, to recognise it on the API Key page.
+ */
+export const affiliateApiKeys = pgTable(
+  'affiliate_api_keys',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    keyHash: varchar('key_hash', { length: 64 }).notNull(),
+    prefix: varchar('prefix', { length: 16 }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('affiliate_api_keys_hash_unique').on(t.keyHash)],
+);
+
+/**
+ * CRM teams (back-office §2 CRM configuration, §3 Team): a manager (role 2) and members who are sales agents (5) or
+ * retention agents (6). Deleting a team deletes its memberships only; leads keep their agents.
+ */
+export const teams = pgTable(
+  'teams',
+  {
+    id: serial('id').primaryKey(),
+    name: varchar('name', { length: 100 }).notNull(),
+    code: varchar('code', { length: 50 }),
+    managerId: integer('manager_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('teams_code_unique').on(sql`lower(${t.code})`), index('teams_manager_idx').on(t.managerId)],
+);
+
+export const teamMembers = pgTable(
+  'team_members',
+  {
+    teamId: integer('team_id').notNull().references(() => teams.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.userId] }), index('team_members_user_idx').on(t.userId)],
+);
+
+/**
+ * Staff promo codes (back-office §2 Promo Code). One current code per staff member (`replaced_at` null); a new code
+ * replaces the old one, which is kept for history and links no new sign-ups. Codes are unique across all rows, so an
+ * old code is never handed out again.
+ */
+export const promoCodes = pgTable(
+  'promo_codes',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    code: varchar('code', { length: 16 }).notNull(),
+    replacedAt: timestamp('replaced_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('promo_codes_code_unique').on(t.code),
+    uniqueIndex('promo_codes_user_current_unique').on(t.userId).where(sql`${t.replacedAt} is null`),
+  ],
+);
