@@ -1,4 +1,8 @@
-import { resolveStopout, type Side } from '@platform/domain';
+import { resolveStopout } from '@platform/domain';
+import type { RiskAction, RiskBlockView, RiskPosition, RiskReason, RiskWalletState } from './risk-types.ts';
+import { Block, CLOSING, CLOSING_STOPOUT, grow, OPEN } from './risk-block.ts';
+
+export type { RiskAction, RiskBlockView, RiskPosition, RiskReason, RiskWalletState } from './risk-types.ts';
 
 /**
  * The risk engine: an in-memory, I/O-free model of every open position that decides WHEN a position must be
@@ -38,58 +42,6 @@ import { resolveStopout, type Side } from '@platform/domain';
  *   sweep recomputes the P/L from scratch, which also removes the drift of the incremental sums.
  */
 
-export type RiskReason = 'take_profit' | 'stop_loss' | 'stop_out';
-
-export interface RiskAction {
-  orderId: number;
-  walletId: number;
-  reason: RiskReason;
-  /** The close price that triggered it: the bid for a buy, the ask for a sell. */
-  price: number;
-}
-
-export interface RiskPosition {
-  orderId: number;
-  walletId: number;
-  /** Dense index of the instrument chosen by the caller (small non-negative integer). */
-  instrument: number;
-  side: Side;
-  openRate: number;
-  amount: number;
-  /** Spread cost in the quote currency, charged on close (spec §9). */
-  spread: number;
-  /** Slot of the conversion-rate table (quote-currency units per wallet-currency unit); slot 0 is always 1. */
-  convSlot: number;
-  /** Used margin of the position in the wallet currency. */
-  margin: number;
-  takeProfit: number | null;
-  stopLoss: number | null;
-}
-
-export interface RiskWalletState {
-  balance: number;
-  /** Used margin: the sum of the wallet's open positions' margin. */
-  margin: number;
-  /** Sum of the wallet's open positions' current P/L. */
-  pl: number;
-  equity: number;
-  /** Equity ÷ used margin × 100, or null without used margin. */
-  marginLevel: number | null;
-  positions: number;
-}
-
-/** One block of position columns, read-only, for the benchmark and diagnostics. */
-export interface RiskBlockView {
-  instrument: number;
-  /** +1 buy (closes at the bid), −1 sell (closes at the ask). */
-  sign: 1 | -1;
-  convSlot: number;
-  count: number;
-  wallet: Int32Array;
-  breakEven: Float64Array;
-  amount: Float64Array;
-  pl: Float64Array;
-}
 
 type ExitReason = Exclude<RiskReason, 'stop_out'>;
 
@@ -100,104 +52,7 @@ type ExitReason = Exclude<RiskReason, 'stop_out'>;
  */
 const TIE = 1 + 1e-9;
 
-// Closing state of a position: open, closing for its take-profit or stop-loss, closing as a stop-out.
-const OPEN = 0;
-const CLOSING = 1;
-const CLOSING_STOPOUT = 2;
-
 const NONE: readonly RiskAction[] = Object.freeze([]);
-
-type Column = Float64Array | Int32Array | Uint8Array;
-
-/** A copy of `a` with room for `cap` entries; new entries take `fill` (typed arrays start at 0 otherwise). */
-function grow<T extends Column>(a: T, cap: number, fill?: number): T {
-  const b = new (a.constructor as new (length: number) => T)(cap);
-  b.set(a);
-  if (fill !== undefined) b.fill(fill, a.length);
-  return b;
-}
-
-/** The positions of one instrument, side and conversion slot, contiguous in entries 0..count-1. */
-class Block {
-  count = 0;
-  pid: Int32Array;
-  wallet: Int32Array;
-  open: Float64Array;
-  /**
-   * The close price at which the position breaks even, open rate + sign × spread ÷ amount, so the P/L is
-   * sign × (close − breakEven) × amount ÷ conversion: the spec formula with one column less to read per tick.
-   */
-  breakEven: Float64Array;
-  amount: Float64Array;
-  margin: Float64Array;
-  pl: Float64Array;
-  /** Take-profit / stop-loss as a band on the close price: a level is reached when close ≤ lo or close ≥ hi. */
-  lo: Float64Array;
-  hi: Float64Array;
-  /** Highest lo and lowest hi over the entries (loose after removals; exact after a loop that reads the band). */
-  maxLo = -Infinity;
-  minHi = Infinity;
-
-  constructor(
-    /** Index in the engine's list of all blocks. */
-    readonly id: number,
-    readonly instrument: number,
-    readonly sign: 1 | -1,
-    readonly conv: number,
-    cap = 16,
-  ) {
-    this.pid = new Int32Array(cap);
-    this.wallet = new Int32Array(cap);
-    this.open = new Float64Array(cap);
-    this.breakEven = new Float64Array(cap);
-    this.amount = new Float64Array(cap);
-    this.margin = new Float64Array(cap);
-    this.pl = new Float64Array(cap);
-    this.lo = new Float64Array(cap);
-    this.hi = new Float64Array(cap);
-  }
-
-  /** Appends an empty entry and returns its index. */
-  push(): number {
-    if (this.count === this.pid.length) {
-      const cap = this.count * 2;
-      this.pid = grow(this.pid, cap);
-      this.wallet = grow(this.wallet, cap);
-      this.open = grow(this.open, cap);
-      this.breakEven = grow(this.breakEven, cap);
-      this.amount = grow(this.amount, cap);
-      this.margin = grow(this.margin, cap);
-      this.pl = grow(this.pl, cap);
-      this.lo = grow(this.lo, cap);
-      this.hi = grow(this.hi, cap);
-    }
-    return this.count++;
-  }
-
-  /** Removes entry i by moving the last entry into it; returns the pid that moved into i, or -1. */
-  remove(i: number): number {
-    const last = --this.count;
-    if (i === last) return -1;
-    this.pid[i] = this.pid[last];
-    this.wallet[i] = this.wallet[last];
-    this.open[i] = this.open[last];
-    this.breakEven[i] = this.breakEven[last];
-    this.amount[i] = this.amount[last];
-    this.margin[i] = this.margin[last];
-    this.pl[i] = this.pl[last];
-    this.lo[i] = this.lo[last];
-    this.hi[i] = this.hi[last];
-    return this.pid[i];
-  }
-
-  /** Sets entry i's band and tightens the block bounds with it. */
-  setBand(i: number, lo: number, hi: number): void {
-    this.lo[i] = lo;
-    this.hi[i] = hi;
-    if (lo > this.maxLo) this.maxLo = lo;
-    if (hi < this.minHi) this.minHi = hi;
-  }
-}
 
 export class RiskEngine {
   // All blocks (for the sweep), the blocks of each instrument (for its ticks), and the last quote per instrument.
