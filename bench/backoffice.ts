@@ -9,13 +9,12 @@
  *                                         [--keep=bench_bo] (PostgreSQL: keep the seeded database under this name and
  *                                          reuse it on the next run, to compare changes quickly)
  */
-import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { sql, type SQL } from 'drizzle-orm';
-import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
 import { boot } from '../apps/server/src/bootstrap.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
+import { benchDatabase } from './pg-database.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -32,26 +31,7 @@ const ORDERS = Number(args.orders);
 const RUNS = Number(args.runs);
 
 async function database(): Promise<{ url?: string; drop?: () => Promise<void> }> {
-  if (args.db !== 'postgres') return {};
-  const keep = args.keep?.replace(/[^a-z0-9_]/g, '');
-  const name = keep || `bench_bo_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: args['pg-url'] });
-  await admin.connect();
-  const exists = (await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1;
-  if (!exists) await admin.query(`create database ${name}`);
-  await admin.end();
-  const u = new URL(args['pg-url']);
-  u.pathname = `/${name}`;
-  if (keep) return { url: u.toString() };
-  return {
-    url: u.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: args['pg-url'] });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
+  return args.db === 'postgres' ? benchDatabase(args['pg-url'], 'bench_bo', args.keep) : {};
 }
 
 const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;

@@ -18,7 +18,6 @@
  * (one instance), then the clients split evenly between the two, so the two figures print side by side.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,7 +32,7 @@ import type { Quote } from '../apps/server/src/market/price-book.ts';
 import type { Realtime } from '../apps/server/src/realtime/realtime.ts';
 import type { ClientCommand, ClientReply, Emit, GroupReport, MeasureReport } from './fanout-client.ts';
 import { eq } from 'drizzle-orm';
-import pg from 'pg';
+import { benchDatabase } from './pg-database.ts';
 import type { FollowerCommand, FollowerReply } from './fanout-follower.ts';
 import { balances, ledgerEntries, users } from '../apps/server/src/db/schema.ts';
 import { createSession, SESSION_COOKIE } from '../apps/server/src/modules/auth/sessions.ts';
@@ -171,27 +170,8 @@ interface Row {
   orders: number[];
 }
 
-/** --instances=2: a fresh PostgreSQL database for the cluster, dropped at the end. */
-async function clusterDatabase(): Promise<{ url: string; name: string; drop: () => Promise<void> }> {
-  const name = `bench_fanout_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: args['pg-url'] });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const u = new URL(args['pg-url']);
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    name,
-    drop: async () => {
-      const c = new pg.Client({ connectionString: args['pg-url'] });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
-const cluster = INSTANCES === 2 ? await clusterDatabase() : null;
+// --instances=2: a fresh PostgreSQL database for the cluster, dropped at the end.
+const cluster = INSTANCES === 2 ? await benchDatabase(args['pg-url'], 'bench_fanout') : null;
 const config = loadConfig({
   ...(cluster ? { DATABASE_URL: cluster.url, REDIS_URL: args['redis-url'], CLUSTER_NAME: cluster.name } : {}),
   NODE_ENV: 'production',

@@ -9,10 +9,10 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
 import { boot } from '../apps/server/src/bootstrap.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
+import { benchDatabase } from './pg-database.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -25,23 +25,7 @@ const ROWS = Number(args.rows);
 const AIM_MS = 60_000;
 
 async function database(): Promise<{ url?: string; drop?: () => Promise<void> }> {
-  if (args.db !== 'postgres') return {};
-  const name = `bench_csv_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: args['pg-url'] });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const u = new URL(args['pg-url']);
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: args['pg-url'] });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
+  return args.db === 'postgres' ? benchDatabase(args['pg-url'], 'bench_csv') : {};
 }
 
 const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
