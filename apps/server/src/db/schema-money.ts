@@ -116,8 +116,13 @@ export const paymentCallbacks = pgTable(
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     kind: varchar('kind', { length: 20 }).notNull(),
     eventId: varchar('event_id', { length: 200 }),
+    /** 'callback': a provider's webhook or IPN as it arrived; 'capture': a server-side capture we asked for (PayPal). */
+    source: varchar('source', { length: 10 }).notNull().default('callback'),
     headers: jsonb('headers').notNull(),
     body: text('body').notNull(),
+    query: jsonb('query').notNull().default({}),
+    /** What the provider confirmed, saved once verified, so a retry applies it without asking (or re-signing) again. */
+    confirmation: jsonb('confirmation'),
     outcome: varchar('outcome', { length: 20 }).notNull().default('received'),
     error: text('error'),
     depositId: integer('deposit_id'),
