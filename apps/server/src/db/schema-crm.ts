@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
-import { createdAt, money } from './schema-columns.ts';
+import { boolean, check, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import type { LeadCsvReport } from '@platform/domain';
+import { bytea, createdAt, money } from './schema-columns.ts';
 import { users } from './schema.ts';
 
 /**
@@ -147,5 +148,37 @@ export const promoCodes = pgTable(
   (t) => [
     uniqueIndex('promo_codes_code_unique').on(t.code),
     uniqueIndex('promo_codes_user_current_unique').on(t.userId).where(sql`${t.replacedAt} is null`),
+  ],
+);
+
+/**
+ * Leads CSV uploads (back-office §2 Upload Leads): the request checks the file and records it here, a background job
+ * (`crm.import-leads`) imports it. The uploader's role and IP are kept so the job imports as they would have (an
+ * affiliate's leads are theirs, a manager's are managed by them). The file stays in the row, where every instance's
+ * worker reaches it, until the import is done or failed. The job marks the import done in the transaction that
+ * inserts its leads, so a retry or a second worker finds it done and inserts nothing.
+ */
+export const leadImports = pgTable(
+  'lead_imports',
+  {
+    id: serial('id').primaryKey(),
+    uploadedBy: integer('uploaded_by').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    uploaderRole: integer('uploader_role').notNull(),
+    uploaderIp: varchar('uploader_ip', { length: 64 }),
+    fileName: varchar('file_name', { length: 255 }).notNull(),
+    rowCount: integer('row_count').notNull(),
+    file: bytea('file'),
+    status: varchar('status', { length: 8 }).notNull().default('queued'),
+    /** Runs begun, counting runs a crash cut short: the job gives up after a few. */
+    attempts: integer('attempts').notNull().default(0),
+    report: jsonb('report').$type<LeadCsvReport>(),
+    error: text('error'),
+    createdAt: createdAt(),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    check('lead_imports_status_check', sql`${t.status} in ('queued', 'running', 'done', 'failed')`),
+    index('lead_imports_uploader_idx').on(t.uploadedBy, t.id),
   ],
 );
