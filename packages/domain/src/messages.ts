@@ -104,6 +104,7 @@ export const ERRORS = {
   VOISO_NOT_CONFIGURED: { status: 409, message: 'Click-to-call is off: add the Voiso cluster id and API key in Trade APIs.' },
   VOISO_FAILED: { status: 502, message: 'Voiso did not start the call. Please try again.' },
   CALL_BEING_STARTED: { status: 409, message: 'A call is already being started on this softphone. Wait a moment.' },
+  LEAD_IMPORT_NOT_FOUND: { status: 404, message: 'Import not found.' },
   LEAD_NO_PHONE: { status: 400, message: 'This lead has no phone number that can be dialled.' },
   SALES_STATUS_DEFAULT: { status: 409, message: 'One status must stay the default: make another status the default first.' },
   TEAM_NOT_FOUND: { status: 404, message: 'Team not found.' },

@@ -43,6 +43,38 @@ export const LeadCsvReport = z.object({
 });
 export type LeadCsvReport = z.infer<typeof LeadCsvReport>;
 
+/**
+ * An upload is checked at once (file, size, readable CSV with a header, row count) and imported in the background:
+ * queued, then running, then done with its report or failed with the reason.
+ */
+export const LEAD_IMPORT_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
+export const LeadImportStatus = z.enum(LEAD_IMPORT_STATUSES);
+export type LeadImportStatus = z.infer<typeof LeadImportStatus>;
+
+/** POST /admin/leads/csv answers 202 with the import it queued. */
+export const LeadCsvUploadResponse = z.object({
+  message: z.string(),
+  id: z.number(),
+  status: LeadImportStatus,
+  fileName: z.string(),
+  /** Data rows in the file (the header not counted). */
+  rowCount: z.number(),
+});
+export type LeadCsvUploadResponse = z.infer<typeof LeadCsvUploadResponse>;
+
+/** GET /admin/leads/csv/{id}: where an import stands, its report once done, the reason once failed. */
+export const LeadImportResponse = z.object({
+  id: z.number(),
+  status: LeadImportStatus,
+  fileName: z.string(),
+  rowCount: z.number(),
+  report: LeadCsvReport.nullable(),
+  error: z.string().nullable(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+export type LeadImportResponse = z.infer<typeof LeadImportResponse>;
+
 /** The example file the Upload Leads modal links to. */
 export const LEAD_CSV_EXAMPLE = [
   LEAD_CSV_COLUMNS.join(','),
