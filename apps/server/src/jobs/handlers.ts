@@ -2,6 +2,7 @@ import { lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { sessions } from '../db/schema.ts';
 import { deliverResetLink, deliverVerificationMail } from '../modules/auth/service.ts';
+import { processStoredCallback, sweepStrandedCallbacks } from '../modules/payments/callbacks.ts';
 import type { JobHandlers } from './queue.ts';
 
 /** What each background job does (jobs/queue.ts names them). A handler that throws is retried later. */
@@ -11,6 +12,12 @@ export function jobHandlers(ctx: AppContext): JobHandlers {
     'mail.reset-password': ({ email }) => deliverResetLink(ctx, email),
     'maintenance.sessions': async () => {
       await ctx.db.delete(sessions).where(lt(sessions.expiresAt, sql`now() - interval '1 day'`));
+    },
+    'payments.callback': async ({ callbackId }) => {
+      await processStoredCallback(ctx, callbackId);
+    },
+    'payments.sweep': async () => {
+      await sweepStrandedCallbacks(ctx);
     },
   };
 }

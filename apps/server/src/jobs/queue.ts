@@ -16,14 +16,24 @@ export interface JobPayloads {
   'mail.reset-password': { email: string };
   /** Hourly: forget sessions that expired more than a day ago. */
   'maintenance.sessions': Record<string, never>;
+  /** Verify (if not yet) and apply one stored payment callback or capture; see modules/payments/callbacks.ts. */
+  'payments.callback': { callbackId: number };
+  /** Every five minutes: queue the callbacks a stopped server left unfinished. */
+  'payments.sweep': Record<string, never>;
 }
 export type JobName = keyof JobPayloads;
 export type JobHandlers = { [N in JobName]: (data: JobPayloads[N]) => Promise<void> };
 
-export const JOB_NAMES: readonly JobName[] = ['mail.verify-email', 'mail.reset-password', 'maintenance.sessions'];
+export const JOB_NAMES: readonly JobName[] = ['mail.verify-email', 'mail.reset-password', 'maintenance.sessions', 'payments.callback', 'payments.sweep'];
 
 /** Cron schedules (UTC); pg-boss fires each tick once whichever instances are running. */
-const SCHEDULES: Partial<Record<JobName, string>> = { 'maintenance.sessions': '17 * * * *' };
+const SCHEDULES: Partial<Record<JobName, string>> = { 'maintenance.sessions': '17 * * * *', 'payments.sweep': '*/5 * * * *' };
+
+/**
+ * Queues whose jobs retry longer than the default five times: a payment a provider confirmed must be credited even
+ * when the provider's verification API or the database is out for hours (30 s, 1 min, 2 min … about 17 h in all).
+ */
+const RETRIES: Partial<Record<JobName, { retryLimit: number }>> = { 'payments.callback': { retryLimit: 12 } };
 
 export interface Jobs {
   /**
@@ -71,7 +81,7 @@ export function createJobs(connection: QueueConnection, db: Db, opts: { fast?: b
   return {
     async send(name, data) {
       await ensureStarted();
-      await boss.send(name, data);
+      await boss.send(name, data, RETRIES[name] ?? {});
       const worker = workers.get(name);
       if (worker) boss.notifyWorker(worker);
     },

@@ -3,7 +3,8 @@ import {
 } from '@platform/domain';
 import { z } from 'zod';
 import { authOf, type RoutesPlugin } from '../../lib/http.ts';
-import { paymentReturn, paypalCapture, paypalOrder, receiveCallback, sandboxCheckout, sandboxDecide } from './service.ts';
+import { receiveCallback } from './callbacks.ts';
+import { paymentReturn, paypalCapture, paypalOrder, sandboxCheckout, sandboxDecide } from './service.ts';
 
 const customer = { access: [3] } as const;
 const ReturnQuery = z.record(z.string().max(64), z.string().max(500));

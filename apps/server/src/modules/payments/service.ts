@@ -1,91 +1,15 @@
 import { and, eq } from 'drizzle-orm';
-import { dec, isAutomaticGateway, type AutomaticGateway, type PaymentResultResponse, type SandboxCheckoutResponse } from '@platform/domain';
+import { dec, isAutomaticGateway, type PaymentResultResponse, type SandboxCheckoutResponse } from '@platform/domain';
 import type { AppContext } from '../../context.ts';
-import { deposits, paymentCallbacks } from '../../db/schema.ts';
-import { AppError, isUniqueViolation } from '../../lib/errors.ts';
-import { CallbackRejected, ProviderError, type IncomingCallback, type PaymentConfirmation } from '../../integrations/payments/types.ts';
-import { sandboxCallback, verifySandboxCallback } from '../../integrations/payments/sandbox.ts';
+import { deposits } from '../../db/schema.ts';
+import { AppError } from '../../lib/errors.ts';
+import { ProviderError, type PaymentConfirmation } from '../../integrations/payments/types.ts';
+import { sandboxCallback } from '../../integrations/payments/sandbox.ts';
 import { adapterOf, keysOf, loadGateway, sandboxAllowed } from '../gateways/service.ts';
-import { settleDeposit } from '../deposits/review.ts';
-import { emitAll } from '../notifications/service.ts';
-import { onWallet } from '../wallets/ledger.ts';
 import type { DepositRow } from '../deposits/records.ts';
+import { applyNow, queueCallback, receiveCallback, storeCallback } from './callbacks.ts';
 
-type Ctx = Pick<AppContext, 'db' | 'config' | 'dbKind' | 'realtime' | 'risk'>;
-
-export type CallbackOutcome = 'approved' | 'declined' | 'pending' | 'replay' | 'unmatched' | 'mismatch' | 'already_settled';
-
-async function verify(ctx: Ctx, kind: AutomaticGateway, cb: IncomingCallback): Promise<PaymentConfirmation> {
-  const gateway = await loadGateway(ctx.db, kind);
-  if (kind === 'sandbox') {
-    if (!sandboxAllowed(ctx)) throw new CallbackRejected('sandbox gateway is switched off');
-    return verifySandboxCallback(keysOf(gateway), cb);
-  }
-  const adapter = adapterOf(ctx, kind);
-  if (!adapter?.usable) throw new CallbackRejected(`${kind} callbacks are not accepted`);
-  return adapter.verifyCallback(keysOf(gateway), cb);
-}
-
-/**
- * A provider's callback (webhook, IPN): stored raw first, then verified; only a verified confirmation of the exact
- * amount and currency of a pending deposit of this gateway moves it. The provider's event id is recorded in the
- * transaction that settles the deposit, so a replay (same event id) credits nothing, and a crash before the commit
- * leaves the provider's retry to do the work.
- */
-export async function receiveCallback(ctx: Ctx, kind: AutomaticGateway, cb: IncomingCallback): Promise<CallbackOutcome> {
-  const headers = Object.fromEntries(Object.entries(cb.headers).filter(([k]) => !['cookie', 'authorization'].includes(k)));
-  const [stored] = await ctx.db
-    .insert(paymentCallbacks)
-    .values({ kind, headers, body: cb.rawBody.toString('utf8').slice(0, 100_000) })
-    .returning({ id: paymentCallbacks.id });
-  let confirmation: PaymentConfirmation;
-  try {
-    confirmation = await verify(ctx, kind, cb);
-  } catch (err) {
-    const rejected = err instanceof CallbackRejected || err instanceof ProviderError;
-    await ctx.db.update(paymentCallbacks).set({ outcome: 'rejected', error: String((err as Error).message).slice(0, 500) }).where(eq(paymentCallbacks.id, stored.id));
-    if (rejected) throw new AppError('CALLBACK_REJECTED', `Callback rejected: ${(err as Error).message}`);
-    throw err;
-  }
-  return applyConfirmation(ctx, kind, stored.id, confirmation);
-}
-
-/** Applies a verified confirmation (from a callback or a server-side capture) to its deposit, once. */
-export async function applyConfirmation(ctx: Ctx, kind: AutomaticGateway, callbackId: number, c: PaymentConfirmation): Promise<CallbackOutcome> {
-  const mark = (outcome: CallbackOutcome, extra: { depositId?: number; error?: string } = {}) =>
-    ctx.db.update(paymentCallbacks).set({ outcome, ...extra }).where(eq(paymentCallbacks.id, callbackId));
-  const [deposit] = await ctx.db.select().from(deposits).where(and(eq(deposits.reference, c.reference), eq(deposits.gateway, kind))).limit(1);
-  if (!deposit) {
-    await mark('unmatched');
-    return 'unmatched';
-  }
-  if (c.outcome === 'approved' && (!dec(c.amount).eq(deposit.total) || c.currency.toUpperCase() !== deposit.currency.toUpperCase())) {
-    await mark('mismatch', { depositId: deposit.id, error: `paid ${c.amount} ${c.currency}, expected ${deposit.total} ${deposit.currency}` });
-    return 'mismatch';
-  }
-  if (c.outcome === 'pending') {
-    await mark('pending', { depositId: deposit.id });
-    return 'pending';
-  }
-  try {
-    const result = await onWallet(ctx, deposit.balanceId, () =>
-      ctx.db.transaction(async (tx) => {
-        await tx.update(paymentCallbacks).set({ eventId: c.eventId.slice(0, 200), depositId: deposit.id }).where(eq(paymentCallbacks.id, callbackId));
-        const settled = await settleDeposit(ctx, tx, deposit, { outcome: c.outcome as 'approved' | 'declined', actorId: null, source: `${kind} event ${c.eventId}` });
-        if (c.providerRef && settled) await tx.update(deposits).set({ providerRef: c.providerRef.slice(0, 128) }).where(eq(deposits.id, deposit.id));
-        await tx.update(paymentCallbacks).set({ outcome: settled ? c.outcome : 'already_settled' }).where(eq(paymentCallbacks.id, callbackId));
-        return { settled, walletBalance: settled?.walletBalance ?? null };
-      }),
-    );
-    if (!result.settled) return 'already_settled';
-    emitAll(ctx, result.settled.notices);
-    return c.outcome as 'approved' | 'declined';
-  } catch (err) {
-    if (!isUniqueViolation(err, 'payment_callbacks_event_unique')) throw err;
-    await mark('replay', { depositId: deposit.id });
-    return 'replay';
-  }
-}
+type Ctx = Pick<AppContext, 'db' | 'config' | 'dbKind' | 'realtime' | 'risk' | 'jobs'>;
 
 /** The caller's own deposit by its payment reference (another user's reference is a 404). */
 async function ownByReference(ctx: Ctx, userId: number, reference: string): Promise<DepositRow> {
@@ -137,17 +61,18 @@ export async function paypalCapture(ctx: Ctx, userId: number, orderId: string): 
   if (d.status !== 'pending') return paymentResult(d);
   const adapter = adapterOf(ctx, 'paypal');
   if (!adapter?.capture) throw new AppError('GATEWAY_UNAVAILABLE');
-  const gateway = await loadGateway(ctx.db, 'paypal');
-  const [stored] = await ctx.db.insert(paymentCallbacks).values({ kind: 'paypal', headers: {}, body: JSON.stringify({ capture: orderId }) }).returning({ id: paymentCallbacks.id });
+  // Stored first like a callback: if PayPal cannot be reached now, the queue keeps trying the capture (an approved
+  // order stays capturable for hours) and the page says the payment is waiting for the provider.
+  const id = await storeCallback(ctx, 'paypal', { headers: {}, rawBody: Buffer.from(JSON.stringify({ capture: orderId })), query: {}, body: null }, 'capture');
   let c: PaymentConfirmation;
   try {
-    c = await adapter.capture(keysOf(gateway), orderId);
+    c = await adapter.capture(keysOf(await loadGateway(ctx.db, 'paypal')), orderId);
   } catch (err) {
-    await ctx.db.update(paymentCallbacks).set({ outcome: 'rejected', error: String((err as Error).message).slice(0, 500) }).where(eq(paymentCallbacks.id, stored.id));
-    if (err instanceof ProviderError || err instanceof CallbackRejected) throw new AppError('PROVIDER_UNAVAILABLE');
-    throw err;
+    if (!(err instanceof ProviderError)) throw err;
+    await queueCallback(ctx, id, err);
+    return paymentResult(await ownByReference(ctx, userId, d.reference));
   }
-  await applyConfirmation(ctx, 'paypal', stored.id, c);
+  await applyNow(ctx, 'paypal', id, c);
   return paymentResult(await ownByReference(ctx, userId, d.reference));
 }
 
