@@ -32,7 +32,7 @@ const SCHEDULES: Partial<Record<JobName, string>> = { 'maintenance.sessions': '1
 /**
  * Queues whose jobs retry longer than the default five times: a payment a provider confirmed must be credited even
  * when the provider's verification API or the database is out for hours: ten retries, each wait doubling from 30–60 s
- (pg-boss adds up to as much again at random), 8½ to 17 hours in all.
+ * (pg-boss adds up to as much again at random), 8½ to 17 hours in all.
  */
 const RETRIES: Partial<Record<JobName, { retryLimit: number }>> = { 'payments.callback': { retryLimit: 10 } };
 
