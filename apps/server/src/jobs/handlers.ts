@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import { sessions } from '../db/schema.ts';
 import { deliverResetLink, deliverVerificationMail } from '../modules/auth/service.ts';
 import { processStoredCallback, sweepStrandedCallbacks } from '../modules/payments/callbacks.ts';
+import { runLeadImport } from '../modules/crm/lead-imports.ts';
 import type { JobHandlers } from './queue.ts';
 
 /** What each background job does (jobs/queue.ts names them). A handler that throws is retried later. */
@@ -19,5 +20,6 @@ export function jobHandlers(ctx: AppContext): JobHandlers {
     'payments.sweep': async () => {
       await sweepStrandedCallbacks(ctx);
     },
+    'crm.import-leads': ({ importId }) => runLeadImport(ctx, importId),
   };
 }

@@ -20,11 +20,13 @@ export interface JobPayloads {
   'payments.callback': { callbackId: number };
   /** Every five minutes: queue the callbacks a stopped server left unfinished. */
   'payments.sweep': Record<string, never>;
+  /** Import one uploaded leads CSV file (the file stays in lead_imports); see modules/crm/lead-imports.ts. */
+  'crm.import-leads': { importId: number };
 }
 export type JobName = keyof JobPayloads;
 export type JobHandlers = { [N in JobName]: (data: JobPayloads[N]) => Promise<void> };
 
-export const JOB_NAMES: readonly JobName[] = ['mail.verify-email', 'mail.reset-password', 'maintenance.sessions', 'payments.callback', 'payments.sweep'];
+export const JOB_NAMES: readonly JobName[] = ['mail.verify-email', 'mail.reset-password', 'maintenance.sessions', 'payments.callback', 'payments.sweep', 'crm.import-leads'];
 
 /** Cron schedules (UTC); pg-boss fires each tick once whichever instances are running. */
 const SCHEDULES: Partial<Record<JobName, string>> = { 'maintenance.sessions': '17 * * * *', 'payments.sweep': '*/5 * * * *' };

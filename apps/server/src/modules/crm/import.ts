@@ -1,16 +1,14 @@
-import { parse } from 'csv-parse/sync';
-import { sql } from 'drizzle-orm';
-import {
-  LEAD_CSV_COLUMNS, LEAD_CSV_HEADER_ALIASES, LEAD_CSV_MAX_ROWS, LEAD_CSV_REPORT_ROWS, LeadCreateRequest, normaliseCsvHeader,
-  type LeadCsvColumn, type LeadCsvReport,
-} from '@platform/domain';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { eq, sql } from 'drizzle-orm';
+import { LEAD_CSV_COLUMNS, LEAD_CSV_REPORT_ROWS, LeadCreateRequest, type LeadCsvReport } from '@platform/domain';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
-import { salesStatuses } from '../../db/schema.ts';
+import { leadImports, salesStatuses } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { StaffActor } from '../../lib/staff-scope.ts';
+import { readLeadsCsv, type CsvHeader, type CsvRow } from './csv-file.ts';
 
 type Ctx = Pick<AppContext, 'db'>;
 type LeadInput = z.output<typeof LeadCreateRequest>;
@@ -21,55 +19,26 @@ interface Candidate {
 }
 type Duplicate = LeadCsvReport['duplicates'][number];
 
+/** An import a worker has taken: the file and whom it imports as. */
+export interface ImportJob {
+  importId: number;
+  actor: StaffActor;
+  fileName: string;
+  file: Buffer;
+}
+
 /** Rows per INSERT statement: one JSON parameter each, well inside any statement limit. */
 const INSERT_CHUNK = 5_000;
+/** Rows validated between turns of the event loop (the worker shares its process with requests). */
+const ROWS_PER_TURN = 2_000;
 
 const digitsOf = (phone: string | null | undefined): string | null => {
   const d = phone?.replace(/\D/g, '') ?? '';
   return d.length > 0 ? d : null;
 };
 
-/** The header row mapped to columns: the index of each known column, and the headers nobody reads. */
-function readHeader(header: string[]): { index: Partial<Record<LeadCsvColumn, number>>; ignored: string[] } {
-  const index: Partial<Record<LeadCsvColumn, number>> = {};
-  const ignored: string[] = [];
-  header.forEach((h, i) => {
-    const column = LEAD_CSV_HEADER_ALIASES[normaliseCsvHeader(h)];
-    if (column && index[column] === undefined) index[column] = i;
-    else if (h.trim() !== '') ignored.push(h.trim().slice(0, 60));
-  });
-  if (index.firstName === undefined) {
-    throw new AppError('VALIDATION', `The file needs a header row with a firstName column; the columns are: ${LEAD_CSV_COLUMNS.join(', ')}.`);
-  }
-  return { index, ignored };
-}
-
-function parseCsv(data: Buffer): Array<{ record: string[]; info: { lines: number } }> {
-  try {
-    // With `info`, each record comes with the line it ends on (the row number the report gives).
-    const records: unknown = parse(data, { bom: true, skip_empty_lines: true, relax_column_count: true, trim: true, info: true, max_record_size: 64 * 1024 });
-    return records as Array<{ record: string[]; info: { lines: number } }>;
-  } catch (err) {
-    throw new AppError('VALIDATION', `The file is not a readable CSV: ${(err as Error).message.slice(0, 200)}`);
-  }
-}
-
-/**
- * POST /admin/leads/csv. Every row is validated with the same rules as Add Lead, then checked for duplicates (same
- * email, or same phone digits, as an existing lead, an existing customer or an earlier row of the file). The rows
- * that pass are inserted in one transaction, so a file is imported whole or not at all; the report names the rest.
- * Imports are serialised by an advisory lock so two uploads of the same file cannot both pass the duplicate check.
- */
-export async function importLeadsCsv(ctx: Ctx, actor: StaffActor, file: { filename: string; data: Buffer }): Promise<LeadCsvReport> {
-  const records = parseCsv(file.data);
-  if (records.length === 0) throw new AppError('VALIDATION', 'The file is empty.');
-  const { index, ignored } = readHeader(records[0].record);
-  const rows = records.slice(1);
-  if (rows.length === 0) throw new AppError('VALIDATION', 'The file has a header but no leads.');
-  if (rows.length > LEAD_CSV_MAX_ROWS) {
-    throw new AppError('VALIDATION', `At most ${LEAD_CSV_MAX_ROWS.toLocaleString('en')} leads per file; split the file and upload each part.`);
-  }
-
+/** Each row checked with the Add Lead rules plus "an email or a phone" and a known status. */
+async function validateRows(ctx: Ctx, header: CsvHeader, rows: CsvRow[]) {
   const statusRows = await ctx.db.select({ status: salesStatuses.status, isDefault: salesStatuses.isDefault }).from(salesStatuses);
   const statusByName = new Map(statusRows.map((s) => [s.status.toLowerCase(), s.status]));
   const defaultStatus = statusRows.find((s) => s.isDefault)?.status;
@@ -78,10 +47,11 @@ export async function importLeadsCsv(ctx: Ctx, actor: StaffActor, file: { filena
   const rejected: LeadCsvReport['rejected'] = [];
   let rejectedCount = 0;
   const candidates: Candidate[] = [];
-  for (const { record, info } of rows) {
+  for (const [n, { record, line }] of rows.entries()) {
+    if (n > 0 && n % ROWS_PER_TURN === 0) await nextTurn();
     const raw: Record<string, string> = {};
     for (const column of LEAD_CSV_COLUMNS) {
-      const i = index[column];
+      const i = header.index[column];
       if (i !== undefined && record[i] !== undefined && record[i] !== '') raw[column] = record[i];
     }
     const reasons: string[] = [];
@@ -95,19 +65,37 @@ export async function importLeadsCsv(ctx: Ctx, actor: StaffActor, file: { filena
     else if (!parsed.data.email && !parsed.data.phone) reasons.push('Give an email or a phone number');
     if (reasons.length > 0 || !parsed.success) {
       rejectedCount++;
-      if (rejected.length < LEAD_CSV_REPORT_ROWS) rejected.push({ row: info.lines, reasons });
+      if (rejected.length < LEAD_CSV_REPORT_ROWS) rejected.push({ row: line, reasons });
       continue;
     }
-    candidates.push({ row: info.lines, lead: parsed.data, phoneDigits: digitsOf(parsed.data.phone) });
+    candidates.push({ row: line, lead: parsed.data, phoneDigits: digitsOf(parsed.data.phone) });
   }
+  return { defaultStatus, rejected, rejectedCount, candidates };
+}
+
+/**
+ * The work of the job crm.import-leads (see lead-imports.ts for the import's life). Every row is validated with the
+ * same rules as Add Lead, then checked for duplicates (same email, or same phone digits, as an existing lead, an
+ * existing customer or an earlier row of the file). The rows that pass are inserted in one transaction, so a file is
+ * imported whole or not at all; the report names the rest. Imports are serialised by an advisory lock so two files
+ * with the same leads cannot both pass the duplicate check. The import is marked done, with its report, in the same
+ * transaction: answers null, inserting nothing, when it is no longer running there (another worker or an earlier
+ * run of this job finished it).
+ */
+export async function importLeads(ctx: Ctx, job: ImportJob): Promise<LeadCsvReport | null> {
+  const { header, rows } = await readLeadsCsv(job.file);
+  const { defaultStatus, rejected, rejectedCount, candidates } = await validateRows(ctx, header, rows);
+  const { actor } = job;
 
   return ctx.db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('leads.csv-import'))`);
+    const [current] = await tx.select({ status: leadImports.status }).from(leadImports).where(eq(leadImports.id, job.importId)).for('update');
+    if (current?.status !== 'running') return null;
     const duplicates = await findDuplicates(tx, candidates);
     const dupRows = new Set(duplicates.map((d) => d.row));
     const accepted = candidates.filter((c) => !dupRows.has(c.row));
     for (let i = 0; i < accepted.length; i += INSERT_CHUNK) {
-      await insertLeads(tx, actor, accepted.slice(i, i + INSERT_CHUNK), defaultStatus, file.filename);
+      await insertLeads(tx, actor, accepted.slice(i, i + INSERT_CHUNK), defaultStatus, job.fileName);
     }
     const report: LeadCsvReport = {
       message: accepted.length > 0 ? 'Leads added successfully' : 'No lead was added',
@@ -117,12 +105,14 @@ export async function importLeadsCsv(ctx: Ctx, actor: StaffActor, file: { filena
       duplicateCount: duplicates.length,
       rejected,
       duplicates: duplicates.slice(0, LEAD_CSV_REPORT_ROWS),
-      ignoredColumns: ignored,
+      ignoredColumns: header.ignored,
     };
     await writeAudit(tx, {
-      actorId: actor.id, targetUserId: null, action: 'lead.import', ip: actor.ip, before: null,
-      after: { file: file.filename.slice(0, 200), total: report.total, accepted: report.accepted, rejected: rejectedCount, duplicates: duplicates.length },
+      actorId: actor.id, targetUserId: null, action: 'lead.import', ip: actor.ip, before: null, subjectType: 'lead_import', subjectId: job.importId,
+      after: { file: job.fileName.slice(0, 200), total: report.total, accepted: report.accepted, rejected: rejectedCount, duplicates: duplicates.length },
     });
+    // The file is no longer needed once its leads are in.
+    await tx.update(leadImports).set({ status: 'done', report, error: null, file: null, finishedAt: new Date() }).where(eq(leadImports.id, job.importId));
     return report;
   });
 }

@@ -3,13 +3,13 @@ import {
   GroupLeadsParams, IdParam, LeadBulkRequest, LeadConvertRequest, LeadCreateRequest, LeadHistoryResponse, LeadListQuery, LeadListResponse,
   CallAgentsResponse, LeadNoteRequest, LeadNoteResponse, LeadUpdateRequest, MessageResponse, NewLeadsParams, SalesLeadsParams,
   SalesStatusListQuery, SalesStatusListResponse, SalesStatusRequest, StartCallRequest, StartCallResponse, LEAD_CSV_EXAMPLE, LEAD_CSV_MAX_BYTES,
-  LeadCsvReport,
+  LeadCsvUploadResponse, LeadImportResponse,
 } from '@platform/domain';
 import { AppError } from '../../lib/errors.ts';
 import { readMultipart } from '../../lib/multipart.ts';
 import { listOrCsv } from '../../lib/csv-export.ts';
 import { LEAD_CSV } from '../../lib/csv-columns.ts';
-import { importLeadsCsv } from './import.ts';
+import { leadImportOf, queueLeadImport } from './lead-imports.ts';
 import type { RoutesPlugin } from '../../lib/http.ts';
 import { staffOf } from '../../lib/staff-scope.ts';
 import { listCallAgents, startCall } from './calls.ts';
@@ -63,16 +63,22 @@ export const crmRoutes: RoutesPlugin = async (app) => {
     async (req, reply) => reply.status(201).send({ message: 'Leads added successfully', id: await createLead(app.ctx, staffOf(req), req.body) }),
   );
 
-  // CSV upload (Add-new's companion: admins, managers and affiliates for their own leads) and its example file.
+  // CSV upload (Add-new's companion: admins, managers and affiliates for their own leads), its progress and its example
+  // file. The upload answers 202 once the file is checked and queued; the import runs as a background job.
   app.post(
     '/admin/leads/csv',
-    { config: { access: [1, 2, 4] }, schema: { tags, consumes: ['multipart/form-data'], response: { 200: LeadCsvReport } } },
-    async (req) => {
+    { config: { access: [1, 2, 4] }, schema: { tags, consumes: ['multipart/form-data'], response: { 202: LeadCsvUploadResponse } } },
+    async (req, reply) => {
       const form = await readMultipart(req, ['file'], LEAD_CSV_MAX_BYTES);
       const file = form.files.file;
       if (!file) throw new AppError('VALIDATION', 'Choose a CSV file to upload.', { file: 'Choose a CSV file to upload.' });
-      return importLeadsCsv(app.ctx, staffOf(req), file);
+      return reply.status(202).send(await queueLeadImport(app.ctx, staffOf(req), file));
     },
+  );
+  app.get(
+    '/admin/leads/csv/:id',
+    { config: { access: [1, 2, 4] }, schema: { tags, params: IdParam, response: { 200: LeadImportResponse } } },
+    async (req) => leadImportOf(app.ctx, staffOf(req), req.params.id),
   );
   app.get('/admin/leads/csv/example', { config: { access: [1, 2, 4] }, schema: { tags } }, async (_req, reply) =>
     reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="leads-example.csv"').send(LEAD_CSV_EXAMPLE),
