@@ -90,6 +90,7 @@ const EXPECTED: Record<string, RouteAccess> = {
   'PUT /api/admin/leads/bulk': [1, 2, 5, 6],
   'POST /api/admin/leads/csv': [1, 2, 4],
   'GET /api/admin/leads/csv/example': [1, 2, 4],
+  'GET /api/admin/leads/csv/:id': [1, 2, 4],
   'PUT /api/admin/leads/:id': [1, 2, 5, 6],
   'DELETE /api/admin/leads/:id': [1, 2],
   'DELETE /api/affiliate/leads/:id': [4],
