@@ -128,6 +128,7 @@ function errorHandler(this: FastifyInstance, err: FastifyError, req: Parameters<
     return reply.status(400).send({ message: first ?? 'Invalid request', errors });
   }
   if (err instanceof AppError) {
+    if (err.cause) req.log[err.status >= 500 ? 'error' : 'warn']({ err: err.cause, code: err.code }, err.message);
     return reply.status(err.status).send({ message: err.message, ...(err.errors ? { errors: err.errors } : {}) });
   }
   if (err.statusCode === 429) return reply.status(429).send({ message: 'Too many requests. Please wait a moment and try again.' });

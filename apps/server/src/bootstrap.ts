@@ -10,6 +10,7 @@ import { createMailer } from './integrations/mail.ts';
 import { createJobs } from './jobs/queue.ts';
 import { jobHandlers } from './jobs/handlers.ts';
 import { createCaptchaVerifier } from './integrations/captcha.ts';
+import { createS3Store } from './modules/files/object-store.ts';
 import { createRealtime } from './realtime/realtime.ts';
 import { SignInLimits } from './modules/auth/sign-in-limits.ts';
 import { createMarket } from './market/index.ts';
@@ -63,6 +64,7 @@ export async function boot(config: Config, opts: { memory?: boolean } = {}): Pro
     mailer: createMailer(database.db, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }),
     jobs: createJobs(database.queue, database.db, { fast: config.NODE_ENV === 'test' }),
     captcha: createCaptchaVerifier(config.RECAPTCHA_VERIFY_URL),
+    objectStore: config.s3 ? createS3Store(config.s3) : null,
     realtime,
     signInLimits: new SignInLimits(bus.redis ? { client: bus.redis, prefix: `${config.CLUSTER_NAME}:` } : null),
     market: await createMarket({ config, db: database.db, realtime }),

@@ -2,6 +2,8 @@ import path from 'node:path';
 import { z } from 'zod';
 
 const bool = z.enum(['true', 'false', '1', '0', '']).optional().transform((v) => v === 'true' || v === '1');
+/** An optional setting where an empty value (`S3_ENDPOINT=` in a compose file) means unset. */
+const unsetIfEmpty = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
 
 const Env = z.object({
   NODE_ENV: z.string().default('production'),
@@ -66,6 +68,16 @@ const Env = z.object({
   VOISO_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   WEB_DIST: z.string().optional(),
   /**
+   * S3-compatible storage for new uploads; unset, uploads stay in the database. Bucket, access key id and secret go
+   * together (see s3Settings); the endpoint defaults to AWS for the region, MinIO and most others need path style.
+   */
+  S3_ENDPOINT: unsetIfEmpty(z.url({ protocol: /^https?$/, error: 'S3_ENDPOINT must be an http(s) URL' })),
+  S3_BUCKET: unsetIfEmpty(z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'S3_BUCKET must be a bucket name (3-63 lower-case letters, digits, dots and dashes)')),
+  S3_REGION: unsetIfEmpty(z.string().regex(/^[a-z0-9-]{1,40}$/, 'S3_REGION must be a region name such as us-east-1')),
+  S3_ACCESS_KEY_ID: unsetIfEmpty(z.string()),
+  S3_SECRET_ACCESS_KEY: unsetIfEmpty(z.string()),
+  S3_FORCE_PATH_STYLE: bool,
+  /**
    * The built-in sandbox card gateway (a payment page that approves or declines without real money). 'auto': allowed
    * on the embedded database only, never on a real PostgreSQL one unless set to 'true'.
    */
@@ -85,13 +97,54 @@ const Env = z.object({
     }),
 });
 
-export type Config = z.infer<typeof Env> & { appUrl: string; dataDir: string; webDist: string };
+/** Where new uploads go when S3 storage is configured (see modules/files/object-store.ts). */
+export interface S3Settings {
+  endpoint: string | undefined;
+  bucket: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  forcePathStyle: boolean;
+}
+
+export type Config = z.infer<typeof Env> & { appUrl: string; dataDir: string; webDist: string; s3: S3Settings | null };
+
+const S3_REQUIRED = ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
+
+/**
+ * S3 storage is on when its settings are given and off when none is. Half a configuration would quietly keep
+ * uploads in the database or fail at the first upload, so it stops the start, naming what is missing.
+ */
+const EnvChecked = Env.superRefine((v, ctx) => {
+  const given = (['S3_ENDPOINT', ...S3_REQUIRED, 'S3_REGION', 'S3_FORCE_PATH_STYLE'] as const).filter((k) => Boolean(v[k]));
+  if (given.length === 0) return;
+  const missing = S3_REQUIRED.filter((k) => !v[k]);
+  if (missing.length === 0) return;
+  ctx.addIssue({
+    code: 'custom',
+    path: [missing[0]],
+    message: `S3 storage is partly configured: ${given.join(', ')} set but ${missing.join(', ')} missing. Set ${S3_REQUIRED.join(', ')} together, or no S3_ setting to keep uploads in the database.`,
+  });
+});
+
+function s3Settings(v: z.infer<typeof Env>): S3Settings | null {
+  if (!v.S3_BUCKET || !v.S3_ACCESS_KEY_ID || !v.S3_SECRET_ACCESS_KEY) return null;
+  return {
+    endpoint: v.S3_ENDPOINT,
+    bucket: v.S3_BUCKET,
+    region: v.S3_REGION ?? 'us-east-1',
+    accessKeyId: v.S3_ACCESS_KEY_ID,
+    secretAccessKey: v.S3_SECRET_ACCESS_KEY,
+    forcePathStyle: v.S3_FORCE_PATH_STYLE,
+  };
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = Env.parse(env);
+  const parsed = EnvChecked.parse(env);
   const root = path.resolve(import.meta.dirname, '../../..');
   return {
     ...parsed,
+    s3: s3Settings(parsed),
     appUrl: parsed.APP_URL ?? `http://localhost:${parsed.PORT}`,
     dataDir: path.resolve(parsed.DATA_DIR),
     webDist: parsed.WEB_DIST ? path.resolve(parsed.WEB_DIST) : path.join(root, 'apps/web/dist'),

@@ -9,6 +9,7 @@ import type { RiskHooks } from './engine/hooks.ts';
 import type { ClusterBus } from './cluster/bus.ts';
 import type { Leadership } from './cluster/leader.ts';
 import type { Jobs } from './jobs/queue.ts';
+import type { ObjectStore } from './modules/files/object-store.ts';
 
 /** Everything a route needs, built once at boot and passed in (no globals). */
 export interface AppContext {
@@ -19,6 +20,8 @@ export interface AppContext {
   /** Background work on the database's job queue (mail, maintenance). */
   jobs: Jobs;
   captcha: CaptchaVerifier;
+  /** The S3-compatible bucket new uploads go to (S3_* settings), or null: uploads are kept in the database. */
+  objectStore: ObjectStore | null;
   realtime: Realtime;
   /** Failed sign-in counters per account and per IP. */
   signInLimits: SignInLimits;

@@ -37,6 +37,7 @@ function startBanner(): string {
     `  Market hours: ${hours[config.MARKET_HOURS]}`,
     `  Prices:       ${config.MARKET_FEED === 'true' ? 'simulated feed unless a provider key is set in Admin > APIs' : 'feed off (MARKET_FEED=false)'}`,
     `  Instances:    ${ctx.cluster.bus.enabled ? `several (Redis, cluster ${config.CLUSTER_NAME}); the one holding the database lock runs the feeds and the risk engine's closes` : 'one (set REDIS_URL with DATABASE_URL to run several)'}`,
+    `  Uploads:      ${ctx.objectStore ? `S3, ${ctx.objectStore.where} (files stored before stay in the database)` : 'in the database (S3_BUCKET with its keys puts new ones in S3)'}`,
     `  Mail:         ${ctx.mailer.smtpEnabled ? 'sent by SMTP' : 'not sent (no SMTP_URL): Admin > Mail Outbox shows the mails, each opening of a live link is audited'}`,
   ];
   if (seededDemo || (config.SEED_DEMO !== 'false' && database.kind === 'pglite')) {

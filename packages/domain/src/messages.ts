@@ -111,6 +111,8 @@ export const ERRORS = {
   TEAM_CODE_TAKEN: { status: 409, message: 'Another team has this code.' },
   TEAM_MEMBER_INVALID: { status: 400, message: 'Team members must be active agents or retention agents.' },
   PROMO_CODE_UNAVAILABLE: { status: 503, message: 'No promo code could be generated. Please try again.' },
+  FILE_STORAGE_UNAVAILABLE: { status: 503, message: 'File storage cannot be reached right now. Please try again in a few minutes.' },
+  FILE_STORAGE_REFUSED: { status: 502, message: 'File storage refused the request (its access settings were not accepted). Please try again later or contact support.' },
   INTERNAL: { status: 500, message: 'Something went wrong' },
 } as const;
 

@@ -384,8 +384,9 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
 });
 
 /**
- * Uploaded files (deposit proofs, KYC documents, logos, QR images), kept in the database so every instance serves
- * them. The id is random and is the only name a file has; what a file is decides who may read it.
+ * Uploaded files (deposit proofs, KYC documents, logos, QR images), kept where every instance reaches them: the bytes
+ * in `data` ('db', the default), or in the S3 bucket as object files/{id} ('s3', when S3 storage is configured). The
+ * id is random and is the only name a file has; what a file is decides who may read it.
  */
 export const storedFiles = pgTable(
   'stored_files',
@@ -395,8 +396,12 @@ export const storedFiles = pgTable(
     purpose: varchar('purpose', { length: 20 }).notNull(),
     mime: varchar('mime', { length: 60 }).notNull(),
     size: integer('size').notNull(),
-    data: bytea('data').notNull(),
+    location: varchar('location', { length: 10 }).notNull().default('db').$type<'db' | 's3'>(),
+    data: bytea('data'),
     createdAt: createdAt(),
   },
-  (t) => [index('stored_files_owner_idx').on(t.ownerId)],
+  (t) => [
+    index('stored_files_owner_idx').on(t.ownerId),
+    check('stored_files_location_check', sql`(${t.location} = 'db' and ${t.data} is not null) or (${t.location} = 's3' and ${t.data} is null)`),
+  ],
 );

@@ -1,14 +1,18 @@
 import { ERRORS, type ErrorCode } from '@platform/domain';
 
-/** A failure with a registered code: the HTTP status and message come from the domain's registry. */
+/**
+ * A failure with a registered code: the HTTP status and message come from the domain's registry. A `cause` (what
+ * a storage or provider said) is logged by the error handler and never sent to the client.
+ */
 export class AppError extends Error {
   readonly status: number;
   constructor(
     readonly code: ErrorCode,
     message?: string,
     readonly errors?: Record<string, string>,
+    options?: { cause?: unknown },
   ) {
-    super(message ?? ERRORS[code].message);
+    super(message ?? ERRORS[code].message, options);
     this.status = ERRORS[code].status;
   }
 }

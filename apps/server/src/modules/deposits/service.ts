@@ -19,7 +19,7 @@ import { getSettingsCached, isOn } from '../settings/service.ts';
 import { ProviderError } from '../../integrations/payments/types.ts';
 import { gatewayName, type DepositRow } from './records.ts';
 
-type Ctx = Pick<AppContext, 'db' | 'config' | 'dbKind' | 'market' | 'realtime' | 'risk'>;
+type Ctx = Pick<AppContext, 'db' | 'config' | 'dbKind' | 'market' | 'realtime' | 'risk' | 'objectStore'>;
 
 /** The deposit fee: the gateway's percent of the amount, to the cent (half up). */
 export const depositFee = (amount: string, percent: string): string => dec(amount).mul(percent).div(100).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2);
@@ -152,7 +152,7 @@ export async function submitBankTransfer(ctx: Ctx, user: SessionUser, id: number
   const d = await ownDeposit(ctx, user.id, id);
   if (d.gateway !== 'bank' || d.status !== 'pending') throw new AppError('NOT_BANK_DEPOSIT');
   await ctx.db.transaction(async (tx) => {
-    const fileId = await storeFile(tx, proof, 'proof', user.id);
+    const fileId = await storeFile(ctx, tx, proof, 'proof', user.id);
     const [updated] = await tx
       .update(deposits)
       .set({ bankName: input.bank_name, accountName: input.account_name, accountNumber: input.account_number, proofFileId: fileId })

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { storedFiles } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { UploadedFile } from '../../lib/multipart.ts';
+import { MAX_UPLOAD_BYTES, type UploadedFile } from '../../lib/multipart.ts';
 
 /** What a file is; it decides who may read it (see mayRead). */
 export type FilePurpose = 'proof' | 'kyc' | 'logo' | 'qr';
@@ -25,18 +26,35 @@ const DOCUMENTS: readonly FileKind[] = [...IMAGES, 'application/pdf'];
 /** Which contents each purpose takes: documents may be PDFs, pictures shown in pages must be images. */
 const ACCEPTED: Record<FilePurpose, readonly FileKind[]> = { proof: DOCUMENTS, kyc: DOCUMENTS, logo: IMAGES, qr: IMAGES };
 
+/** The S3 object of an 's3' file; a 'db' file's bytes are in the `data` column of its row. */
+const objectKey = (id: string) => `files/${id}`;
+
 /**
- * Stores an upload under a random id after checking its content. The caller passes its transaction so a file and
- * the record pointing at it commit together. `field` names the form field in the error.
+ * Stores an upload under a random id after checking its content and size: in the S3 bucket when one is configured
+ * (ctx.objectStore), in the database otherwise. The caller passes its transaction so a file and the record pointing
+ * at it commit together. The object is put before the row is inserted: a failed put writes no row, and a rolled-back
+ * transaction can only leave an unreferenced object behind, never a row without its bytes. `field` names the form
+ * field in the error.
  */
-export async function storeFile(db: DbOrTx, file: UploadedFile, purpose: FilePurpose, ownerId: number | null): Promise<string> {
+export async function storeFile(ctx: Pick<AppContext, 'objectStore'>, db: DbOrTx, file: UploadedFile, purpose: FilePurpose, ownerId: number | null): Promise<string> {
   const mime = sniff(file.data);
   if (!mime || !ACCEPTED[purpose].includes(mime)) {
     const allowed = ACCEPTED[purpose] === IMAGES ? 'a JPEG, PNG or WebP image' : 'a JPEG, PNG or WebP image or a PDF';
     throw new AppError('VALIDATION', `The file must be ${allowed}.`, { [file.field]: `The file must be ${allowed}.` });
   }
+  // Forms are read within this bound already; checked here too because nothing past this line may store more.
+  if (file.data.length > MAX_UPLOAD_BYTES) {
+    const message = `The file is too large (at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB).`;
+    throw new AppError('VALIDATION', message, { [file.field]: message });
+  }
   const id = randomBytes(18).toString('base64url');
-  await db.insert(storedFiles).values({ id, ownerId, purpose, mime, size: file.data.length, data: file.data });
+  const row = { id, ownerId, purpose, mime, size: file.data.length };
+  if (ctx.objectStore) {
+    await ctx.objectStore.put(objectKey(id), file.data, mime);
+    await db.insert(storedFiles).values({ ...row, location: 's3', data: null });
+  } else {
+    await db.insert(storedFiles).values({ ...row, location: 'db', data: file.data });
+  }
   return id;
 }
 
@@ -45,10 +63,29 @@ export const fileUrl = (id: string | null | undefined): string | null => (id ? `
 
 export type StoredFile = typeof storedFiles.$inferSelect;
 
+/** A file's record; the bytes come with it when they are in the database (see fileBytes). */
 export async function loadFile(db: DbOrTx, id: string): Promise<StoredFile | null> {
   if (!/^[A-Za-z0-9_-]{8,40}$/.test(id)) return null;
   const [row] = await db.select().from(storedFiles).where(eq(storedFiles.id, id)).limit(1);
   return row ?? null;
+}
+
+/**
+ * A file's bytes from wherever its row says they are, so files stored before S3 was configured keep being served
+ * from the database. Read only after mayRead: an S3 read costs a request to the bucket.
+ */
+export async function fileBytes(ctx: Pick<AppContext, 'objectStore'>, file: StoredFile): Promise<Buffer> {
+  // The table's check keeps the bytes on every 'db' row and none on an 's3' one.
+  if (file.location !== 's3') {
+    if (!file.data) throw new Error(`stored file ${file.id} has no bytes`);
+    return file.data;
+  }
+  if (!ctx.objectStore) {
+    throw new AppError('FILE_STORAGE_UNAVAILABLE', undefined, undefined, { cause: new Error(`file ${file.id} is in S3 but no S3 storage is configured (S3_BUCKET and its keys)`) });
+  }
+  const data = await ctx.objectStore.get(objectKey(file.id));
+  if (!data) throw new AppError('NOT_FOUND', 'File not found.', undefined, { cause: new Error(`file ${file.id} has a record but no object ${objectKey(file.id)} in ${ctx.objectStore.where}`) });
+  return data;
 }
 
 /**

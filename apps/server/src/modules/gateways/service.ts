@@ -16,7 +16,7 @@ import type { GatewayKeys, PaymentAdapter } from '../../integrations/payments/ty
 import { fileUrl, storeFile } from '../files/storage.ts';
 
 export type GatewayRow = typeof paymentGateways.$inferSelect;
-type Ctx = Pick<AppContext, 'db' | 'config' | 'dbKind'>;
+type Ctx = Pick<AppContext, 'db' | 'config' | 'dbKind' | 'objectStore'>;
 
 /** Whether the sandbox card gateway may run here: on the embedded database by default, never silently on PostgreSQL. */
 export const sandboxAllowed = (ctx: Pick<AppContext, 'config' | 'dbKind'>): boolean =>
@@ -143,7 +143,7 @@ export async function updateGateway(
     }
     if (spec.hasFee && input.fee !== undefined) next.fee = input.fee;
     if (spec.hasFee && input.isActive !== undefined) next.isActive = input.isActive;
-    if (spec.hasFile && file) next.fileId = await storeFile(tx, file, 'qr', actor.id);
+    if (spec.hasFile && file) next.fileId = await storeFile(ctx, tx, file, 'qr', actor.id);
     if (kind === 'sandbox' && !filled(before.key1) && !filled(next.key1)) next.key1 = randomBytes(24).toString('base64url');
     const merged = { ...before, ...next };
     if (merged.isActive && kind !== 'bank') {

@@ -12,7 +12,7 @@ import { fileUrl, storeFile } from '../files/storage.ts';
 import { emitAll, insertNotification, insertStaffNotifications } from '../notifications/service.ts';
 import { tradingMemoryOf } from '../trading/trading-memory.ts';
 
-type Ctx = Pick<AppContext, 'db' | 'realtime'>;
+type Ctx = Pick<AppContext, 'db' | 'realtime' | 'objectStore'>;
 type KycType = (typeof KYC_DOCUMENT_TYPES)[number];
 
 /** The caller's latest submission: a new one is kept beside the earlier ones, never over them. */
@@ -38,7 +38,7 @@ export async function submitKyc(ctx: Ctx, user: SessionUser, type: KycType, file
     const [current] = await tx.select().from(kycDocuments).where(eq(kycDocuments.userId, user.id)).orderBy(desc(kycDocuments.id)).limit(1).for('update');
     if (current?.status === 'pending') throw new AppError('KYC_IN_REVIEW');
     if (current?.status === 'approved') throw new AppError('KYC_ALREADY_APPROVED');
-    const stored = async (f: UploadedFile | undefined) => (f ? storeFile(tx, f, 'kyc', user.id) : null);
+    const stored = async (f: UploadedFile | undefined) => (f ? storeFile(ctx, tx, f, 'kyc', user.id) : null);
     const [row] = await tx
       .insert(kycDocuments)
       .values({ userId: user.id, type, status: 'pending', front: await stored(files.front), back: await stored(files.back), address: await stored(files.address) })

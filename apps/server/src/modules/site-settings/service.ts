@@ -47,11 +47,11 @@ type Files = Partial<Record<'favicon' | 'appLogo' | 'authBackground', UploadedFi
  * after the commit (here and on the other instances), so the next order, deposit, sign-up or page load uses the new
  * values. Audited with the secret and the leads key shown only as changed or not.
  */
-export async function saveSiteSettings(ctx: Pick<AppContext, 'db'>, actor: StaffActor, input: z.output<typeof SiteSettingsRequest>, files: Files): Promise<void> {
+export async function saveSiteSettings(ctx: Pick<AppContext, 'db' | 'objectStore'>, actor: StaffActor, input: z.output<typeof SiteSettingsRequest>, files: Files): Promise<void> {
   const before = await siteSettings(ctx);
   if (!before.currencies.includes(input.appCurrency)) throw new AppError('VALIDATION', 'Choose one of the platform currencies', { appCurrency: 'Choose one of the platform currencies' });
   await ctx.db.transaction(async (tx) => {
-    const stored = async (f: UploadedFile | undefined) => (f ? storeFile(tx, f, 'logo', actor.id) : undefined);
+    const stored = async (f: UploadedFile | undefined) => (f ? storeFile(ctx, tx, f, 'logo', actor.id) : undefined);
     const [favicon, logo, background] = [await stored(files.favicon), await stored(files.appLogo), await stored(files.authBackground)];
     const current = await getSettings(tx, ['recaptcha']);
     await putSetting(tx, 'branding', { value1: input.appName, value3: input.appUrl, value4: input.appCurrency, value5: input.demoBalance, ...(logo ? { file: logo } : {}) });
