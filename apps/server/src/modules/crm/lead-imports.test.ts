@@ -3,6 +3,8 @@ import { eq, like, sql } from 'drizzle-orm';
 import type { LeadImportResponse } from '@platform/domain';
 import { createTestApp, DEMO, multipart, ROLE_EMAIL, signIn, type TestApp } from '../../../test/helpers.ts';
 import { leadImports, leads, users } from '../../db/schema.ts';
+import { createJobs } from '../../jobs/queue.ts';
+import { jobHandlers } from '../../jobs/handlers.ts';
 import { runLeadImport } from './lead-imports.ts';
 
 /** The life of a leads CSV import: who may follow it, and that it imports once whatever the queue does. */
@@ -133,5 +135,29 @@ describe('the import job', () => {
     // A failed import stays failed whatever runs later.
     await runLeadImport(t.ctx, id);
     expect((await importRow(id)).status).toBe('failed');
+  });
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('the import job with two instances’ workers (PostgreSQL)', () => {
+  it('imports every file once, and files with the same leads still find each other’s duplicates', async () => {
+    // A second instance's workers on the same database, beside this app's own.
+    const other = createJobs(t.database.queue, t.ctx.db, { fast: true });
+    // It polls while this app's worker is told of each upload, so it takes some of the files (about a third in runs so far).
+    await other.start(jobHandlers(t.ctx));
+    try {
+      const p = tag();
+      const shared = Array.from({ length: 20 }, (_, i) => `${p}s${i},${p}s${i}@example.com`);
+      const files = Array.from({ length: 6 }, (_, f) =>
+        ['firstName,email', ...shared, ...Array.from({ length: 5 }, (_, i) => `${p}f${f}u${i},${p}f${f}u${i}@example.com`)].join('\n'),
+      );
+      const ids = await Promise.all(files.map((csv) => upload(1, csv)));
+      for (const id of ids) await finished(id);
+      const reports = await Promise.all(ids.map(async (id) => (await importRow(id)).report!));
+      expect(reports.reduce((n, r) => n + r.accepted, 0)).toBe(20 + 6 * 5);
+      expect(reports.map((r) => r.duplicateCount).sort()).toEqual([0, 20, 20, 20, 20, 20]);
+      expect(await imported(p)).toHaveLength(20 + 6 * 5);
+    } finally {
+      await other.stop();
+    }
   });
 });
