@@ -2,12 +2,16 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { ERRORS } from '@platform/domain';
 import { loadConfig } from '../../config.ts';
 import { kycDocuments, storedFiles } from '../../db/schema.ts';
+import { AppError } from '../../lib/errors.ts';
+import { MAX_UPLOAD_BYTES } from '../../lib/multipart.ts';
 import { FakeS3 } from '../../../test/fakes/s3.ts';
 import { createTestApp, DEMO, newVerifiedCustomer, PNG_BYTES, signIn, type TestApp } from '../../../test/helpers.ts';
 import { createS3Store, type ObjectStore } from './object-store.ts';
+import { storeFile } from './storage.ts';
 
 const PDF_BYTES = Buffer.from('%PDF-1.4\n%test document\n');
 
@@ -147,6 +151,38 @@ describe('uploads in S3-compatible storage', () => {
     const got = await withStore(unreachable, () => download(stored.front!, c.cookie));
     expect(got.status).toBe(503);
     expect(JSON.parse(got.data.toString()).message).toBe(ERRORS.FILE_STORAGE_UNAVAILABLE.message);
+  });
+});
+
+describe('what is stored', () => {
+  it('checks content and size before anything reaches the bucket', async () => {
+    const requests = fake.requests.length;
+    const upload = (data: Buffer) => storeFile(t.ctx, t.ctx.db, { field: 'front', filename: 'f', data }, 'kyc', null);
+    await expect(upload(Buffer.from('MZ not a document'))).rejects.toMatchObject({ code: 'VALIDATION' });
+    await expect(upload(Buffer.concat([PNG_BYTES, Buffer.alloc(MAX_UPLOAD_BYTES)]))).rejects.toBeInstanceOf(AppError);
+    expect(fake.requests.length).toBe(requests);
+  });
+});
+
+describe('the local S3 server', () => {
+  it('answers HeadObject to a signed request and refuses an unsigned or altered one', async () => {
+    const o = fake.options;
+    const client = new S3Client({ endpoint: fake.url, region: o.region, forcePathStyle: true, credentials: { accessKeyId: o.accessKeyId, secretAccessKey: o.secretAccessKey } });
+    const key = 'files/head-check';
+    await client.send(new PutObjectCommand({ Bucket: o.bucket, Key: key, Body: PNG_BYTES, ContentType: 'image/png' }));
+    const head = await client.send(new HeadObjectCommand({ Bucket: o.bucket, Key: key }));
+    expect([head.ContentLength, head.ContentType]).toEqual([PNG_BYTES.length, 'image/png']);
+    await expect(client.send(new HeadObjectCommand({ Bucket: o.bucket, Key: 'files/none' }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 404 } });
+
+    expect((await fetch(`${fake.url}/${o.bucket}/${key}`)).status).toBe(403);
+    // A request signed for one key but sent for another: the path is part of what is signed.
+    client.middlewareStack.add((next) => async (args) => {
+      const req = args.request as { path: string };
+      req.path = req.path.replace('files/', 'files/x');
+      return next(args);
+    }, { step: 'finalizeRequest', priority: 'low' });
+    await expect(client.send(new HeadObjectCommand({ Bucket: o.bucket, Key: key }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } });
+    expect(fake.requests.at(-1)?.code).toBe('SignatureDoesNotMatch');
   });
 });
 
