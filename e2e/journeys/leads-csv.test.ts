@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ApiSession } from '../support/api.ts';
 import { snap } from '../support/browser.ts';
-import { adminTitle, dataTable, expectToast, modal, signInAs, useJourney } from '../support/pages.ts';
+import { adminTitle, dataTable, dismissToasts, expectToast, modal, signInAs, useJourney } from '../support/pages.ts';
 
 describe('Leads CSV upload', () => {
   const j = useJourney();
@@ -46,5 +46,18 @@ describe('Leads CSV upload', () => {
 
     await dataTable.search(page).fill(`${tag}L99`);
     await dataTable.row(page, `${tag}L999`).waitFor();
+
+    // The import runs in the background: the modal may be closed at once, and the list still gets the new leads.
+    const later = join(tmpdir(), `${tag}-later.csv`);
+    await writeFile(later, ['firstName,email', ...Array.from({ length: 50 }, (_, i) => `${tag}M${i},${tag}.m${i}@example.test`.toLowerCase())].join('\n'));
+    await dataTable.search(page).fill(`${tag}M4`);
+    await page.getByText('No data found').waitFor();
+    await dismissToasts(page);
+    await page.getByRole('button', { name: 'Upload CSV' }).click();
+    await dialog.locator('input[type=file]').setInputFiles(later);
+    await dialog.getByRole('button', { name: 'Submit' }).click();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expectToast(page, 'Leads added successfully');
+    await dataTable.row(page, `${tag}M49`).waitFor();
   });
 });
