@@ -154,9 +154,9 @@ export const promoCodes = pgTable(
 /**
  * Leads CSV uploads (back-office §2 Upload Leads): the request checks the file and records it here, a background job
  * (`crm.import-leads`) imports it. The uploader's role and IP are kept so the job imports as they would have (an
- * affiliate's leads are theirs, a manager's are managed by them). The file stays in the row, where every instance's
- * worker reaches it, until the import is done or failed. The job marks the import done in the transaction that
- * inserts its leads, so a retry or a second worker finds it done and inserts nothing.
+ * affiliate's leads are theirs, a manager's are managed by them). The file stays in the row, gzipped, where every
+ * instance's worker reaches it, until the import is done or failed. The job marks the import done in the transaction
+ * that inserts its leads, so a retry or a second worker finds it done and inserts nothing.
  */
 export const leadImports = pgTable(
   'lead_imports',
@@ -167,6 +167,7 @@ export const leadImports = pgTable(
     uploaderIp: varchar('uploader_ip', { length: 64 }),
     fileName: varchar('file_name', { length: 255 }).notNull(),
     rowCount: integer('row_count').notNull(),
+    /** The uploaded file, gzipped; dropped once the import is done or failed. */
     file: bytea('file'),
     status: varchar('status', { length: 8 }).notNull().default('queued'),
     /** Runs begun, counting runs a crash cut short: the job gives up after a few. */

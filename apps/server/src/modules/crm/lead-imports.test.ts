@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, like, sql } from 'drizzle-orm';
 import type { LeadImportResponse } from '@platform/domain';
@@ -39,7 +40,7 @@ const finished = (id: number) =>
 async function recordImport(p: string, n: number, extra: Partial<typeof leadImports.$inferInsert> = {}): Promise<number> {
   const [row] = await t.ctx.db
     .insert(leadImports)
-    .values({ uploadedBy: ids.admin, uploaderRole: 1, uploaderIp: '127.0.0.1', fileName: `${p}.csv`, rowCount: n, file: Buffer.from(csvOf(p, n)), ...extra })
+    .values({ uploadedBy: ids.admin, uploaderRole: 1, uploaderIp: '127.0.0.1', fileName: `${p}.csv`, rowCount: n, file: gzipSync(csvOf(p, n)), ...extra })
     .returning({ id: leadImports.id });
   return row.id;
 }
@@ -117,7 +118,7 @@ describe('the import job', () => {
 
   it('fails an import whose file it cannot import, with the reason for the uploader', async () => {
     const p = tag();
-    const id = await recordImport(p, 1, { file: Buffer.from(`email\n${p}@example.com\n`) });
+    const id = await recordImport(p, 1, { file: gzipSync(`email\n${p}@example.com\n`) });
     await runLeadImport(t.ctx, id);
     const res = (await statusAs(1, id)).json() as LeadImportResponse;
     expect(res).toMatchObject({ status: 'failed', report: null });

@@ -1,3 +1,5 @@
+import { promisify } from 'node:util';
+import { gunzip as gunzipCb, gzip as gzipCb } from 'node:zlib';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { LeadCsvUploadResponse, LeadImportResponse } from '@platform/domain';
 import type { AppContext } from '../../context.ts';
@@ -18,6 +20,12 @@ import { importLeads } from './import.ts';
 /** Runs of one import before it is given up: a failure the queue retries, or a run a crash cut short. */
 const MAX_ATTEMPTS = 3;
 const GAVE_UP = 'The import could not be finished. Please upload the file again.';
+/**
+ * The file is kept gzipped: a CSV shrinks about seven times, and the embedded database takes a 7 MB parameter in
+ * about 1.6 s of the event loop but 1 MB in 0.25 s. zlib works off the event loop.
+ */
+const gzip = promisify(gzipCb);
+const gunzip = promisify(gunzipCb);
 
 /** POST /admin/leads/csv: checks the file at once (400 with the reason), records the import and queues it. */
 export async function queueLeadImport(
@@ -25,12 +33,12 @@ export async function queueLeadImport(
   actor: StaffActor,
   file: { filename: string; data: Buffer },
 ): Promise<LeadCsvUploadResponse> {
-  const rowCount = await checkLeadsCsv(file.data);
+  const [rowCount, packed] = await Promise.all([checkLeadsCsv(file.data), gzip(file.data)]);
   const fileName = file.filename.trim().slice(0, 255) || 'leads.csv';
   const id = await ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(leadImports)
-      .values({ uploadedBy: actor.id, uploaderRole: actor.roleId, uploaderIp: actor.ip.slice(0, 64), fileName, rowCount, file: file.data })
+      .values({ uploadedBy: actor.id, uploaderRole: actor.roleId, uploaderIp: actor.ip.slice(0, 64), fileName, rowCount, file: packed })
       .returning({ id: leadImports.id });
     await writeAudit(tx, {
       actorId: actor.id, targetUserId: null, action: 'lead.import.upload', ip: actor.ip, subjectType: 'lead_import', subjectId: row.id,
@@ -83,7 +91,7 @@ export async function runLeadImport(ctx: Pick<AppContext, 'db'>, importId: numbe
   if (taken.attempts > MAX_ATTEMPTS) return failImport(ctx.db, importId, GAVE_UP);
   const actor: StaffActor = { id: taken.uploadedBy, roleId: taken.uploaderRole, ip: taken.uploaderIp ?? '' };
   try {
-    await importLeads(ctx, { importId, actor, fileName: taken.fileName, file: taken.file });
+    await importLeads(ctx, { importId, actor, fileName: taken.fileName, file: await gunzip(taken.file) });
   } catch (err) {
     if (err instanceof AppError) return failImport(ctx.db, importId, err.message);
     if (isBadDataError(err)) return failImport(ctx.db, importId, 'The file holds a value that cannot be stored. Please check the file and upload it again.');
