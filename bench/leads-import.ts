@@ -1,7 +1,9 @@
 /**
  * Leads CSV upload at a broker's scale: a 100,000-row file (with 2 % bad rows and 2 % duplicates of existing leads
- * and customers) posted to POST /api/admin/leads/csv on the real server, on the embedded database by default, beside
- * the floor measured in the same run: the same rows inserted by one bare INSERT from JSON. Aim: under a minute.
+ * and customers) posted to POST /api/admin/leads/csv on the real server, on the embedded database by default. The
+ * upload answers 202 once the file is checked and queued; the import runs as the background job crm.import-leads,
+ * followed through GET /api/admin/leads/csv/{id} until it is done. Beside it, the floor measured in the same run:
+ * the same rows inserted by one bare INSERT from JSON. Aim: the import done within a minute of the upload.
  *
  *   node --import tsx bench/leads-import.ts [--db=pglite|postgres] [--rows=100000]
  *                                           [--pg-url=postgres://postgres@127.0.0.1:5432/postgres]
@@ -65,9 +67,21 @@ try {
   const body = multipart(file);
   const t0 = process.hrtime.bigint();
   const res = await app.inject({ method: 'POST', url: '/api/admin/leads/csv', payload: body.payload, headers: { ...body.headers, cookie } });
+  const answered = ms(t0);
+  if (res.statusCode !== 202) throw new Error(`upload: ${res.statusCode} ${res.body.slice(0, 300)}`);
+  const { id } = res.json() as { id: number };
+  let status: { status: string; error: string | null; report: { total: number; accepted: number; rejectedCount: number; duplicateCount: number } | null };
+  for (;;) {
+    const poll = await app.inject({ method: 'GET', url: `/api/admin/leads/csv/${id}`, headers: { cookie } });
+    status = poll.json();
+    if (status.status === 'done' || status.status === 'failed') break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
   const upload = ms(t0);
-  if (res.statusCode !== 200) throw new Error(`upload: ${res.statusCode} ${res.body.slice(0, 300)}`);
-  const report = res.json() as { total: number; accepted: number; rejectedCount: number; duplicateCount: number };
+  if (!status.report) throw new Error(`import ${status.status}: ${status.error}`);
+  const report = status.report;
+  // The job's own time, from the worker taking the import to the commit that marks it done.
+  const job = ((await db.execute(sql`select extract(epoch from finished_at - started_at) * 1000 as ms from lead_imports where id = ${id}`)) as unknown as { rows: Array<{ ms: string }> }).rows[0];
   const stored = ((await db.execute(sql`select count(*)::int as n from leads where email like ${`${prefix}%`} and first_name like 'Lead%'`)) as unknown as { rows: Array<{ n: number }> }).rows[0].n;
   if (stored !== report.accepted) throw new Error(`report says ${report.accepted} accepted but ${stored} were stored`);
 
@@ -80,7 +94,9 @@ try {
 
   console.log(`leads CSV upload on ${args.db}: ${ROWS.toLocaleString('en-US')} rows, ${(file.length / 1024 / 1024).toFixed(1)} MB`);
   console.log(`  report: ${report.accepted} accepted, ${report.rejectedCount} rejected, ${report.duplicateCount} duplicates (of ${report.total})`);
-  console.log(`  upload (parse, validate, dedupe, insert with timeline): ${(upload / 1000).toFixed(2)} s   aim < ${AIM_MS / 1000} s ${upload < AIM_MS ? 'met' : 'MISSED'}`);
+  console.log(`  upload answered 202 (file checked and queued) in ${(answered / 1000).toFixed(2)} s`);
+  console.log(`  upload to report (parse, validate, dedupe, insert with timeline): ${(upload / 1000).toFixed(2)} s   aim < ${AIM_MS / 1000} s ${upload < AIM_MS ? 'met' : 'MISSED'}`);
+  console.log(`    of which the job itself: ${(Number(job.ms) / 1000).toFixed(2)} s`);
   console.log(`  floor: the same ${report.accepted.toLocaleString('en-US')} leads by one bare INSERT: ${(floor / 1000).toFixed(2)} s (upload ÷ floor = ${(upload / floor).toFixed(1)}×)`);
 } finally {
   await risk.stop();
