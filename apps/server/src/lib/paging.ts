@@ -1,4 +1,4 @@
-import { ilike, or, type SQL } from 'drizzle-orm';
+import { ilike, lt, or, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { PageMeta } from '@platform/domain';
 
@@ -34,3 +34,23 @@ export const pageMeta = (q: PageOf, total: number, bound?: number): PageMeta => 
   page: q.page,
   ...(bound !== undefined && total >= bound ? { total_capped: true } : {}),
 });
+
+/**
+ * How an export walks a long list (lib/csv-export.ts): each batch takes the rows below the last id it wrote (these
+ * lists run newest first, by id) with no offset and no count, so a million-row export reads each row once instead of
+ * walking past every earlier page again and counting them. Never set from a request.
+ */
+export interface Walk {
+  before?: number;
+  uncounted?: boolean;
+}
+
+/** The walk's condition on the list's id column (none on a screen's page). */
+export const walkFrom = (q: Walk, id: AnyPgColumn): SQL | undefined => (q.before !== undefined ? lt(id, q.before) : undefined);
+
+/** Rows to skip: the page's offset on a screen, none when walking from a cursor. */
+export const walkOffset = (q: PageOf & Walk): number => (q.before !== undefined ? 0 : offsetOf(q));
+
+/** The capped count of a screen's page, or nothing for an export (which needs no total). */
+export const countUnlessWalking = (q: Walk, counted: () => Promise<Array<{ n: number }>>): Promise<Array<{ n: number }>> =>
+  q.uncounted ? Promise.resolve([{ n: 0 }]) : counted();

@@ -147,5 +147,15 @@ describe('back-office trades', () => {
     expect(deep.meta.total).toBe(total);
     expect(deep.meta.total_capped).toBeUndefined();
     expect(deep.data).toHaveLength(15);
+
+    // The export walks the same list by id: every row once, newest first, across eleven batches.
+    const exported = await t.app.inject({ method: 'GET', url: `/api/admin/trades/api/all/${clientId}?format=csv`, headers: { cookie: admin } });
+    expect(exported.statusCode).toBe(200);
+    const ids = exported.body.replace(/^\uFEFF/, '').split('\r\n').slice(1).filter(Boolean).map((line) => Number(line.split(',')[0]));
+    expect(ids).toHaveLength(total);
+    expect(ids.every((id, i) => i === 0 || id < ids[i - 1])).toBe(true);
+    expect(ids[0]).toBe(first.data[0].id);
+    const last = (await call(admin, 'GET', `/admin/trades/api/all/${clientId}?page=${Math.ceil(total / 15)}&limit=15`)).json().data.map((r: { id: number }) => r.id);
+    expect(ids.slice(-last.length)).toEqual(last);
   });
 });

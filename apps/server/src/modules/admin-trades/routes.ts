@@ -17,13 +17,13 @@ export const adminTradesRoutes: RoutesPlugin = async (app) => {
   app.get(
     '/admin/trades/api/:type',
     { config: access, schema: { tags, params: AdminTradeListParams, querystring: PagedQuery, response: { 200: AdminTradeListResponse } } },
-    async (req, reply) => listOrCsv(reply, { ...req.query, search: undefined }, (q) => listTrades(ctx, staffOf(req), req.params.type, q), { name: `trades-${req.params.type}`, columns: TRADE_CSV }),
+    async (req, reply) => listOrCsv(reply, { ...req.query, search: undefined }, (q) => listTrades(ctx, staffOf(req), req.params.type, q), { name: `trades-${req.params.type}`, columns: TRADE_CSV }, { walk: true }),
   );
   app.get(
     '/admin/trades/api/:type/:userId',
     { config: access, schema: { tags, params: AdminTradeUserParams, querystring: PagedQuery, response: { 200: AdminTradeListResponse } } },
     async (req, reply) =>
-      listOrCsv(reply, { ...req.query, search: undefined }, (q) => listTrades(ctx, staffOf(req), req.params.type, q, req.params.userId), { name: `trades-${req.params.userId}`, columns: TRADE_CSV }),
+      listOrCsv(reply, { ...req.query, search: undefined }, (q) => listTrades(ctx, staffOf(req), req.params.type, q, req.params.userId), { name: `trades-${req.params.userId}`, columns: TRADE_CSV }, { walk: true }),
   );
   app.post(
     '/admin/trades/close',

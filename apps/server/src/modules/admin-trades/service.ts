@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { balances, ledgerEntries, orders, users } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
-import { countBound, offsetOf, pageMeta } from '../../lib/paging.ts';
+import { countBound, countUnlessWalking, pageMeta, walkFrom, walkOffset, type Walk } from '../../lib/paging.ts';
 import { customerScope, type StaffActor } from '../../lib/staff-scope.ts';
 import { closeOrder, updateOrderLevels } from '../trading/orders.service.ts';
 import { tradingMemoryOf } from '../trading/trading-memory.ts';
@@ -38,10 +38,10 @@ const listFilter = (staff: StaffActor, type: ListType, userId?: number) =>
  * page's ids are found first (an index-only walk down the partial index of live trades), and only those rows are
  * joined; the count stops a window past the page (lib/paging.ts countBound).
  */
-export async function listTrades(ctx: Pick<AppContext, 'db'>, staff: StaffActor, type: ListType, q: PagedQuery, userId?: number) {
+export async function listTrades(ctx: Pick<AppContext, 'db'>, staff: StaffActor, type: ListType, q: PagedQuery & Walk, userId?: number) {
   const where = listFilter(staff, type, userId);
   const bound = countBound(q);
-  const page = ctx.db.select({ id: orders.id }).from(orders).where(where).orderBy(desc(orders.id)).limit(q.limit).offset(offsetOf(q)).as('page');
+  const page = ctx.db.select({ id: orders.id }).from(orders).where(and(where, walkFrom(q, orders.id))).orderBy(desc(orders.id)).limit(q.limit).offset(walkOffset(q)).as('page');
   const counted = ctx.db.select({ one: sql`1` }).from(orders).where(where).limit(bound).as('counted');
   const [rows, [{ n }]] = await Promise.all([
     ctx.db
@@ -51,7 +51,7 @@ export async function listTrades(ctx: Pick<AppContext, 'db'>, staff: StaffActor,
       .innerJoin(users, eq(users.id, orders.userId))
       .innerJoin(balances, eq(balances.id, orders.balanceId))
       .orderBy(desc(orders.id)),
-    ctx.db.select({ n: count() }).from(counted),
+    countUnlessWalking(q, () => ctx.db.select({ n: count() }).from(counted)),
   ]);
   return { data: rows.map((r) => tradeDto(r.o, r.u, r.b)), meta: pageMeta(q, n, bound) };
 }

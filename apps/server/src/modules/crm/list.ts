@@ -4,7 +4,7 @@ import { ALL_STATUSES, maskEmail, maskPhone, type LeadItem, type LeadListQuery, 
 import type { DbOrTx } from '../../db/client.ts';
 import { leadNotes, leads, users } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
-import { countBound, escapeLike, offsetOf, pageMeta, searchAny } from '../../lib/paging.ts';
+import { countBound, countUnlessWalking, escapeLike, pageMeta, searchAny, walkFrom, walkOffset, type Walk } from '../../lib/paging.ts';
 import type { StaffActor } from '../../lib/staff-scope.ts';
 import { isAgent, leadScope, masksContacts } from './scope.ts';
 
@@ -159,7 +159,7 @@ function searchLeads(search: string | undefined, masked: boolean): SQL | undefin
 }
 
 /** One page of a CRM lead list, in the viewer's scope, newest first, searched by name, email, phone or reference. */
-export async function listLeads(db: DbOrTx, actor: StaffActor, list: LeadList, filters: LeadFilters, q: LeadListQuery): Promise<LeadListResponse> {
+export async function listLeads(db: DbOrTx, actor: StaffActor, list: LeadList, filters: LeadFilters, q: LeadListQuery & Walk): Promise<LeadListResponse> {
   // The agent filters belong to admins and managers (spec §6).
   if ((q.agentId !== undefined || q.retId !== undefined) && isAgent(actor)) throw new AppError('FORBIDDEN');
   const masked = await masksContacts(db, actor);
@@ -174,8 +174,8 @@ export async function listLeads(db: DbOrTx, actor: StaffActor, list: LeadList, f
   // Like trades and customers, a list of a million leads counts only a window past the page shown (lib/paging.ts).
   const bound = countBound(q);
   const [[{ n }], data] = await Promise.all([
-    db.select({ n: count() }).from(db.select({ one: sql`1` }).from(leads).where(where).limit(bound).as('counted')),
-    loadLeads(db, where, { limit: q.limit, offset: offsetOf(q) }, masked),
+    countUnlessWalking(q, () => db.select({ n: count() }).from(db.select({ one: sql`1` }).from(leads).where(where).limit(bound).as('counted'))),
+    loadLeads(db, and(where, walkFrom(q, leads.id))!, { limit: q.limit, offset: walkOffset(q) }, masked),
   ]);
   return { data, meta: pageMeta(q, n, bound) };
 }

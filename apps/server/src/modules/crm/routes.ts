@@ -36,7 +36,7 @@ export const crmRoutes: RoutesPlugin = async (app) => {
         async (req, reply) => {
           const p = req.params as z.output<P> & { status: string; startDate?: string; endDate?: string };
           const filters = { status: p.status, startDate: p.startDate, endDate: p.endDate };
-          return listOrCsv(reply, req.query, (q) => listLeads(db, staffOf(req), list(p), filters, q), { name: `leads-${list(p).kind}`, columns: LEAD_CSV });
+          return listOrCsv(reply, req.query, (q) => listLeads(db, staffOf(req), list(p), filters, q), { name: `leads-${list(p).kind}`, columns: LEAD_CSV }, { walk: true });
         },
       );
   };
@@ -54,7 +54,7 @@ export const crmRoutes: RoutesPlugin = async (app) => {
       listOrCsv(reply, req.query, (q) => listLeads(db, staffOf(req), { kind: 'affiliate' }, { status: q.status, startDate: q.startDate, endDate: q.endDate }, q), {
         name: 'leads-affiliate',
         columns: LEAD_CSV,
-      }),
+      }, { walk: true }),
   );
 
   app.post(

@@ -25,7 +25,7 @@ export const customersRoutes: RoutesPlugin = async (app) => {
   app.get(
     '/admin/customers/api/:type',
     { config: adminManager, schema: { tags, params: CustomerListParams, querystring: CustomerListQuery, response: { 200: CustomerListResponse } } },
-    async (req, reply) => listOrCsv(reply, req.query, (q) => listCustomers(ctx, staffOf(req), req.params.type, q), { name: `customers-${req.params.type}`, columns: CUSTOMER_CSV }),
+    async (req, reply) => listOrCsv(reply, req.query, (q) => listCustomers(ctx, staffOf(req), req.params.type, q), { name: `customers-${req.params.type}`, columns: CUSTOMER_CSV }, { walk: true }),
   );
 
   app.post(

@@ -11,7 +11,7 @@ import { authTokens, balances, orders, pricingPlans, userProfiles, users } from 
 import { writeAudit } from '../../lib/audit.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
-import { countBound, escapeLike, offsetOf, pageMeta } from '../../lib/paging.ts';
+import { countBound, countUnlessWalking, escapeLike, pageMeta, walkFrom, walkOffset, type Walk } from '../../lib/paging.ts';
 import { customerScope, type StaffActor } from '../../lib/staff-scope.ts';
 import { balanceDto } from '../auth/current-user.ts';
 import { getBranding } from '../settings/service.ts';
@@ -74,13 +74,13 @@ function searchCustomers(search: string | undefined): SQL | undefined {
  * GET /admin/customers/api/{type}: customers in scope, newest first, searched by name, email or phone. The page's
  * ids come first and only they are joined; the count stops a window past the page (lib/paging.ts countBound).
  */
-export async function listCustomers(ctx: Ctx, actor: StaffActor, type: 'all' | 'inactive', q: PagedQuery): Promise<CustomerListResponse> {
+export async function listCustomers(ctx: Ctx, actor: StaffActor, type: 'all' | 'inactive', q: PagedQuery & Walk): Promise<CustomerListResponse> {
   const where = and(liveCustomer, type === 'inactive' ? eq(users.isActive, false) : undefined, customerScope(actor, users.id), searchCustomers(q.search));
   const bound = countBound(q);
-  const page = ctx.db.select({ id: users.id }).from(users).where(where).orderBy(desc(users.id)).limit(q.limit).offset(offsetOf(q)).as('page');
+  const page = ctx.db.select({ id: users.id }).from(users).where(and(where, walkFrom(q, users.id))).orderBy(desc(users.id)).limit(q.limit).offset(walkOffset(q)).as('page');
   const counted = ctx.db.select({ one: sql`1` }).from(users).where(where).limit(bound).as('counted');
   const [[{ n }], rows] = await Promise.all([
-    ctx.db.select({ n: count() }).from(counted),
+    countUnlessWalking(q, () => ctx.db.select({ n: count() }).from(counted)),
     ctx.db
       .select({ u: users, p: userProfiles })
       .from(page)
