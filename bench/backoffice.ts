@@ -133,6 +133,25 @@ try {
     const verdict = aim === 0 ? `${'-'.padStart(8)}` : `${`≤ ${aim}`.padStart(8)} ${server.p95 <= aim ? 'met' : 'MISSED'}`;
     console.log(`  ${label.padEnd(24)} ${server.p50.toFixed(1).padStart(8)} ${server.p95.toFixed(1).padStart(8)}   ${verdict}`);
   }
+
+  // Whole-list CSV exports (streamed as the screen's list is read, 1,000 rows a batch), beside one bare statement
+  // reading the same rows' ids and columns; once each, as an export is a rare and long request.
+  console.log(`\n  ${'export (whole list)'.padEnd(24)} ${'rows'.padStart(10)} ${'s'.padStart(8)} ${'rows/s'.padStart(10)}   bare SQL s`);
+  const exports: Array<[string, string, SQL]> = [
+    ['trades, all', '/admin/trades/api/all?format=csv', sql`select o.id, o.user_id, u.full_name, u.email, o.instrument, o.type, o.trade_amount, o.open_rate, o.close_rate, o.pro_loss, o.created_at from orders o join users u on u.id = o.user_id order by o.id desc`],
+    ['customers, all', '/admin/customers/api/all?format=csv', sql`select u.id, u.full_name, u.email, p.phone, p.country, u.created_at from users u left join user_profiles p on p.user_id = u.id where u.role_id = 3 order by u.id desc`],
+  ];
+  for (const [label, path, bare] of exports) {
+    const t1 = process.hrtime.bigint();
+    const res = await app.inject({ method: 'GET', url: `/api${path}`, headers: { cookie: cookies.admin } });
+    if (res.statusCode !== 200) throw new Error(`${path}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+    const took = ms(t1) / 1000;
+    const rows = res.body.split('\r\n').length - 2;
+    const t2 = process.hrtime.bigint();
+    await db.execute(bare);
+    const bareS = ms(t2) / 1000;
+    console.log(`  ${label.padEnd(24)} ${rows.toLocaleString('en-US').padStart(10)} ${took.toFixed(1).padStart(8)} ${Math.round(rows / took).toLocaleString('en-US').padStart(10)}   ${bareS.toFixed(1).padStart(10)}`);
+  }
 } finally {
   await risk.stop();
   await app.close();
