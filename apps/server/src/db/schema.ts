@@ -342,11 +342,11 @@ export const orders = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index('orders_user_idx').on(t.userId, t.id),
     index('orders_balance_open_idx').on(t.balanceId).where(sql`${t.closeTime} is null`),
     index('orders_balance_closed_idx').on(t.balanceId, t.closeTime),
     index('orders_open_idx').on(t.instrumentId).where(sql`${t.closeTime} is null`),
-    // Lists and reports also use covering indexes drizzle cannot declare (INCLUDE): see migration 0010_reporting_indexes.
+    // Lists and reports also use covering indexes drizzle cannot declare (INCLUDE): see migrations 0010_reporting_indexes
+    // and 0016_orders_fewer_indexes (every index is written twice per trade, at its open and its close).
     check('orders_type_check', sql`${t.type} in ('buy', 'sell')`),
     check('orders_amount_positive', sql`${t.tradeAmount} > 0`),
   ],
