@@ -12,7 +12,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { UploadedFile } from '../../lib/multipart.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 import { isKycApproved } from '../auth/current-user.ts';
-import { storeFile } from '../files/storage.ts';
+import { prepareFile, recordFile } from '../files/storage.ts';
 import { adapterOf, isOffered, keysOf, loadGateway } from '../gateways/service.ts';
 import { emitAll, insertStaffNotifications } from '../notifications/service.ts';
 import { getSettingsCached, isOn } from '../settings/service.ts';
@@ -151,8 +151,9 @@ export async function submitBankTransfer(ctx: Ctx, user: SessionUser, id: number
   if (!proof) throw new AppError('VALIDATION', 'Proof is required', { proof: 'Proof is required' });
   const d = await ownDeposit(ctx, user.id, id);
   if (d.gateway !== 'bank' || d.status !== 'pending') throw new AppError('NOT_BANK_DEPOSIT');
+  const upload = await prepareFile(ctx, proof, 'proof');
   await ctx.db.transaction(async (tx) => {
-    const fileId = await storeFile(ctx, tx, proof, 'proof', user.id);
+    const fileId = await recordFile(tx, upload, user.id);
     const [updated] = await tx
       .update(deposits)
       .set({ bankName: input.bank_name, accountName: input.account_name, accountNumber: input.account_number, proofFileId: fileId })

@@ -29,14 +29,23 @@ const ACCEPTED: Record<FilePurpose, readonly FileKind[]> = { proof: DOCUMENTS, k
 /** The S3 object of an 's3' file; a 'db' file's bytes are in the `data` column of its row. */
 const objectKey = (id: string) => `files/${id}`;
 
+/** An upload that passed its checks and, with S3 configured, is already in the bucket: what its row needs. */
+export interface PreparedFile {
+  id: string;
+  purpose: FilePurpose;
+  mime: FileKind;
+  size: number;
+  location: 'db' | 's3';
+  data: Buffer | null;
+}
+
 /**
- * Stores an upload under a random id after checking its content and size: in the S3 bucket when one is configured
- * (ctx.objectStore), in the database otherwise. The caller passes its transaction so a file and the record pointing
- * at it commit together. The object is put before the row is inserted: a failed put writes no row, and a rolled-back
- * transaction can only leave an unreferenced object behind, never a row without its bytes. `field` names the form
- * field in the error.
+ * Checks an upload's content and size and gives it a random id; with S3 configured (ctx.objectStore) puts it in the
+ * bucket as well. Called before the caller's transaction opens, so no transaction (or row lock) waits on the bucket;
+ * the row is written by recordFile inside it. A failed put leaves no row; a transaction rolled back after the put
+ * leaves an unreferenced object behind, never a row without its bytes. `field` names the form field in the error.
  */
-export async function storeFile(ctx: Pick<AppContext, 'objectStore'>, db: DbOrTx, file: UploadedFile, purpose: FilePurpose, ownerId: number | null): Promise<string> {
+export async function prepareFile(ctx: Pick<AppContext, 'objectStore'>, file: UploadedFile, purpose: FilePurpose): Promise<PreparedFile> {
   const mime = sniff(file.data);
   if (!mime || !ACCEPTED[purpose].includes(mime)) {
     const allowed = ACCEPTED[purpose] === IMAGES ? 'a JPEG, PNG or WebP image' : 'a JPEG, PNG or WebP image or a PDF';
@@ -48,14 +57,21 @@ export async function storeFile(ctx: Pick<AppContext, 'objectStore'>, db: DbOrTx
     throw new AppError('VALIDATION', message, { [file.field]: message });
   }
   const id = randomBytes(18).toString('base64url');
-  const row = { id, ownerId, purpose, mime, size: file.data.length };
-  if (ctx.objectStore) {
-    await ctx.objectStore.put(objectKey(id), file.data, mime);
-    await db.insert(storedFiles).values({ ...row, location: 's3', data: null });
-  } else {
-    await db.insert(storedFiles).values({ ...row, location: 'db', data: file.data });
-  }
-  return id;
+  const base = { id, purpose, mime, size: file.data.length };
+  if (!ctx.objectStore) return { ...base, location: 'db', data: file.data };
+  await ctx.objectStore.put(objectKey(id), file.data, mime);
+  return { ...base, location: 's3', data: null };
+}
+
+/** Writes a prepared file's row in the caller's transaction, so the file and the record pointing at it commit together. */
+export async function recordFile(db: DbOrTx, f: PreparedFile, ownerId: number | null): Promise<string> {
+  await db.insert(storedFiles).values({ id: f.id, ownerId, purpose: f.purpose, mime: f.mime, size: f.size, location: f.location, data: f.data });
+  return f.id;
+}
+
+/** Both steps at once, for callers with no transaction of their own to keep short. */
+export async function storeFile(ctx: Pick<AppContext, 'objectStore'>, db: DbOrTx, file: UploadedFile, purpose: FilePurpose, ownerId: number | null): Promise<string> {
+  return recordFile(db, await prepareFile(ctx, file, purpose), ownerId);
 }
 
 /** The URL a file is served at (through the authorised route). */

@@ -8,7 +8,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { UploadedFile } from '../../lib/multipart.ts';
 import { escapeLike, offsetOf, pageMeta } from '../../lib/paging.ts';
 import type { StaffActor } from '../../lib/staff-scope.ts';
-import { fileUrl, storeFile } from '../files/storage.ts';
+import { fileUrl, prepareFile, recordFile } from '../files/storage.ts';
 
 type Row = typeof externalPayments.$inferSelect;
 type Input = z.output<typeof ExternalPaymentRequest>;
@@ -28,8 +28,9 @@ export async function listExternalPayments(ctx: Pick<AppContext, 'db'>, q: Paged
 /** POST /admin/externalPayments: the logo is required. */
 export async function createExternalPayment(ctx: Pick<AppContext, 'db' | 'objectStore'>, actor: StaffActor, v: Input, logo: UploadedFile | undefined): Promise<void> {
   if (!logo) throw new AppError('VALIDATION', 'Logo is required', { logo: 'Logo is required' });
+  const upload = await prepareFile(ctx, logo, 'logo');
   await ctx.db.transaction(async (tx) => {
-    const logoFileId = await storeFile(ctx, tx, logo, 'logo', actor.id);
+    const logoFileId = await recordFile(tx, upload, actor.id);
     const [row] = await tx.insert(externalPayments).values({ name: v.name, link: v.link, customLabel: v.customLabel ?? null, customValue: v.customValue ?? null, logoFileId }).returning();
     await writeAudit(tx, { actorId: actor.id, targetUserId: null, action: 'external_payment.create', after: auditOf(row), ip: actor.ip });
   });
@@ -37,10 +38,11 @@ export async function createExternalPayment(ctx: Pick<AppContext, 'db' | 'object
 
 /** PUT /admin/externalPayments/{id}: a new logo replaces the old one; without one the old stays. */
 export async function updateExternalPayment(ctx: Pick<AppContext, 'db' | 'objectStore'>, actor: StaffActor, id: number, v: Input, logo: UploadedFile | undefined): Promise<void> {
+  const upload = logo ? await prepareFile(ctx, logo, 'logo') : null;
   await ctx.db.transaction(async (tx) => {
     const [before] = await tx.select().from(externalPayments).where(eq(externalPayments.id, id)).for('update');
     if (!before) throw new AppError('EXTERNAL_PAYMENT_NOT_FOUND');
-    const logoFileId = logo ? await storeFile(ctx, tx, logo, 'logo', actor.id) : before.logoFileId;
+    const logoFileId = upload ? await recordFile(tx, upload, actor.id) : before.logoFileId;
     const [after] = await tx
       .update(externalPayments)
       .set({ name: v.name, link: v.link, customLabel: v.customLabel ?? null, customValue: v.customValue ?? null, logoFileId })

@@ -13,7 +13,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { UploadedFile } from '../../lib/multipart.ts';
 import { paymentAdapter } from '../../integrations/payments/registry.ts';
 import type { GatewayKeys, PaymentAdapter } from '../../integrations/payments/types.ts';
-import { fileUrl, storeFile } from '../files/storage.ts';
+import { fileUrl, prepareFile, recordFile } from '../files/storage.ts';
 
 export type GatewayRow = typeof paymentGateways.$inferSelect;
 type Ctx = Pick<AppContext, 'db' | 'config' | 'dbKind' | 'objectStore'>;
@@ -130,6 +130,7 @@ export async function updateGateway(
   file: UploadedFile | undefined,
 ): Promise<string> {
   const spec = GATEWAY_SPECS[kind];
+  const upload = spec.hasFile && file ? await prepareFile(ctx, file, 'qr') : null;
   return ctx.db.transaction(async (tx) => {
     await seedGateways(tx);
     const [before] = await tx.select().from(paymentGateways).where(eq(paymentGateways.kind, kind)).for('update');
@@ -143,7 +144,7 @@ export async function updateGateway(
     }
     if (spec.hasFee && input.fee !== undefined) next.fee = input.fee;
     if (spec.hasFee && input.isActive !== undefined) next.isActive = input.isActive;
-    if (spec.hasFile && file) next.fileId = await storeFile(ctx, tx, file, 'qr', actor.id);
+    if (upload) next.fileId = await recordFile(tx, upload, actor.id);
     if (kind === 'sandbox' && !filled(before.key1) && !filled(next.key1)) next.key1 = randomBytes(24).toString('base64url');
     const merged = { ...before, ...next };
     if (merged.isActive && kind !== 'bank') {

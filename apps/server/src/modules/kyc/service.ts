@@ -8,7 +8,7 @@ import type { UploadedFile } from '../../lib/multipart.ts';
 import { escapeLike, offsetOf, pageMeta } from '../../lib/paging.ts';
 import type { StaffActor } from '../../lib/staff-scope.ts';
 import type { SessionUser } from '../auth/sessions.ts';
-import { fileUrl, storeFile } from '../files/storage.ts';
+import { fileUrl, prepareFile, recordFile, type PreparedFile } from '../files/storage.ts';
 import { emitAll, insertNotification, insertStaffNotifications } from '../notifications/service.ts';
 import { tradingMemoryOf } from '../trading/trading-memory.ts';
 
@@ -34,14 +34,16 @@ export async function kycStatus(ctx: Pick<AppContext, 'db'>, userId: number): Pr
  */
 export async function submitKyc(ctx: Ctx, user: SessionUser, type: KycType, files: Partial<Record<'front' | 'back' | 'address', UploadedFile>>): Promise<string> {
   if (!files.front && !files.back && !files.address) throw new AppError('VALIDATION', 'Please attach at least one document.', { front: 'Please attach at least one document.' });
+  const prepared = async (f: UploadedFile | undefined) => (f ? prepareFile(ctx, f, 'kyc') : null);
+  const uploads = { front: await prepared(files.front), back: await prepared(files.back), address: await prepared(files.address) };
   const notices = await ctx.db.transaction(async (tx) => {
     const [current] = await tx.select().from(kycDocuments).where(eq(kycDocuments.userId, user.id)).orderBy(desc(kycDocuments.id)).limit(1).for('update');
     if (current?.status === 'pending') throw new AppError('KYC_IN_REVIEW');
     if (current?.status === 'approved') throw new AppError('KYC_ALREADY_APPROVED');
-    const stored = async (f: UploadedFile | undefined) => (f ? storeFile(ctx, tx, f, 'kyc', user.id) : null);
+    const stored = async (f: PreparedFile | null) => (f ? recordFile(tx, f, user.id) : null);
     const [row] = await tx
       .insert(kycDocuments)
-      .values({ userId: user.id, type, status: 'pending', front: await stored(files.front), back: await stored(files.back), address: await stored(files.address) })
+      .values({ userId: user.id, type, status: 'pending', front: await stored(uploads.front), back: await stored(uploads.back), address: await stored(uploads.address) })
       .returning();
     return insertStaffNotifications(tx, user.id, { title: 'New KYC submission', description: `${user.fullName} sent documents for review (#${row.id})`, url: '/admin/kyc' }, false);
   });

@@ -5,7 +5,7 @@ import { writeAudit } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { UploadedFile } from '../../lib/multipart.ts';
 import type { StaffActor } from '../../lib/staff-scope.ts';
-import { storeFile } from '../files/storage.ts';
+import { prepareFile, recordFile } from '../files/storage.ts';
 import { brandingFileUrl, getSettings, invalidateSettingsCache, isOn, putSetting } from '../settings/service.ts';
 
 const KEYS = ['branding', 'favicon', 'authBackground', 'whatsapp', 'kyc', 'recaptcha', 'pricingPlan', 'emailVerify', 'showUserInfoAgent', 'webhookApiKeyLeads'];
@@ -50,9 +50,12 @@ type Files = Partial<Record<'favicon' | 'appLogo' | 'authBackground', UploadedFi
 export async function saveSiteSettings(ctx: Pick<AppContext, 'db' | 'objectStore'>, actor: StaffActor, input: z.output<typeof SiteSettingsRequest>, files: Files): Promise<void> {
   const before = await siteSettings(ctx);
   if (!before.currencies.includes(input.appCurrency)) throw new AppError('VALIDATION', 'Choose one of the platform currencies', { appCurrency: 'Choose one of the platform currencies' });
+  const prepared = async (f: UploadedFile | undefined) => (f ? prepareFile(ctx, f, 'logo') : undefined);
+  const uploads = [await prepared(files.favicon), await prepared(files.appLogo), await prepared(files.authBackground)];
   await ctx.db.transaction(async (tx) => {
-    const stored = async (f: UploadedFile | undefined) => (f ? storeFile(ctx, tx, f, 'logo', actor.id) : undefined);
-    const [favicon, logo, background] = [await stored(files.favicon), await stored(files.appLogo), await stored(files.authBackground)];
+    const recorded: Array<string | undefined> = [];
+    for (const f of uploads) recorded.push(f ? await recordFile(tx, f, actor.id) : undefined);
+    const [favicon, logo, background] = recorded;
     const current = await getSettings(tx, ['recaptcha']);
     await putSetting(tx, 'branding', { value1: input.appName, value3: input.appUrl, value4: input.appCurrency, value5: input.demoBalance, ...(logo ? { file: logo } : {}) });
     if (favicon) await putSetting(tx, 'favicon', { file: favicon });
