@@ -93,6 +93,15 @@ export const ROLE_EMAIL: Record<number, string> = {
   1: DEMO.admin, 2: DEMO.manager, 3: DEMO.client, 4: DEMO.affiliate, 5: DEMO.agent, 6: DEMO.retention,
 };
 
+/**
+ * Signs every role's demo account in and looks up the demo accounts' ids: into the caller's maps, which tests that
+ * act as every role extend with accounts of their own.
+ */
+export async function signInDemoRoles(t: TestApp, cookies: Map<number | string, string>, ids: Record<string, number>): Promise<void> {
+  for (const role of [1, 2, 3, 4, 5, 6]) cookies.set(role, await signIn(t.app, ROLE_EMAIL[role]));
+  for (const [k, email] of Object.entries(DEMO)) ids[k] = (await t.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0].id;
+}
+
 let customerSeq = 0;
 
 /** Signs up a new customer through the API and marks the email verified; returns the email and user id. */

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPaypalAdapter } from './paypal.ts';
 import { FakeProvider, incoming, NOW } from './testing/fake-provider.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
-import { createTestApp, DEMO, DEMO_PASSWORD, ROLE_EMAIL, signIn, type TestApp } from '../../../test/helpers.ts';
+import { createTestApp, DEMO_PASSWORD, signIn, signInDemoRoles, type TestApp } from '../../../test/helpers.ts';
 import { auditLogs, leads, promoCodes, teamMembers, teams, userProfiles, users } from '../../db/schema.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 
@@ -11,8 +11,7 @@ let seq = 0;
 
 beforeAll(async () => {
   t = await createTestApp();
-  for (const role of [1, 2, 3, 4, 5, 6]) cookies.set(role, await signIn(t.app, ROLE_EMAIL[role]));
-  for (const [k, email] of Object.entries(DEMO)) ids[k] = (await t.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0].id;
+  await signInDemoRoles(t, cookies, ids);
   // A second agent (made inactive by a test) and a second manager.
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   for (const [key, roleId] of [['agent2', 5], ['manager2', 2]] as const) {

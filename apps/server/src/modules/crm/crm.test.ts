@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { createTestApp, DEMO, DEMO_PASSWORD, ROLE_EMAIL, signIn, type TestApp } from '../../../test/helpers.ts';
+import { createTestApp, DEMO, DEMO_PASSWORD, signIn, signInDemoRoles, type TestApp } from '../../../test/helpers.ts';
 import { auditLogs, balances, deposits, leads, mailOutbox, userProfiles, users } from '../../db/schema.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 import { putSetting } from '../settings/service.ts';
@@ -12,8 +12,7 @@ let seq = 0;
 
 beforeAll(async () => {
   t = await createTestApp();
-  for (const role of [1, 2, 3, 4, 5, 6]) cookies.set(role, await signIn(t.app, ROLE_EMAIL[role]));
-  for (const [k, email] of Object.entries(DEMO)) ids[k] = (await t.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0].id;
+  await signInDemoRoles(t, cookies, ids);
   // A second sales agent, a second retention agent and a second affiliate, for access across owners.
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   for (const [key, roleId] of [['agent2', 5], ['retention2', 6], ['affiliate2', 4]] as const) {

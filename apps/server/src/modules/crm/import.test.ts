@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, inArray, like } from 'drizzle-orm';
 import { LEAD_CSV_EXAMPLE, type LeadCsvReport, type LeadImportResponse } from '@platform/domain';
-import { createTestApp, DEMO, multipart, ROLE_EMAIL, signIn, type TestApp } from '../../../test/helpers.ts';
+import { createTestApp, multipart, signInDemoRoles, type TestApp } from '../../../test/helpers.ts';
 import { auditLogs, leadImports, leads, userProfiles, users } from '../../db/schema.ts';
 
 let t: TestApp;
@@ -11,8 +11,7 @@ let seq = 0;
 
 beforeAll(async () => {
   t = await createTestApp();
-  for (const role of [1, 2, 3, 4, 5, 6]) cookies.set(role, await signIn(t.app, ROLE_EMAIL[role]));
-  for (const [k, email] of Object.entries(DEMO)) ids[k] = (await t.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0].id;
+  await signInDemoRoles(t, cookies, ids);
 });
 afterAll(async () => t.close());
 

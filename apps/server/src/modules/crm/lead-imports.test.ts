@@ -2,8 +2,8 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, like, sql } from 'drizzle-orm';
 import type { LeadImportResponse } from '@platform/domain';
-import { createTestApp, DEMO, multipart, ROLE_EMAIL, signIn, type TestApp } from '../../../test/helpers.ts';
-import { leadImports, leads, users } from '../../db/schema.ts';
+import { createTestApp, multipart, signInDemoRoles, type TestApp } from '../../../test/helpers.ts';
+import { leadImports, leads } from '../../db/schema.ts';
 import { createJobs } from '../../jobs/queue.ts';
 import { jobHandlers } from '../../jobs/handlers.ts';
 import { runLeadImport } from './lead-imports.ts';
@@ -16,8 +16,7 @@ let seq = 0;
 
 beforeAll(async () => {
   t = await createTestApp();
-  for (const role of [1, 2, 3, 4, 5, 6]) cookies.set(role, await signIn(t.app, ROLE_EMAIL[role]));
-  for (const [k, email] of Object.entries(DEMO)) ids[k] = (await t.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0].id;
+  await signInDemoRoles(t, cookies, ids);
 });
 afterAll(async () => t.close());
 

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
-import { createTestApp, DEMO, ledgerAndBalance, multipart, signIn, type TestApp } from '../../../test/helpers.ts';
+import { createTestApp, ledgerAndBalance, type TestApp } from '../../../test/helpers.ts';
+import { paymentsKit, type PaymentsKit } from '../../../test/payments-kit.ts';
 import { waitFor } from '../../../test/fakes/wait.ts';
-import { balances, deposits, ledgerEntries, paymentCallbacks, users } from '../../db/schema.ts';
+import { deposits, ledgerEntries, paymentCallbacks } from '../../db/schema.ts';
 import { FakeProvider, type Handler } from '../../integrations/payments/testing/fake-provider.ts';
 import { FakeFlutterwave, FLUTTERWAVE_SECRET } from '../../integrations/payments/testing/fake-flutterwave.ts';
 import { FakePaypal } from '../../integrations/payments/testing/fake-paypal.ts';
@@ -21,24 +22,15 @@ let flwServer: FakeProvider;
 let paypalServer: FakeProvider;
 const flw = new FakeFlutterwave();
 const paypal = new FakePaypal(PAYPAL_CLIENT, PAYPAL_SECRET);
-let admin: string;
+let kit: PaymentsKit;
 let client: string;
 let wallet: number;
 
-const balance = async () => (await t.ctx.db.select().from(balances).where(eq(balances.id, wallet)))[0].balance;
+const balance = () => kit.balance();
 const depositRow = async (id: number) => (await t.ctx.db.select().from(deposits).where(eq(deposits.id, id)))[0];
 const callbacksOf = (depositId: number) => t.ctx.db.select().from(paymentCallbacks).where(eq(paymentCallbacks.depositId, depositId));
+const deposit = async (gateway: string, amount: string) => (await kit.deposit(gateway, amount)).row;
 
-async function saveGateway(name: string, fields: Record<string, string>) {
-  const form = multipart(fields);
-  const res = await t.app.inject({ method: 'PUT', url: `/api/admin/gateways/${name}`, headers: { cookie: admin, ...form.headers }, payload: form.payload });
-  expect(res.statusCode, res.body).toBe(200);
-}
-async function deposit(gateway: string, amount: string) {
-  const res = await t.app.inject({ method: 'POST', url: '/api/deposits', headers: { cookie: client }, payload: { balance_id: wallet, amount, gateway } });
-  expect(res.statusCode, res.body).toBe(200);
-  return depositRow((res.json() as { id: number }).id);
-}
 /** Flutterwave's webhook for a paid transaction of this deposit, posted to the public callback route. */
 async function flutterwavePaid(reference: string, amount: number) {
   const tx = flw.pay({ tx_ref: reference, amount, currency: 'USD', status: 'successful' });
@@ -50,12 +42,10 @@ beforeAll(async () => {
   flwServer = await FakeProvider.start(flw.handler);
   paypalServer = await FakeProvider.start(paypal.handler);
   t = await createTestApp({ PAYMENT_API_URLS: JSON.stringify({ flutterwave: flwServer.url, paypal: paypalServer.url }) });
-  admin = await signIn(t.app, DEMO.admin);
-  client = await signIn(t.app, DEMO.client);
-  const [u] = await t.ctx.db.select().from(users).where(eq(users.email, DEMO.client));
-  wallet = (await t.ctx.db.select().from(balances).where(and(eq(balances.userId, u.id), eq(balances.mode, 'real'))))[0].id;
-  await saveGateway('flutterwave', { key1: 'FLWPUBK_TEST-fake-X', key2: FLUTTERWAVE_SECRET, key3: 'FLWSECK_TESTfake', fee: '0', isActive: 'true' });
-  await saveGateway('paypal', { key1: PAYPAL_CLIENT, key2: PAYPAL_SECRET, key3: 'sandbox', fee: '0', isActive: 'true' });
+  kit = await paymentsKit(t);
+  ({ client, wallet } = kit);
+  await kit.saveGateway('flutterwave', { key1: 'FLWPUBK_TEST-fake-X', key2: FLUTTERWAVE_SECRET, key3: 'FLWSECK_TESTfake', fee: '0', isActive: 'true' });
+  await kit.saveGateway('paypal', { key1: PAYPAL_CLIENT, key2: PAYPAL_SECRET, key3: 'sandbox', fee: '0', isActive: 'true' });
 });
 beforeEach(() => {
   flwServer.use(flw.handler);

@@ -1,8 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
-import { createTestApp, DEMO, ledgerAndBalance, multipart, signIn, type TestApp } from '../../../test/helpers.ts';
-import { balances, deposits, users } from '../../db/schema.ts';
+import { createTestApp, DEMO, ledgerAndBalance, signIn, type TestApp } from '../../../test/helpers.ts';
+import { paymentsKit, type PaymentsKit } from '../../../test/payments-kit.ts';
 import { FakeProvider, type Handler } from '../../integrations/payments/testing/fake-provider.ts';
 import { FakePaypal } from '../../integrations/payments/testing/fake-paypal.ts';
 
@@ -34,34 +33,20 @@ let t: TestApp;
 let stripe: FakeProvider;
 let paypalFake: FakeProvider;
 const paypal = new FakePaypal(PAYPAL_CLIENT, PAYPAL_SECRET);
-let admin: string;
+let kit: PaymentsKit;
 let client: string;
 let wallet: number;
-
-const balance = async () => (await t.ctx.db.select().from(balances).where(eq(balances.id, wallet)))[0].balance;
-async function saveGateway(name: string, fields: Record<string, string>) {
-  const form = multipart(fields);
-  const res = await t.app.inject({ method: 'PUT', url: `/api/admin/gateways/${name}`, headers: { cookie: admin, ...form.headers }, payload: form.payload });
-  expect(res.statusCode, res.body).toBe(200);
-}
-async function deposit(gateway: string, amount: string) {
-  const res = await t.app.inject({ method: 'POST', url: '/api/deposits', headers: { cookie: client }, payload: { balance_id: wallet, amount, gateway } });
-  expect(res.statusCode, res.body).toBe(200);
-  const body = res.json() as { id: number; paymentLink: string };
-  const [row] = await t.ctx.db.select().from(deposits).where(eq(deposits.id, body.id));
-  return { ...body, row };
-}
+const balance = () => kit.balance();
+const deposit = (gateway: string, amount: string) => kit.deposit(gateway, amount);
 
 beforeAll(async () => {
   stripe = await FakeProvider.start(stripeApi);
   paypalFake = await FakeProvider.start(paypal.handler);
   t = await createTestApp({ PAYMENT_API_URLS: JSON.stringify({ stripe: stripe.url, paypal: paypalFake.url }) });
-  admin = await signIn(t.app, DEMO.admin);
-  client = await signIn(t.app, DEMO.client);
-  const [u] = await t.ctx.db.select().from(users).where(eq(users.email, DEMO.client));
-  wallet = (await t.ctx.db.select().from(balances).where(and(eq(balances.userId, u.id), eq(balances.mode, 'real'))))[0].id;
-  await saveGateway('stripe', { key1: STRIPE_KEY, key2: STRIPE_WEBHOOK, fee: '0', isActive: 'true' });
-  await saveGateway('paypal', { key1: PAYPAL_CLIENT, key2: PAYPAL_SECRET, key3: 'sandbox', fee: '0', isActive: 'true' });
+  kit = await paymentsKit(t);
+  ({ client, wallet } = kit);
+  await kit.saveGateway('stripe', { key1: STRIPE_KEY, key2: STRIPE_WEBHOOK, fee: '0', isActive: 'true' });
+  await kit.saveGateway('paypal', { key1: PAYPAL_CLIENT, key2: PAYPAL_SECRET, key3: 'sandbox', fee: '0', isActive: 'true' });
 });
 afterAll(async () => {
   await t.close();
