@@ -1,4 +1,24 @@
-/** The engine's storage: positions of one instrument, side and conversion slot as columns (risk-engine.ts explains the layout). */
+/**
+ * The engine's storage: positions of one instrument, side and conversion slot as columns.
+ *
+ * Layout, chosen for the per-tick cost (measured in bench/risk-engine.ts):
+ * - Positions are stored in blocks, one per (instrument, side, conversion slot), each a struct of typed arrays
+ *   holding its positions contiguously. The index by instrument is the storage itself: a tick walks the instrument's
+ *   few blocks front to back with one close price, one sign and one conversion rate per block, so the loop has no
+ *   branch on the side and no per-position rate lookup. Removal moves the block's last entry into the hole (O(1)).
+ * - Each position also has a stable id (pid) for the order-id map and the wallet lists; the pid knows where its entry
+ *   currently lives and holds the cold fields (levels as set, closing state).
+ * - Each wallet keeps a hot record of two doubles, its P/L sum and its stop-out limit: the P/L sum at or below which
+ *   it must stop out, precomputed from balance, used margin and stop-out percent (RiskEngine.refreshLimit). The tick
+ *   compares each touched wallet's new sum with its limit right after updating it, so only wallets actually in
+ *   danger get a second look. The record is small because updating it is a random access per position, and that
+ *   access dominates the loop; used margin and balance live beside it and change only on add, remove and balance.
+ * - Take-profit and stop-loss live in the block as a band on the close price (close ≤ lo or close ≥ hi means a level
+ *   is reached; a position already closing gets an empty band). Each block also keeps the highest lo and lowest hi
+ *   over its entries: while the close price is strictly inside them no level can be reached and the loop does not
+ *   read the band at all. Adding a position or setting its levels tightens these bounds; removals and closings
+ *   leave them loose (still safe), and every loop that does read the band makes them exact again.
+ */
 
 // Closing state of a position: open, closing for its take-profit or stop-loss, closing as a stop-out.
 export const OPEN = 0;

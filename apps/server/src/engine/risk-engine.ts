@@ -1,6 +1,7 @@
 import { resolveStopout } from '@platform/domain';
-import type { RiskAction, RiskBlockView, RiskPosition, RiskReason, RiskWalletState } from './risk-types.ts';
+import type { RiskAction, RiskBlockView, RiskPosition, RiskWalletState } from './risk-types.ts';
 import { Block, CLOSING, CLOSING_STOPOUT, grow, OPEN } from './risk-block.ts';
+import { exitReason, sweepBlock, sweepBlockLevels, sweepUnquoted, tickBlock, tickBlockLevels, type WalletColumns } from './risk-loops.ts';
 
 export type { RiskAction, RiskBlockView, RiskPosition, RiskReason, RiskWalletState } from './risk-types.ts';
 
@@ -10,23 +11,8 @@ export type { RiskAction, RiskBlockView, RiskPosition, RiskReason, RiskWalletSta
  * closes them in database transactions (in decimal, with the spec's formulas) and reports back with
  * removePosition / releaseClosing / setWalletBalance.
  *
- * Layout, chosen for the per-tick cost (measured in bench/risk-engine.ts):
- * - Positions are stored in blocks, one per (instrument, side, conversion slot), each a struct of typed arrays
- *   holding its positions contiguously. The index by instrument is the storage itself: a tick walks the instrument's
- *   few blocks front to back with one close price, one sign and one conversion rate per block, so the loop has no
- *   branch on the side and no per-position rate lookup. Removal moves the block's last entry into the hole (O(1)).
- * - Each position also has a stable id (pid) for the order-id map and the wallet lists; the pid knows where its entry
- *   currently lives and holds the cold fields (levels as set, closing state).
- * - Each wallet keeps a hot record of two doubles, its P/L sum and its stop-out limit: the P/L sum at or below which
- *   it must stop out, precomputed from balance, used margin and stop-out percent (see refreshLimit). The tick
- *   compares each touched wallet's new sum with its limit right after updating it, so only wallets actually in
- *   danger get a second look. The record is small because updating it is a random access per position, and that
- *   access dominates the loop; used margin and balance live beside it and change only on add, remove and balance.
- * - Take-profit and stop-loss live in the block as a band on the close price (close ≤ lo or close ≥ hi means a level
- *   is reached; a position already closing gets an empty band). Each block also keeps the highest lo and lowest hi
- *   over its entries: while the close price is strictly inside them no level can be reached and the loop does not
- *   read the band at all. Adding a position or setting its levels tightens these bounds; removals and closings
- *   leave them loose (still safe), and every loop that does read the band makes them exact again.
+ * Layout: positions in blocks of columns, one per (instrument, side, conversion slot), and a small hot record per
+ * wallet; risk-block.ts describes it, risk-loops.ts holds the loops over it.
  *
  * Numbers are doubles. That is enough to decide when to close:
  * - Prices reach the engine as doubles parsed from decimal text with at most 8 decimals (the price book rounds them
@@ -42,8 +28,6 @@ export type { RiskAction, RiskBlockView, RiskPosition, RiskReason, RiskWalletSta
  *   sweep recomputes the P/L from scratch, which also removes the drift of the incremental sums.
  */
 
-
-type ExitReason = Exclude<RiskReason, 'stop_out'>;
 
 /**
  * A margin level exactly at the stop-out in decimal can come out a hair above it in doubles (1.0 → 0.9413 on 10 000
@@ -91,6 +75,8 @@ export class RiskEngine {
   /** The sweep's P/L sums per wallet. */
   private wSum = new Float64Array(1024);
   private stamp = 0;
+  /** The wallet columns the tick loops update, in one object (replaced with the arrays when the wallets grow). */
+  private tickColumns: WalletColumns = { hot: this.wHot, stamp: this.wStamp, candidates: this.candidates };
 
   /** Inverse conversion rates by slot (a product is cheaper than a division); NaN until set. */
   private invConv = new Float64Array(64).fill(NaN);
@@ -319,14 +305,16 @@ export class RiskEngine {
     this.out = null;
     const stamp = this.nextStamp();
     let nc = 0;
+    const wallets = this.tickColumns;
     for (let b = 0; b < blocks.length; b++) {
       const blk = blocks[b];
       if (blk.count === 0) continue;
       const close = blk.sign > 0 ? bid : ask;
+      const f = blk.sign * this.invConv[blk.conv];
       nc =
         close > blk.maxLo && close < blk.minHi
-          ? this.tickBlock(blk, close, stamp, nc)
-          : this.tickBlockLevels(blk, close, stamp, nc);
+          ? tickBlock(blk, close, f, wallets, stamp, nc)
+          : tickBlockLevels(blk, close, f, wallets, stamp, nc, this.onLevel);
     }
     // A wallet is looked at again only if its sum went to or below its limit at its last update in this tick.
     const { wHot, candidates } = this;
@@ -368,9 +356,10 @@ export class RiskEngine {
     for (const blk of this.blocks) {
       if (blk.count === 0) continue;
       const close = blk.sign > 0 ? this.iBid[blk.instrument] : this.iAsk[blk.instrument];
-      if (close !== close) this.sweepUnquoted(blk);
-      else if (close > blk.maxLo && close < blk.minHi) this.sweepBlock(blk, close);
-      else this.sweepBlockLevels(blk, close);
+      const f = blk.sign * this.invConv[blk.conv];
+      if (close !== close) sweepUnquoted(blk, f, wSum);
+      else if (close > blk.maxLo && close < blk.minHi) sweepBlock(blk, close, f, wSum);
+      else sweepBlockLevels(blk, close, f, wSum, this.onLevel);
     }
     const wHot = this.wHot;
     // The limits stand: they follow balance, used margin, stop-out percent and in-flight state, which a sweep
@@ -404,104 +393,16 @@ export class RiskEngine {
     };
   }
 
-  // ---- the loops --------------------------------------------------------------------------------------------------
-  // Small separate loops rather than one with flags: each stays monomorphic and branch-free on its hot path.
-
-  /** A tick over a block whose bounds say no level can be reached; returns the new count of wallet candidates. */
-  private tickBlock(blk: Block, close: number, stamp: number, nc: number): number {
-    const { count, breakEven, amount, pl, wallet } = blk;
-    const f = blk.sign * this.invConv[blk.conv];
-    const { wHot, wStamp, candidates } = this;
-    for (let k = 0; k < count; k++) {
-      const p = (close - breakEven[k]) * amount[k] * f;
-      const w = wallet[k];
-      const sum = wHot[w * 2] + (p - pl[k]);
-      wHot[w * 2] = sum;
-      pl[k] = p;
-      if (sum <= wHot[w * 2 + 1] && wStamp[w] !== stamp) {
-        wStamp[w] = stamp;
-        candidates[nc++] = w;
-      }
-    }
-    return nc;
-  }
-
-  /** The same with the levels checked; it also makes the block bounds exact again. */
-  private tickBlockLevels(blk: Block, close: number, stamp: number, nc: number): number {
-    const { count, breakEven, amount, pl, wallet, lo, hi } = blk;
-    const f = blk.sign * this.invConv[blk.conv];
-    const { wHot, wStamp, candidates } = this;
-    let maxLo = -Infinity;
-    let minHi = Infinity;
-    for (let k = 0; k < count; k++) {
-      const p = (close - breakEven[k]) * amount[k] * f;
-      const w = wallet[k];
-      const sum = wHot[w * 2] + (p - pl[k]);
-      wHot[w * 2] = sum;
-      pl[k] = p;
-      if (sum <= wHot[w * 2 + 1] && wStamp[w] !== stamp) {
-        wStamp[w] = stamp;
-        candidates[nc++] = w;
-      }
-      if (close <= lo[k] || close >= hi[k]) this.trigger(blk, k, close);
-      if (lo[k] > maxLo) maxLo = lo[k];
-      if (hi[k] < minHi) minHi = hi[k];
-    }
-    blk.maxLo = maxLo;
-    blk.minHi = minHi;
-    return nc;
-  }
-
-  private sweepBlock(blk: Block, close: number): void {
-    const { count, breakEven, amount, pl, wallet } = blk;
-    const f = blk.sign * this.invConv[blk.conv];
-    const wSum = this.wSum;
-    for (let k = 0; k < count; k++) {
-      const p = (close - breakEven[k]) * amount[k] * f;
-      wSum[wallet[k]] += p;
-      pl[k] = p;
-    }
-  }
-
-  private sweepBlockLevels(blk: Block, close: number): void {
-    const { count, breakEven, amount, pl, wallet, lo, hi } = blk;
-    const f = blk.sign * this.invConv[blk.conv];
-    const wSum = this.wSum;
-    let maxLo = -Infinity;
-    let minHi = Infinity;
-    for (let k = 0; k < count; k++) {
-      const p = (close - breakEven[k]) * amount[k] * f;
-      wSum[wallet[k]] += p;
-      pl[k] = p;
-      if (close <= lo[k] || close >= hi[k]) this.trigger(blk, k, close);
-      if (lo[k] > maxLo) maxLo = lo[k];
-      if (hi[k] < minHi) minHi = hi[k];
-    }
-    blk.maxLo = maxLo;
-    blk.minHi = minHi;
-  }
-
-  /** Never quoted: valued at the open rate, so only the spread counts, and no level can be judged. */
-  private sweepUnquoted(blk: Block): void {
-    const { count, open, breakEven, amount, pl, wallet } = blk;
-    const f = blk.sign * this.invConv[blk.conv];
-    for (let k = 0; k < count; k++) {
-      const p = (open[k] - breakEven[k]) * amount[k] * f;
-      this.wSum[wallet[k]] += p;
-      pl[k] = p;
-    }
-  }
-
   // ---- internals --------------------------------------------------------------------------------------------------
 
-  /** Entry k of a block reached a level at `close`: flag it closing and collect the action. */
-  private trigger(blk: Block, k: number, close: number): void {
+  /** Entry k of a block reached a level at `close`: flag it closing and collect the action (called by the loops). */
+  private readonly onLevel = (blk: Block, k: number, close: number): void => {
     const pid = blk.pid[k];
     const reason = exitReason(blk.sign, close, this.pTp[pid], this.pSl[pid]);
     if (reason === null) return;
     this.markClosing(pid, CLOSING);
     (this.out ??= []).push({ orderId: this.pOrder[pid], walletId: this.wId[blk.wallet[k]], reason, price: close });
-  }
+  };
 
   /**
    * Stop-out of a wallet known to be at or below its limit: its worst open position (lowest P/L, not already
@@ -638,22 +539,6 @@ export class RiskEngine {
     this.wStamp = grow(this.wStamp, cap);
     this.candidates = grow(this.candidates, cap);
     this.wSum = grow(this.wSum, cap);
+    this.tickColumns = { hot: this.wHot, stamp: this.wStamp, candidates: this.candidates };
   }
-}
-
-/**
- * Which level a close price reaches (the same rule as triggeredExit in @platform/domain): a buy (sign +1, closing at
- * the bid) when it falls to its stop-loss or rises to its take-profit; a sell (sign −1, closing at the ask) when it
- * rises to its stop-loss or falls to its take-profit. The stop-loss wins when both are reached. NaN levels (none)
- * compare false.
- */
-function exitReason(sign: number, close: number, takeProfit: number, stopLoss: number): ExitReason | null {
-  if (sign > 0) {
-    if (close <= stopLoss) return 'stop_loss';
-    if (close >= takeProfit) return 'take_profit';
-  } else {
-    if (close >= stopLoss) return 'stop_loss';
-    if (close <= takeProfit) return 'take_profit';
-  }
-  return null;
 }
