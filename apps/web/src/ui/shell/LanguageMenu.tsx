@@ -5,13 +5,13 @@ import { useBranding } from '../../api/hooks.ts';
 import { DEFAULT_LANG, setLanguage } from '../../i18n/index.ts';
 
 /** Language dropdown; the languages come from branding.appLangs, the choice is kept in localStorage `lang`. */
-export function LanguageMenu() {
+export function LanguageMenu({ defaultOpened = false }: { defaultOpened?: boolean }) {
   const { i18n, t } = useTranslation();
   const { data } = useBranding();
   const langs = data?.appLangs?.length ? data.appLangs : [{ name: 'English', code: DEFAULT_LANG }];
   const current = langs.find((l) => l.code === i18n.language) ?? langs.find((l) => l.code === DEFAULT_LANG) ?? langs[0];
   return (
-    <Menu position="bottom-end" withinPortal shadow="md">
+    <Menu position="bottom-end" withinPortal shadow="md" defaultOpened={defaultOpened}>
       <Menu.Target>
         <Button variant="subtle" color="gray" size="compact-sm" leftSection={<IconLanguage size={18} />} aria-label={t('Language')}>
           {current.code.toUpperCase()}
