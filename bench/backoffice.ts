@@ -44,21 +44,34 @@ async function timings(fn: () => Promise<unknown>): Promise<{ p50: number; p95: 
     times.push(ms(t0));
   }
   times.sort((a, b) => a - b);
-  return { p50: times[Math.floor(times.length * 0.5)], p95: times[Math.min(times.length - 1, Math.ceil(times.length * 0.95) - 1)] };
+  return {
+    p50: times[Math.floor(times.length * 0.5)],
+    p95: times[Math.min(times.length - 1, Math.ceil(times.length * 0.95) - 1)],
+  };
 }
 
 const { url, drop } = await database();
-const config = loadConfig({ NODE_ENV: 'production', PORT: '0', SEED_DEMO: 'true', DEMO_ACTIVITY: 'false', LOG_LEVEL: 'silent', MARKET_FEED: 'false', ...(url ? { DATABASE_URL: url } : {}) });
+const config = loadConfig({
+  NODE_ENV: 'production',
+  PORT: '0',
+  SEED_DEMO: 'true',
+  DEMO_ACTIVITY: 'false',
+  LOG_LEVEL: 'silent',
+  MARKET_FEED: 'false',
+  ...(url ? { DATABASE_URL: url } : {}),
+});
 const { ctx, database: opened, risk } = await boot(config, { memory: !url });
 const app = await buildApp({ ctx });
 await app.ready();
 try {
   const db = ctx.db;
-  const one = async <T,>(q: SQL) => ((await db.execute(q)) as unknown as { rows: T[] }).rows[0];
+  const one = async <T>(q: SQL) => ((await db.execute(q)) as unknown as { rows: T[] }).rows[0];
   const manager = (await one<{ id: number }>(sql`select id from users where email = 'manager@demo.test'`)).id;
   const instrument = (await one<{ id: number }>(sql`select id from instruments where name = 'EUR_USD'`)).id;
 
-  const seeded = (await one<{ n: number }>(sql`select count(*)::int as n from users where email like 'bench%@mail.example.com'`)).n > 0;
+  const seeded =
+    (await one<{ n: number }>(sql`select count(*)::int as n from users where email like 'bench%@mail.example.com'`)).n >
+    0;
   const t0 = process.hrtime.bigint();
   if (!seeded) await seed();
   async function seed() {
@@ -73,7 +86,9 @@ try {
     await db.execute(sql`
       insert into balances (user_id, mode, currency, balance)
       select id, 'real', 'USD', 100000 from users where email like 'bench%@mail.example.com'`);
-    await db.execute(sql`create table bench_wallets as select row_number() over (order by b.id) as n, b.id as balance_id, b.user_id from balances b join users u on u.id = b.user_id where u.email like 'bench%@mail.example.com'`);
+    await db.execute(
+      sql`create table bench_wallets as select row_number() over (order by b.id) as n, b.id as balance_id, b.user_id from balances b join users u on u.id = b.user_id where u.email like 'bench%@mail.example.com'`,
+    );
     await db.execute(sql`create unique index on bench_wallets (n)`);
     for (let from = 1; from <= ORDERS; from += 250_000) {
       const to = Math.min(ORDERS, from + 249_999);
@@ -87,25 +102,36 @@ try {
                case when g % 20 <> 0 then (g % 200) - 100 end, case when g % 20 <> 0 then 'manual' end,
                now() - ((g % 365) || ' days')::interval
           from generate_series(${from}::int, ${to}::int) g join bench_wallets w on w.n = 1 + g % ${CUSTOMERS}::int`);
-  }
-  await db.execute(sql`
+    }
+    await db.execute(sql`
     insert into deposits (user_id, balance_id, gateway, amount, fee, total, currency, status, reference, created_at)
     select w.user_id, w.balance_id, 'stripe', 100 + g % 900, 0, 100 + g % 900, 'USD', case when g % 10 = 0 then 'pending' else 'approved' end, 'BENCH-' || g,
            now() - ((g % 365) || ' days')::interval
       from generate_series(1, ${Math.floor(ORDERS / 5)}::int) g join bench_wallets w on w.n = 1 + g % ${CUSTOMERS}::int`);
-  await db.execute(sql`drop table bench_wallets`);
-  for (const table of ['users', 'user_profiles', 'balances', 'orders', 'deposits']) await db.execute(sql.raw(`vacuum analyze ${table}`));
+    await db.execute(sql`drop table bench_wallets`);
+    for (const table of ['users', 'user_profiles', 'balances', 'orders', 'deposits'])
+      await db.execute(sql.raw(`vacuum analyze ${table}`));
   }
-  console.log(`back-office bench on ${args.db}: ${CUSTOMERS.toLocaleString('en-US')} customers, ${ORDERS.toLocaleString('en-US')} orders, ${Math.floor(ORDERS / 5).toLocaleString('en-US')} deposits ${seeded ? 'reused' : `written in ${ms(t0).toFixed(0)} ms`}\n`);
+  console.log(
+    `back-office bench on ${args.db}: ${CUSTOMERS.toLocaleString('en-US')} customers, ${ORDERS.toLocaleString('en-US')} orders, ${Math.floor(ORDERS / 5).toLocaleString('en-US')} deposits ${seeded ? 'reused' : `written in ${ms(t0).toFixed(0)} ms`}\n`,
+  );
 
   const signIn = async (email: string) => {
-    const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'Demo12345!' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password: 'Demo12345!' },
+    });
     const set = res.headers['set-cookie'];
     return (Array.isArray(set) ? set : [set ?? '']).find((c) => c.startsWith('sid='))!.split(';')[0];
   };
   const cookies = { admin: await signIn('admin@demo.test'), manager: await signIn('manager@demo.test') };
   const day = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
-  const someone = (await one<{ id: number }>(sql`select id from users where email = 'bench' || least(4242, ${CUSTOMERS}::int) || '@mail.example.com'`)).id;
+  const someone = (
+    await one<{ id: number }>(
+      sql`select id from users where email = 'bench' || least(4242, ${CUSTOMERS}::int) || '@mail.example.com'`,
+    )
+  ).id;
   const cases: Array<[string, keyof typeof cookies, string, number]> = [
     ['customers, page 1', 'admin', '/admin/customers/api/all', 50],
     ['customers, search', 'admin', '/admin/customers/api/all?search=bench4242%40', 50],
@@ -123,23 +149,38 @@ try {
     ['dashboard, all time', 'admin', '/admin/dashboard', 0],
   ];
   const floor = await timings(async () => void (await db.execute(sql`select 1`)));
-  console.log(`${RUNS} runs each (ms); baseline: a bare \`select 1\` round trip p50 ${floor.p50.toFixed(2)}, p95 ${floor.p95.toFixed(2)}`);
+  console.log(
+    `${RUNS} runs each (ms); baseline: a bare \`select 1\` round trip p50 ${floor.p50.toFixed(2)}, p95 ${floor.p95.toFixed(2)}`,
+  );
   console.log(`  ${'request'.padEnd(24)} ${'p50'.padStart(8)} ${'p95'.padStart(8)}   ${'aim p95'.padStart(8)}`);
   for (const [label, who, path, aim] of cases) {
     const server = await timings(async () => {
       const res = await app.inject({ method: 'GET', url: `/api${path}`, headers: { cookie: cookies[who] } });
       if (res.statusCode !== 200) throw new Error(`${path}: ${res.statusCode} ${res.body}`);
     });
-    const verdict = aim === 0 ? `${'-'.padStart(8)}` : `${`≤ ${aim}`.padStart(8)} ${server.p95 <= aim ? 'met' : 'MISSED'}`;
-    console.log(`  ${label.padEnd(24)} ${server.p50.toFixed(1).padStart(8)} ${server.p95.toFixed(1).padStart(8)}   ${verdict}`);
+    const verdict =
+      aim === 0 ? `${'-'.padStart(8)}` : `${`≤ ${aim}`.padStart(8)} ${server.p95 <= aim ? 'met' : 'MISSED'}`;
+    console.log(
+      `  ${label.padEnd(24)} ${server.p50.toFixed(1).padStart(8)} ${server.p95.toFixed(1).padStart(8)}   ${verdict}`,
+    );
   }
 
   // Whole-list CSV exports (streamed as the screen's list is read, 1,000 rows a batch), beside one bare statement
   // reading the same rows' ids and columns; once each, as an export is a rare and long request.
-  console.log(`\n  ${'export (whole list)'.padEnd(24)} ${'rows'.padStart(10)} ${'s'.padStart(8)} ${'rows/s'.padStart(10)}   bare SQL s`);
+  console.log(
+    `\n  ${'export (whole list)'.padEnd(24)} ${'rows'.padStart(10)} ${'s'.padStart(8)} ${'rows/s'.padStart(10)}   bare SQL s`,
+  );
   const exports: Array<[string, string, SQL]> = [
-    ['trades, all', '/admin/trades/api/all?format=csv', sql`select o.id, o.user_id, u.full_name, u.email, o.instrument, o.type, o.trade_amount, o.open_rate, o.close_rate, o.pro_loss, o.created_at from orders o join users u on u.id = o.user_id order by o.id desc`],
-    ['customers, all', '/admin/customers/api/all?format=csv', sql`select u.id, u.full_name, u.email, p.phone, p.country, u.created_at from users u left join user_profiles p on p.user_id = u.id where u.role_id = 3 order by u.id desc`],
+    [
+      'trades, all',
+      '/admin/trades/api/all?format=csv',
+      sql`select o.id, o.user_id, u.full_name, u.email, o.instrument, o.type, o.trade_amount, o.open_rate, o.close_rate, o.pro_loss, o.created_at from orders o join users u on u.id = o.user_id order by o.id desc`,
+    ],
+    [
+      'customers, all',
+      '/admin/customers/api/all?format=csv',
+      sql`select u.id, u.full_name, u.email, p.phone, p.country, u.created_at from users u left join user_profiles p on p.user_id = u.id where u.role_id = 3 order by u.id desc`,
+    ],
   ];
   for (const [label, path, bare] of exports) {
     const t1 = process.hrtime.bigint();
@@ -150,7 +191,13 @@ try {
     const t2 = process.hrtime.bigint();
     await db.execute(bare);
     const bareS = ms(t2) / 1000;
-    console.log(`  ${label.padEnd(24)} ${rows.toLocaleString('en-US').padStart(10)} ${took.toFixed(1).padStart(8)} ${Math.round(rows / took).toLocaleString('en-US').padStart(10)}   ${bareS.toFixed(1).padStart(10)}`);
+    console.log(
+      `  ${label.padEnd(24)} ${rows.toLocaleString('en-US').padStart(10)} ${took.toFixed(1).padStart(8)} ${Math.round(
+        rows / took,
+      )
+        .toLocaleString('en-US')
+        .padStart(10)}   ${bareS.toFixed(1).padStart(10)}`,
+    );
   }
 } finally {
   await risk.stop();

@@ -119,7 +119,10 @@ function newestTime(packet: Buffer): number {
 /** One lean client: resolves true once the server has acknowledged the namespace connect. */
 function connectLean(url: string): Promise<boolean> {
   return new Promise((resolve) => {
-    const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket`, { perMessageDeflate: false, skipUTF8Validation: true });
+    const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket`, {
+      perMessageDeflate: false,
+      skipUTF8Validation: true,
+    });
     const fail = (message: string) => {
       firstError ??= message;
       ws.terminate();
@@ -130,7 +133,12 @@ function connectLean(url: string): Promise<boolean> {
     ws.on('message', (data: Buffer) => {
       if (data[0] === 0x34 /* 4 message */) {
         if (data[1] === 0x32 /* 2 event */) {
-          if (measuring && data.length > PRICE_EVENT.length && data.compare(PRICE_EVENT, 0, PRICE_EVENT.length, 0, PRICE_EVENT.length) === 0) lean.record(newestTime(data), now());
+          if (
+            measuring &&
+            data.length > PRICE_EVENT.length &&
+            data.compare(PRICE_EVENT, 0, PRICE_EVENT.length, 0, PRICE_EVENT.length) === 0
+          )
+            lean.record(newestTime(data), now());
         } else if (data[1] === 0x30 /* 0 connect ack */) {
           clearTimeout(timer);
           leanClients++;
@@ -146,7 +154,13 @@ function connectLean(url: string): Promise<boolean> {
 /** One full socket.io-client that decodes every message and keeps the payloads for the report to check. */
 function connectFull(url: string): Promise<boolean> {
   return new Promise((resolve) => {
-    const s = io(url, { path: '/socket.io', transports: ['websocket'], forceNew: true, reconnection: false, timeout: 20_000 });
+    const s = io(url, {
+      path: '/socket.io',
+      transports: ['websocket'],
+      forceNew: true,
+      reconnection: false,
+      timeout: 20_000,
+    });
     s.on('priceUpdate', (ticks: Array<{ time: number }>) => {
       if (!measuring) return;
       const at = now();

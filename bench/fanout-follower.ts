@@ -22,8 +22,17 @@ export type FollowerReply = { type: 'ready'; url: string } | { type: 'measuring'
 // each process's monotonic clock drifts from the wall clock differently, by tens of ms within seconds under load.
 const now = () => Date.now();
 const config = loadConfig({
-  NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', MARKET_HOURS: 'open', MARKET_FEED: 'false', SEED_DEMO: 'false',
-  DATA_DIR: path.join(os.tmpdir(), 'bench-unused'), DATABASE_URL: process.env.DATABASE_URL, REDIS_URL: process.env.REDIS_URL, CLUSTER_NAME: process.env.CLUSTER_NAME,
+  NODE_ENV: 'production',
+  PORT: '0',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'silent',
+  MARKET_HOURS: 'open',
+  MARKET_FEED: 'false',
+  SEED_DEMO: 'false',
+  DATA_DIR: path.join(os.tmpdir(), 'bench-unused'),
+  DATABASE_URL: process.env.DATABASE_URL,
+  REDIS_URL: process.env.REDIS_URL,
+  CLUSTER_NAME: process.env.CLUSTER_NAME,
 });
 const { ctx, database, risk } = await boot(config);
 const app = await buildApp({ ctx, logger: false });
@@ -38,10 +47,15 @@ const recording: Pick<Realtime, 'broadcast'> = {
   broadcast(event, payload, opts) {
     const at = now();
     ctx.realtime.broadcast(event, payload, opts);
-    if (emits && event === 'priceUpdate') emits.push([Math.max(...(payload as PriceTick[]).map((t) => t.time)), at, JSON.stringify(payload)]);
+    if (emits && event === 'priceUpdate')
+      emits.push([Math.max(...(payload as PriceTick[]).map((t) => t.time)), at, JSON.stringify(payload)]);
   },
 };
-const broadcaster = createMarketBroadcaster({ book: ctx.market.book, realtime: recording, status: () => ctx.market.status() });
+const broadcaster = createMarketBroadcaster({
+  book: ctx.market.book,
+  realtime: recording,
+  status: () => ctx.market.status(),
+});
 broadcaster.start();
 
 const reply = (msg: FollowerReply) => process.send?.(msg);

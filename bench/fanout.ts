@@ -58,8 +58,13 @@ const CONCURRENCY = Number(args.concurrency);
 // With two instances, at least one client process per instance.
 const PROCS = Number(args.procs ?? (INSTANCES === 2 ? '2' : '1'));
 const FULL = Number(args.full);
-if (![SECONDS, WARMUP, CONCURRENCY, PROCS, ...STEPS].every((n) => Number.isFinite(n) && n > 0) || !(FULL >= 0 && FULL <= Math.min(...STEPS))) {
-  console.error('--clients (comma-separated), --seconds, --warmup, --concurrency and --procs must be positive numbers; --full at most the fewest clients');
+if (
+  ![SECONDS, WARMUP, CONCURRENCY, PROCS, ...STEPS].every((n) => Number.isFinite(n) && n > 0) ||
+  !(FULL >= 0 && FULL <= Math.min(...STEPS))
+) {
+  console.error(
+    '--clients (comma-separated), --seconds, --warmup, --concurrency and --procs must be positive numbers; --full at most the fewest clients',
+  );
   process.exit(2);
 }
 if (![1, 2].includes(INSTANCES) || PROCS < INSTANCES) {
@@ -91,7 +96,10 @@ function machineBusyMs(): number | null {
 
 /** A client process: one command at a time, one reply each. */
 class ClientProcess {
-  private readonly child: ChildProcess = fork(path.join(import.meta.dirname, 'fanout-client.ts'), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+  private readonly child: ChildProcess = fork(path.join(import.meta.dirname, 'fanout-client.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: 'inherit',
+  });
   send(cmd: ClientCommand): Promise<ClientReply> {
     return new Promise((resolve, reject) => {
       const onExit = (code: number | null) => reject(new Error(`client process exited with ${code}`));
@@ -120,23 +128,40 @@ class Clients {
     const lean = total - FULL;
     const replies = await Promise.all(
       this.procs.map((p, i) =>
-        p.send({ type: 'connect', url: this.urls[i % this.urls.length], lean: Math.floor(lean / PROCS) + (i < lean % PROCS ? 1 : 0), full: i === 0 ? FULL : 0, concurrency: Math.ceil(CONCURRENCY / PROCS) }),
+        p.send({
+          type: 'connect',
+          url: this.urls[i % this.urls.length],
+          lean: Math.floor(lean / PROCS) + (i < lean % PROCS ? 1 : 0),
+          full: i === 0 ? FULL : 0,
+          concurrency: Math.ceil(CONCURRENCY / PROCS),
+        }),
       ),
     );
     const ok = replies.flatMap((r) => (r.type === 'connected' ? [r] : []));
-    return { clients: ok.reduce((s, r) => s + r.clients, 0), ms: Math.max(...ok.map((r) => r.ms)), failed: ok.reduce((s, r) => s + r.failed, 0), firstError: ok.find((r) => r.firstError)?.firstError ?? null };
+    return {
+      clients: ok.reduce((s, r) => s + r.clients, 0),
+      ms: Math.max(...ok.map((r) => r.ms)),
+      failed: ok.reduce((s, r) => s + r.failed, 0),
+      firstError: ok.find((r) => r.firstError)?.firstError ?? null,
+    };
   }
   async measure(): Promise<void> {
     await Promise.all(this.procs.map((p) => p.send({ type: 'measure' })));
   }
   /** Each process checks what it got against what its instance broadcast. */
   async report(emitsOf: (url: string) => Emit[]): Promise<MeasureReport> {
-    const replies = await Promise.all(this.procs.map((p, i) => p.send({ type: 'report', emits: emitsOf(this.urls[i % this.urls.length]) })));
+    const replies = await Promise.all(
+      this.procs.map((p, i) => p.send({ type: 'report', emits: emitsOf(this.urls[i % this.urls.length]) })),
+    );
     const parts = replies.flatMap((r) => (r.type === 'report' ? [r.report] : []));
     const full = parts.map((r) => r.full);
     return {
       lean: merge(parts.map((r) => r.lean)),
-      full: { ...merge(full), identical: full.reduce((s, r) => s + r.identical, 0), different: full.reduce((s, r) => s + r.different, 0) },
+      full: {
+        ...merge(full),
+        identical: full.reduce((s, r) => s + r.identical, 0),
+        different: full.reduce((s, r) => s + r.different, 0),
+      },
       cpu: parts.reduce((s, r) => s + r.cpu, 0),
     };
   }
@@ -238,7 +263,11 @@ const timedRealtime: Pick<Realtime, 'broadcast'> = {
     }
   },
 };
-const broadcaster = createMarketBroadcaster({ book: ctx.market.book, realtime: timedRealtime, status: () => ctx.market.status() });
+const broadcaster = createMarketBroadcaster({
+  book: ctx.market.book,
+  realtime: timedRealtime,
+  status: () => ctx.market.status(),
+});
 broadcaster.start();
 
 // A feed at 4 Hz moving 20 random instruments a burst; tick times are unique per burst so they identify a batch.
@@ -264,9 +293,23 @@ const feed = setInterval(() => {
  * trader feels of the fan-out. The same probe with no clients connected is the baseline of this run.
  */
 const trader = await (async () => {
-  const [u] = await ctx.db.insert(users).values({ fullName: 'Probe Trader', email: 'probe@bench.test', passwordHash: 'x', roleId: 3, isEmailVerified: true }).returning({ id: users.id });
-  const [w] = await ctx.db.insert(balances).values({ userId: u.id, mode: 'demo', currency: 'USD', balance: '1000000' }).returning({ id: balances.id });
-  await ctx.db.insert(ledgerEntries).values({ balanceId: w.id, kind: 'seed', amount: '1000000', balanceAfter: '1000000' });
+  const [u] = await ctx.db
+    .insert(users)
+    .values({
+      fullName: 'Probe Trader',
+      email: 'probe@bench.test',
+      passwordHash: 'x',
+      roleId: 3,
+      isEmailVerified: true,
+    })
+    .returning({ id: users.id });
+  const [w] = await ctx.db
+    .insert(balances)
+    .values({ userId: u.id, mode: 'demo', currency: 'USD', balance: '1000000' })
+    .returning({ id: balances.id });
+  await ctx.db
+    .insert(ledgerEntries)
+    .values({ balanceId: w.id, kind: 'seed', amount: '1000000', balanceAfter: '1000000' });
   await ctx.db.update(users).set({ activeBalanceId: w.id }).where(eq(users.id, u.id));
   const { token } = await createSession(ctx.db, { userId: u.id, remember: false, ip: '127.0.0.1' });
   return `${SESSION_COOKIE}=${token}`;
@@ -276,10 +319,20 @@ async function probeOrders(ms: number): Promise<number[]> {
   const until = performance.now() + ms;
   while (performance.now() < until) {
     const at = performance.now();
-    const placed = await app.inject({ method: 'POST', url: '/api/dashboard/orders', headers: { cookie: trader }, payload: { type: 'buy', instrument: 'EUR_USD', amount: '1000' } });
+    const placed = await app.inject({
+      method: 'POST',
+      url: '/api/dashboard/orders',
+      headers: { cookie: trader },
+      payload: { type: 'buy', instrument: 'EUR_USD', amount: '1000' },
+    });
     took.push(performance.now() - at);
     if (placed.statusCode !== 200) throw new Error(`probe order refused: ${placed.statusCode} ${placed.body}`);
-    await app.inject({ method: 'POST', url: '/api/dashboard/orders/close', headers: { cookie: trader }, payload: { orderId: placed.json().order.id } });
+    await app.inject({
+      method: 'POST',
+      url: '/api/dashboard/orders/close',
+      headers: { cookie: trader },
+      payload: { orderId: placed.json().order.id },
+    });
     await sleep(20);
   }
   return took;
@@ -295,7 +348,9 @@ try {
     try {
       for (const n of STEPS) {
         const c = await clients.connect(n);
-        console.log(`${c.clients} clients connected to ${urls.length} instance(s) (${(c.ms / 1000).toFixed(1)} s${c.failed ? `, ${c.failed} failed: ${c.firstError}` : ''}); warming up ${WARMUP} s, measuring ${SECONDS} s`);
+        console.log(
+          `${c.clients} clients connected to ${urls.length} instance(s) (${(c.ms / 1000).toFixed(1)} s${c.failed ? `, ${c.failed} failed: ${c.firstError}` : ''}); warming up ${WARMUP} s, measuring ${SECONDS} s`,
+        );
         await sleep(WARMUP * 1000);
 
         await clients.measure();
@@ -318,9 +373,20 @@ try {
         // The follower's window ends with this one (its batches after it are not expected of its clients).
         const followerEmits = urls.length > 1 ? await follower!.ask({ type: 'report' }) : null;
         await sleep(1000); // the last batches of the window are still on their way
-        const r = await clients.report((u) => (u === url ? window : followerEmits?.type === 'report' ? followerEmits.emits : []));
+        const r = await clients.report((u) =>
+          u === url ? window : followerEmits?.type === 'report' ? followerEmits.emits : [],
+        );
         const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-        rows.push({ instances: urls.length, report: r, emitCall: [median(emitCost), Math.max(...emitCost), median(emitCpu)], batches: window.length / SECONDS, serverCpu: (serverCpu.user + serverCpu.system) / 1000 / wall, machineCpu: busy === null || busyAfter === null ? null : (busyAfter - busy) / wall, loopP99: loop.percentile(99) / 1e6, orders: orderTimes });
+        rows.push({
+          instances: urls.length,
+          report: r,
+          emitCall: [median(emitCost), Math.max(...emitCost), median(emitCpu)],
+          batches: window.length / SECONDS,
+          serverCpu: (serverCpu.user + serverCpu.system) / 1000 / wall,
+          machineCpu: busy === null || busyAfter === null ? null : (busyAfter - busy) / wall,
+          loopP99: loop.percentile(99) / 1e6,
+          orders: orderTimes,
+        });
       }
     } finally {
       clients.close();
@@ -345,7 +411,10 @@ const percentile = (xs: number[], p: number) => {
 };
 const f = (v: number, d = 1) => (Number.isFinite(v) ? v.toFixed(d) : '-');
 const pct = (g: GroupReport) => f((100 * g.delivered) / Math.max(1, g.expected), 2);
-const latencies = (g: GroupReport) => [`${f(percentile(g.emit, 0.5))} / ${f(percentile(g.emit, 0.99))} / ${f(percentile(g.emit, 1))}`, `${f(percentile(g.tick, 0.5))} / ${f(percentile(g.tick, 0.99))}`];
+const latencies = (g: GroupReport) => [
+  `${f(percentile(g.emit, 0.5))} / ${f(percentile(g.emit, 0.99))} / ${f(percentile(g.emit, 1))}`,
+  `${f(percentile(g.tick, 0.5))} / ${f(percentile(g.tick, 0.99))}`,
+];
 const table = (head: string[], body: string[][]) => {
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i])).join('  ');
@@ -359,7 +428,21 @@ console.log(
 );
 console.log('\nAll clients (CPU figures are shares of one core; the machine has ' + os.cpus().length + '):');
 table(
-  ['instances', 'clients', 'batches/s', 'msgs/s delivered', 'delivered %', 'emit->client p50 / p99 / max ms', 'tick->client p50 / p99 ms', 'emit call p50 / max / CPU ms', 'emit CPU µs per client', 'server CPU', 'loop delay p99 ms', 'clients CPU', 'other processes CPU'],
+  [
+    'instances',
+    'clients',
+    'batches/s',
+    'msgs/s delivered',
+    'delivered %',
+    'emit->client p50 / p99 / max ms',
+    'tick->client p50 / p99 ms',
+    'emit call p50 / max / CPU ms',
+    'emit CPU µs per client',
+    'server CPU',
+    'loop delay p99 ms',
+    'clients CPU',
+    'other processes CPU',
+  ],
   rows.map(({ instances, report: r, emitCall, batches, serverCpu, machineCpu, loopP99 }) => {
     const all = merge([r.lean, r.full]);
     return [
@@ -378,7 +461,9 @@ table(
     ];
   }),
 );
-console.log('\nOrders placed while broadcasting (HTTP handling in the broadcasting process, demo wallet), beside the same probe with no clients:');
+console.log(
+  '\nOrders placed while broadcasting (HTTP handling in the broadcasting process, demo wallet), beside the same probe with no clients:',
+);
 table(
   ['clients', 'orders', 'place p50 / p99 / max ms', 'baseline p50 / p99 / max ms (no clients)'],
   rows.map(({ report: r, orders }) => {
@@ -388,7 +473,20 @@ table(
 );
 console.log('\nOf which full socket.io-client clients, every payload decoded and compared with the one broadcast:');
 table(
-  ['clients', 'of', 'delivered %', 'payloads identical / different', 'emit->client p50 / p99 / max ms', 'tick->client p50 / p99 ms'],
-  rows.map(({ report: { lean, full } }) => [String(full.clients), String(full.clients + lean.clients), pct(full), `${full.identical} / ${full.different}`, ...latencies(full)]),
+  [
+    'clients',
+    'of',
+    'delivered %',
+    'payloads identical / different',
+    'emit->client p50 / p99 / max ms',
+    'tick->client p50 / p99 ms',
+  ],
+  rows.map(({ report: { lean, full } }) => [
+    String(full.clients),
+    String(full.clients + lean.clients),
+    pct(full),
+    `${full.identical} / ${full.different}`,
+    ...latencies(full),
+  ]),
 );
 process.exit(0);

@@ -83,7 +83,8 @@ class Recorder {
     this.stopped = true;
     await Promise.all(running);
     const sorted = Float64Array.from(this.latencies).sort();
-    const pct = (p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0);
+    const pct = (p: number) =>
+      sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0;
     return {
       ops: sorted.length,
       seconds: (this.endedAt - this.startedAt) / 1000,
@@ -108,7 +109,11 @@ async function runHttp(phase: HttpPhase): Promise<PhaseResult> {
   const pool = new Pool(phase.origin, { connections: phase.concurrency, pipelining: 1, keepAliveTimeout: 60_000 });
   const rec = new Recorder();
 
-  async function post(path: string, body: unknown, user: HttpPhase['users'][number]): Promise<{ status: number; body: OrderBody; ms: number }> {
+  async function post(
+    path: string,
+    body: unknown,
+    user: HttpPhase['users'][number],
+  ): Promise<{ status: number; body: OrderBody; ms: number }> {
     const t0 = performance.now();
     const res = await pool.request({
       path,
@@ -132,7 +137,11 @@ async function runHttp(phase: HttpPhase): Promise<PhaseResult> {
     let side: 'buy' | 'sell' = i % 2 === 0 ? 'buy' : 'sell';
     while (!rec.stopped) {
       try {
-        const opened = await post('/api/dashboard/orders', { type: side, instrument, amount: '1000', profit: null, loss: null }, user);
+        const opened = await post(
+          '/api/dashboard/orders',
+          { type: side, instrument, amount: '1000', profit: null, loss: null },
+          user,
+        );
         side = side === 'buy' ? 'sell' : 'buy';
         if (opened.status !== 200 || !opened.body.order) {
           rec.fail(`open ${opened.status} ${opened.body.message ?? ''}`);
@@ -151,7 +160,10 @@ async function runHttp(phase: HttpPhase): Promise<PhaseResult> {
   };
 
   try {
-    return await rec.run(phase, Array.from({ length: phase.concurrency }, (_, i) => worker(i)));
+    return await rec.run(
+      phase,
+      Array.from({ length: phase.concurrency }, (_, i) => worker(i)),
+    );
   } finally {
     await pool.close();
   }
@@ -177,7 +189,9 @@ async function runRaw(phase: RawPhase): Promise<PhaseResult> {
       }
       try {
         await client.query('BEGIN');
-        await client.query('SELECT id, user_id, balance, margin, currency FROM balances WHERE id = $1 FOR UPDATE', [walletId]);
+        await client.query('SELECT id, user_id, balance, margin, currency FROM balances WHERE id = $1 FOR UPDATE', [
+          walletId,
+        ]);
         await client.query(
           `INSERT INTO orders (user_id, balance_id, balance_mode, balance_currency, instrument_id, instrument, base_symbol, quote_symbol, kind, type, trade_amount,
              open_rate, open_bid, open_ask, take_profit, stop_loss, spread, exchange_rate, margin_used, leverage)
@@ -197,7 +211,10 @@ async function runRaw(phase: RawPhase): Promise<PhaseResult> {
     }
   };
   try {
-    return await rec.run(phase, Array.from({ length: phase.concurrency }, (_, i) => worker(i)));
+    return await rec.run(
+      phase,
+      Array.from({ length: phase.concurrency }, (_, i) => worker(i)),
+    );
   } finally {
     await pool.end();
   }
@@ -207,7 +224,8 @@ process.on('message', (msg: Phase) => {
   const run = msg.type === 'http' ? runHttp(msg) : runRaw(msg);
   run.then(
     (result) => process.send?.({ done: true, ok: true, result }),
-    (err: unknown) => process.send?.({ done: true, ok: false, error: err instanceof Error ? err.stack ?? err.message : String(err) }),
+    (err: unknown) =>
+      process.send?.({ done: true, ok: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
   );
 });
 process.on('disconnect', () => process.exit(0));

@@ -27,7 +27,16 @@ import { buildApp } from '../apps/server/src/app.ts';
 import { boot } from '../apps/server/src/bootstrap.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import type { Db } from '../apps/server/src/db/client.ts';
-import { balances, instruments, kycDocuments, ledgerEntries, orders, pricingPlans, userProfiles, users } from '../apps/server/src/db/schema.ts';
+import {
+  balances,
+  instruments,
+  kycDocuments,
+  ledgerEntries,
+  orders,
+  pricingPlans,
+  userProfiles,
+  users,
+} from '../apps/server/src/db/schema.ts';
 import { hashPassword } from '../apps/server/src/lib/crypto.ts';
 import type { Phase, PhaseResult, RawPhase } from './orders-client.ts';
 
@@ -54,7 +63,10 @@ const PASSWORD = 'Bench12345!';
 const INSTRUMENTS = ['EUR_USD', 'GBP_USD', 'AUD_USD', 'NZD_USD'];
 /** The raw transaction is capped below PostgreSQL's 100 connections, leaving room for other sessions. */
 const RAW_MAX_CONNECTIONS = 80;
-const LOAD_AT_START = os.loadavg().map((l) => l.toFixed(1)).join(' ');
+const LOAD_AT_START = os
+  .loadavg()
+  .map((l) => l.toFixed(1))
+  .join(' ');
 
 if (![SECONDS, WARMUP, USERS, ...CONCURRENCIES].every((n) => Number.isFinite(n) && n > 0)) {
   console.error('--seconds, --warmup, --concurrency (comma-separated) and --users must be positive numbers');
@@ -93,7 +105,12 @@ function sampleCpu(dbPids: number[]): CpuSample | null {
     const [, ...cols] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
     const n = cols.map(Number);
     const total = n.slice(0, 8).reduce((a, b) => a + b, 0);
-    return { self: process.cpuUsage(), dbTicks: ticksOf(dbPids), machineBusy: total - n[3] - n[4], machineTotal: total };
+    return {
+      self: process.cpuUsage(),
+      dbTicks: ticksOf(dbPids),
+      machineBusy: total - n[3] - n[4],
+      machineTotal: total,
+    };
   } catch {
     return null;
   }
@@ -111,17 +128,29 @@ export interface CpuUse {
 class LoadClient {
   private readonly child: ChildProcess;
   constructor() {
-    this.child = fork(path.join(import.meta.dirname, 'orders-client.ts'), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+    this.child = fork(path.join(import.meta.dirname, 'orders-client.ts'), [], {
+      execArgv: ['--import', 'tsx'],
+      stdio: 'inherit',
+    });
   }
   /** Runs a phase; dbPids are the PostgreSQL backends whose CPU is charged to the database (none for PGlite). */
-  run(phase: Phase, dbPids: () => Promise<number[]>, onWindow?: (edge: 'start' | 'end') => void): Promise<{ result: PhaseResult; cpu: CpuUse | null }> {
+  run(
+    phase: Phase,
+    dbPids: () => Promise<number[]>,
+    onWindow?: (edge: 'start' | 'end') => void,
+  ): Promise<{ result: PhaseResult; cpu: CpuUse | null }> {
     return new Promise((resolve, reject) => {
       let pids: number[] = [];
       let first: CpuSample | null = null;
       let last: CpuSample | null = null;
       let firstAt = 0;
       let lastAt = 0;
-      const onMessage = (msg: { window: 'start' | 'end' } | { done: true; ok: true; result: PhaseResult } | { done: true; ok: false; error: string }) => {
+      const onMessage = (
+        msg:
+          | { window: 'start' | 'end' }
+          | { done: true; ok: true; result: PhaseResult }
+          | { done: true; ok: false; error: string },
+      ) => {
         if ('window' in msg) {
           onWindow?.(msg.window);
           if (msg.window === 'start') {
@@ -144,14 +173,16 @@ class LoadClient {
         const a = first as CpuSample | null;
         const b = last as CpuSample | null;
         const wallMs = lastAt - firstAt;
-        const cpu: CpuUse | null = a && b && wallMs > 0
-          ? {
-              server: ((b.self.user + b.self.system - a.self.user - a.self.system) / 1000) * (1000 / wallMs),
-              db: pids.length ? (b.dbTicks - a.dbTicks) * 10 * (1000 / wallMs) : null,
-              client: msg.result.clientCpuMs * (1000 / wallMs),
-              machine: ((b.machineBusy - a.machineBusy) / (b.machineTotal - a.machineTotal)) * os.cpus().length * 1000,
-            }
-          : null;
+        const cpu: CpuUse | null =
+          a && b && wallMs > 0
+            ? {
+                server: ((b.self.user + b.self.system - a.self.user - a.self.system) / 1000) * (1000 / wallMs),
+                db: pids.length ? (b.dbTicks - a.dbTicks) * 10 * (1000 / wallMs) : null,
+                client: msg.result.clientCpuMs * (1000 / wallMs),
+                machine:
+                  ((b.machineBusy - a.machineBusy) / (b.machineTotal - a.machineTotal)) * os.cpus().length * 1000,
+              }
+            : null;
         resolve({ result: msg.result, cpu });
       };
       const onExit = (code: number | null) => reject(new Error(`load generator exited with ${code}`));
@@ -191,11 +222,24 @@ class WindowProfiler {
 
 /** Customers as the product has them after sign-up, KYC approval and funding: Basic plan, active real wallet. */
 async function createCustomers(db: Db, count: number): Promise<Array<{ id: number; email: string; walletId: number }>> {
-  let [plan] = await db.select({ id: pricingPlans.id }).from(pricingPlans).where(eq(pricingPlans.name, 'Basic')).limit(1);
+  let [plan] = await db
+    .select({ id: pricingPlans.id })
+    .from(pricingPlans)
+    .where(eq(pricingPlans.name, 'Basic'))
+    .limit(1);
   plan ??= (
     await db
       .insert(pricingPlans)
-      .values({ name: 'Basic', price: '0', forexLeverage: 100, commodityLeverage: 50, indexLeverage: 50, stockLeverage: 10, cryptoLeverage: 5, forexStopout: 50 })
+      .values({
+        name: 'Basic',
+        price: '0',
+        forexLeverage: 100,
+        commodityLeverage: 50,
+        indexLeverage: 50,
+        stockLeverage: 10,
+        cryptoLeverage: 5,
+        forexStopout: 50,
+      })
       .returning({ id: pricingPlans.id })
   )[0];
   const passwordHash = await hashPassword(PASSWORD);
@@ -206,22 +250,51 @@ async function createCustomers(db: Db, count: number): Promise<Array<{ id: numbe
     await db.transaction(async (tx) => {
       const rows = await tx
         .insert(users)
-        .values(Array.from({ length: n }, (_, k) => ({
-          fullName: `Bench Trader ${start + k + 1}`,
-          email: `bench-${tag}-${start + k + 1}@example.test`,
-          passwordHash,
-          roleId: 3,
-          isEmailVerified: true,
-          pricingTableId: plan.id,
-        })))
+        .values(
+          Array.from({ length: n }, (_, k) => ({
+            fullName: `Bench Trader ${start + k + 1}`,
+            email: `bench-${tag}-${start + k + 1}@example.test`,
+            passwordHash,
+            roleId: 3,
+            isEmailVerified: true,
+            pricingTableId: plan.id,
+          })),
+        )
         .returning({ id: users.id, email: users.email });
-      await tx.insert(userProfiles).values(rows.map((u) => ({ userId: u.id, phone: '+44 20 7946 0000', birthDate: '1990-01-01', country: 'United Kingdom', city: 'London', address: '1 Bench Street', postalCode: 'EC1A 1BB' })));
+      await tx
+        .insert(userProfiles)
+        .values(
+          rows.map((u) => ({
+            userId: u.id,
+            phone: '+44 20 7946 0000',
+            birthDate: '1990-01-01',
+            country: 'United Kingdom',
+            city: 'London',
+            address: '1 Bench Street',
+            postalCode: 'EC1A 1BB',
+          })),
+        );
       const wallets = await tx
         .insert(balances)
         .values(rows.map((u) => ({ userId: u.id, mode: 'real', currency: 'USD', balance: '1000000000' })))
         .returning({ id: balances.id, userId: balances.userId, balance: balances.balance });
-      await tx.insert(ledgerEntries).values(wallets.map((w) => ({ balanceId: w.id, kind: 'deposit', amount: w.balance, balanceAfter: w.balance, note: 'Bench funding' })));
-      await tx.execute(sql`update ${users} set active_balance_id = b.id from ${balances} b where b.user_id = ${users.id} and ${inArray(users.id, rows.map((u) => u.id))}`);
+      await tx
+        .insert(ledgerEntries)
+        .values(
+          wallets.map((w) => ({
+            balanceId: w.id,
+            kind: 'deposit',
+            amount: w.balance,
+            balanceAfter: w.balance,
+            note: 'Bench funding',
+          })),
+        );
+      await tx.execute(
+        sql`update ${users} set active_balance_id = b.id from ${balances} b where b.user_id = ${users.id} and ${inArray(
+          users.id,
+          rows.map((u) => u.id),
+        )}`,
+      );
       await tx.insert(kycDocuments).values(rows.map((u) => ({ userId: u.id, type: 'passport', status: 'approved' })));
       const byUser = new Map(wallets.map((w) => [w.userId, w.id]));
       for (const u of rows) created.push({ ...u, walletId: byUser.get(u.id)! });
@@ -231,7 +304,10 @@ async function createCustomers(db: Db, count: number): Promise<Array<{ id: numbe
 }
 
 /** Each customer signs in from its own address (behind the proxy), as real traders do; the per-IP limit stays on. */
-async function signInAll(origin: string, customers: Array<{ email: string }>): Promise<Array<{ cookie: string; ip: string }>> {
+async function signInAll(
+  origin: string,
+  customers: Array<{ email: string }>,
+): Promise<Array<{ cookie: string; ip: string }>> {
   const pool = new Pool(origin, { connections: 8 });
   const out: Array<{ cookie: string; ip: string }> = new Array(customers.length);
   let next = 0;
@@ -247,7 +323,8 @@ async function signInAll(origin: string, customers: Array<{ email: string }>): P
       });
       const text = await res.body.text();
       const setCookie = [res.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith('sid='));
-      if (res.statusCode !== 200 || !setCookie) throw new Error(`sign-in of ${customers[i].email}: ${res.statusCode} ${text}`);
+      if (res.statusCode !== 200 || !setCookie)
+        throw new Error(`sign-in of ${customers[i].email}: ${res.statusCode} ${text}`);
       out[i] = { cookie: setCookie.split(';')[0], ip };
     }
   };
@@ -261,13 +338,27 @@ async function signInAll(origin: string, customers: Array<{ email: string }>): P
 
 /** Every position the run opened is closed and every hold released: the figures are of real, consistent work. */
 async function checkWallets(db: Db, walletIds: number[]): Promise<string> {
-  const [open] = await db.select({ n: sql<number>`count(*)::int` }).from(orders).where(and(inArray(orders.balanceId, walletIds), isNull(orders.closeTime)));
-  const [held] = await db.select({ m: sql<string>`coalesce(sum(${balances.margin}), 0)` }).from(balances).where(inArray(balances.id, walletIds));
+  const [open] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(orders)
+    .where(and(inArray(orders.balanceId, walletIds), isNull(orders.closeTime)));
+  const [held] = await db
+    .select({ m: sql<string>`coalesce(sum(${balances.margin}), 0)` })
+    .from(balances)
+    .where(inArray(balances.id, walletIds));
   const [drift] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(balances)
-    .where(and(inArray(balances.id, walletIds), sql`${balances.balance} <> (select coalesce(sum(l.amount), 0) from ${ledgerEntries} l where l.balance_id = ${balances.id})`));
-  const [{ n: total }] = await db.select({ n: sql<number>`count(*)::int` }).from(orders).where(inArray(orders.balanceId, walletIds));
+    .where(
+      and(
+        inArray(balances.id, walletIds),
+        sql`${balances.balance} <> (select coalesce(sum(l.amount), 0) from ${ledgerEntries} l where l.balance_id = ${balances.id})`,
+      ),
+    );
+  const [{ n: total }] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(orders)
+    .where(inArray(orders.balanceId, walletIds));
   const ok = open.n === 0 && Number(held.m) === 0 && drift.n === 0;
   return `${ok ? 'consistent' : 'INCONSISTENT'}: ${total} orders written, ${open.n} left open, margin held ${held.m}, wallets off their ledger ${drift.n}`;
 }
@@ -283,7 +374,9 @@ async function rawPglite(db: Db, phase: Omit<RawPhase, 'url' | 'type'>): Promise
     while (!stopped) {
       const t0 = performance.now();
       await db.transaction(async (tx) => {
-        await tx.execute(sql`SELECT id, user_id, balance, margin, currency FROM balances WHERE id = ${walletId} FOR UPDATE`);
+        await tx.execute(
+          sql`SELECT id, user_id, balance, margin, currency FROM balances WHERE id = ${walletId} FOR UPDATE`,
+        );
         await tx.execute(sql`INSERT INTO orders (user_id, balance_id, balance_mode, balance_currency, instrument_id, instrument, base_symbol, quote_symbol, kind, type, trade_amount,
              open_rate, open_bid, open_ask, take_profit, stop_loss, spread, exchange_rate, margin_used, leverage)
            VALUES (${userId}, ${walletId}, 'real', 'USD', ${ins.id}, ${ins.name}, ${ins.base}, ${ins.quote}, ${ins.kind}, 'buy', '1000.00000000', ${ins.ask}, ${ins.bid}, ${ins.ask},
@@ -306,8 +399,18 @@ async function rawPglite(db: Db, phase: Omit<RawPhase, 'url' | 'type'>): Promise
   stopped = true;
   await Promise.all(running);
   const sorted = Float64Array.from(latencies).sort();
-  const pct = (p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0);
-  return { ops: sorted.length, seconds, p50: pct(50), p99: pct(99), max: sorted[sorted.length - 1] ?? 0, errors: 0, errorSamples: [], clientCpuMs: 0 };
+  const pct = (p: number) =>
+    sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0;
+  return {
+    ops: sorted.length,
+    seconds,
+    p50: pct(50),
+    p99: pct(99),
+    max: sorted[sorted.length - 1] ?? 0,
+    errors: 0,
+    errorSamples: [],
+    clientCpuMs: 0,
+  };
 }
 
 interface Row {
@@ -327,7 +430,12 @@ async function runOne(kind: 'pglite' | 'postgres', load: LoadClient): Promise<Ro
     try {
       await admin.connect();
     } catch (err) {
-      return [{ db: 'postgres', note: `skipped: ${args['pg-url']} unreachable (${err instanceof Error ? err.message : String(err)})` }];
+      return [
+        {
+          db: 'postgres',
+          note: `skipped: ${args['pg-url']} unreachable (${err instanceof Error ? err.message : String(err)})`,
+        },
+      ];
     }
     dbName = `bench_${randomBytes(5).toString('hex')}`;
     await admin.query(`create database ${dbName}`);
@@ -336,7 +444,11 @@ async function runOne(kind: 'pglite' | 'postgres', load: LoadClient): Promise<Ro
     url = u.toString();
   }
   const backends = async (): Promise<number[]> =>
-    admin ? (await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [dbName])).rows.map((r) => r.pid) : [];
+    admin
+      ? (await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [dbName])).rows.map(
+          (r) => r.pid,
+        )
+      : [];
 
   try {
     const config = loadConfig({
@@ -363,38 +475,85 @@ async function runOne(kind: 'pglite' | 'postgres', load: LoadClient): Promise<Ro
       const t0 = performance.now();
       const customers = await createCustomers(ctx.db, USERS);
       const sessions = await signInAll(origin, customers);
-      console.log(`[${kind}] ${customers.length} customers created and signed in over HTTP in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      console.log(
+        `[${kind}] ${customers.length} customers created and signed in over HTTP in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+      );
 
       const [eur] = await ctx.db.select().from(instruments).where(eq(instruments.name, 'EUR_USD'));
-      const instrument = { id: eur.id, name: eur.name, base: eur.base, quote: eur.quote, kind: eur.category, bid: eur.bids ?? '1', ask: eur.asks ?? '1' };
+      const instrument = {
+        id: eur.id,
+        name: eur.name,
+        base: eur.base,
+        quote: eur.quote,
+        kind: eur.category,
+        bid: eur.bids ?? '1',
+        ask: eur.asks ?? '1',
+      };
       const rows: Row[] = [];
       for (const concurrency of CONCURRENCIES) {
-        const profiler = args.profile ? new WindowProfiler(path.join(args.profile, `orders-${kind}-${concurrency}-${Date.now()}.cpuprofile`)) : null;
+        const profiler = args.profile
+          ? new WindowProfiler(path.join(args.profile, `orders-${kind}-${concurrency}-${Date.now()}.cpuprofile`))
+          : null;
         const http = await load.run(
-          { type: 'http', origin, users: sessions.slice(0, concurrency), instruments: INSTRUMENTS, concurrency, warmupMs: WARMUP * 1000, measureMs: SECONDS * 1000 },
+          {
+            type: 'http',
+            origin,
+            users: sessions.slice(0, concurrency),
+            instruments: INSTRUMENTS,
+            concurrency,
+            warmupMs: WARMUP * 1000,
+            measureMs: SECONDS * 1000,
+          },
           backends,
           profiler ? (edge) => profiler.edge(edge) : undefined,
         );
         if (profiler) console.log(`[${kind}] server CPU profile of the measured window: ${await profiler.done()}`);
         const walletIds = customers.slice(0, concurrency).map((c) => c.walletId);
-        console.log(`[${kind}] ${concurrency} in flight: HTTP ${(http.result.ops / http.result.seconds).toFixed(0)} orders/s; wallets ${await checkWallets(ctx.db, walletIds)}`);
+        console.log(
+          `[${kind}] ${concurrency} in flight: HTTP ${(http.result.ops / http.result.seconds).toFixed(0)} orders/s; wallets ${await checkWallets(ctx.db, walletIds)}`,
+        );
 
         // The raw transaction uses the customers the HTTP phase left alone, so its open orders do not mix with them.
         // Other sessions share the server's connection limit, so the raw clients take only what is free.
         const free = admin
-          ? (await admin.query<{ n: number }>("select current_setting('max_connections')::int - (select count(*) from pg_stat_activity)::int - 10 as n")).rows[0].n
+          ? (
+              await admin.query<{ n: number }>(
+                "select current_setting('max_connections')::int - (select count(*) from pg_stat_activity)::int - 10 as n",
+              )
+            ).rows[0].n
           : Infinity;
-        const rawConcurrency = Math.max(1, Math.min(concurrency, RAW_MAX_CONNECTIONS, customers.length - concurrency, free));
-        const rawWallets = customers.slice(customers.length - rawConcurrency).map((c) => ({ walletId: c.walletId, userId: c.id }));
-        const timing = { concurrency: rawConcurrency, warmupMs: Math.min(WARMUP, 2) * 1000, measureMs: SECONDS * 1000, wallets: rawWallets, instrument };
+        const rawConcurrency = Math.max(
+          1,
+          Math.min(concurrency, RAW_MAX_CONNECTIONS, customers.length - concurrency, free),
+        );
+        const rawWallets = customers
+          .slice(customers.length - rawConcurrency)
+          .map((c) => ({ walletId: c.walletId, userId: c.id }));
+        const timing = {
+          concurrency: rawConcurrency,
+          warmupMs: Math.min(WARMUP, 2) * 1000,
+          measureMs: SECONDS * 1000,
+          wallets: rawWallets,
+          instrument,
+        };
         if (url) {
           // The server keeps its idle pool; the raw clients come on top, under the connection cap.
           const raw = await load.run({ type: 'raw', url, ...timing }, backends);
-          rows.push({ db: kind, concurrency, http, raw: { ...raw, label: `node-postgres, ${rawConcurrency} connections` } });
+          rows.push({
+            db: kind,
+            concurrency,
+            http,
+            raw: { ...raw, label: `node-postgres, ${rawConcurrency} connections` },
+          });
         } else {
           // PGlite has a single connection that runs one transaction at a time, so more callers only queue.
           const raw = await rawPglite(ctx.db, { ...timing, concurrency: 1 });
-          rows.push({ db: kind, concurrency, http, raw: { result: raw, cpu: null, label: 'PGlite in-process, one connection' } });
+          rows.push({
+            db: kind,
+            concurrency,
+            http,
+            raw: { result: raw, cpu: null, label: 'PGlite in-process, one connection' },
+          });
         }
       }
       return rows;
@@ -408,7 +567,9 @@ async function runOne(kind: 'pglite' | 'postgres', load: LoadClient): Promise<Ro
         ['database', () => database.close()],
       ] as const;
       for (const [what, step] of steps) {
-        await step().catch((err: unknown) => console.error(`[${kind}] closing ${what}: ${err instanceof Error ? err.message : String(err)}`));
+        await step().catch((err: unknown) =>
+          console.error(`[${kind}] closing ${what}: ${err instanceof Error ? err.message : String(err)}`),
+        );
       }
     }
   } finally {
@@ -422,18 +583,49 @@ async function runOne(kind: 'pglite' | 'postgres', load: LoadClient): Promise<Ro
 function printTable(rows: Row[]): void {
   const f = (n: number, d = 1) => n.toFixed(d);
   const rate = (r: PhaseResult) => f(r.ops / r.seconds, 0);
-  const head = ['db', 'in flight', 'orders/s', 'p50 ms', 'p99 ms', 'max ms', 'errors', 'raw PG tx/s', 'raw p50 ms', 'raw p99 ms'];
+  const head = [
+    'db',
+    'in flight',
+    'orders/s',
+    'p50 ms',
+    'p99 ms',
+    'max ms',
+    'errors',
+    'raw PG tx/s',
+    'raw p50 ms',
+    'raw p99 ms',
+  ];
   const body = rows.map((r) => {
     const h = r.http?.result;
     const w = r.raw?.result;
-    return [r.db, r.concurrency ? String(r.concurrency) : '-', h ? rate(h) : '-', h ? f(h.p50) : '-', h ? f(h.p99) : '-', h ? f(h.max) : '-', h ? String(h.errors) : '-', w ? rate(w) : '-', w ? f(w.p50) : '-', w ? f(w.p99) : '-'];
+    return [
+      r.db,
+      r.concurrency ? String(r.concurrency) : '-',
+      h ? rate(h) : '-',
+      h ? f(h.p50) : '-',
+      h ? f(h.p99) : '-',
+      h ? f(h.max) : '-',
+      h ? String(h.errors) : '-',
+      w ? rate(w) : '-',
+      w ? f(w.p50) : '-',
+      w ? f(w.p99) : '-',
+    ];
   });
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  console.log(`\nOrders over HTTP: ${CONCURRENCIES.join(' and ')} orders in flight (one virtual user each), ${WARMUP} s warm-up, ${SECONDS} s measured; an open and a close count as one order each.`);
-  console.log('Latency is bound by the orders in flight (mean = in flight / rate): at 2,500 orders/s a 25 ms p99 leaves room for about 40, and 96 in flight');
-  console.log('wait 38 ms on average however fast each order is. The raw transaction runs at the same level in the same run.');
-  console.log(`Machine: ${os.cpus().length} cores shared by the server (this process), the load generator (a child process) and the database; load average at start ${LOAD_AT_START}.\n`);
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  console.log(
+    `\nOrders over HTTP: ${CONCURRENCIES.join(' and ')} orders in flight (one virtual user each), ${WARMUP} s warm-up, ${SECONDS} s measured; an open and a close count as one order each.`,
+  );
+  console.log(
+    'Latency is bound by the orders in flight (mean = in flight / rate): at 2,500 orders/s a 25 ms p99 leaves room for about 40, and 96 in flight',
+  );
+  console.log(
+    'wait 38 ms on average however fast each order is. The raw transaction runs at the same level in the same run.',
+  );
+  console.log(
+    `Machine: ${os.cpus().length} cores shared by the server (this process), the load generator (a child process) and the database; load average at start ${LOAD_AT_START}.\n`,
+  );
   console.log(line(head));
   console.log(line(widths.map((w) => '-'.repeat(w))));
   for (const b of body) console.log(line(b));
@@ -452,7 +644,9 @@ function printTable(rows: Row[]): void {
     };
     if (r.http) cpuLine('HTTP', r.http.result, r.http.cpu);
     if (r.raw) {
-      console.log(`${at}: raw = BEGIN; SELECT … FOR UPDATE; INSERT INTO orders; UPDATE balances SET margin; COMMIT (${r.raw.label})`);
+      console.log(
+        `${at}: raw = BEGIN; SELECT … FOR UPDATE; INSERT INTO orders; UPDATE balances SET margin; COMMIT (${r.raw.label})`,
+      );
       cpuLine('raw', r.raw.result, r.raw.cpu);
     }
     if (r.http?.result.errors) console.log(`${at}: errors, e.g. ${r.http.result.errorSamples.join(' | ')}`);
@@ -460,7 +654,8 @@ function printTable(rows: Row[]): void {
   }
 }
 
-const kinds: Array<'pglite' | 'postgres'> = args.db === 'both' ? ['pglite', 'postgres'] : [args.db as 'pglite' | 'postgres'];
+const kinds: Array<'pglite' | 'postgres'> =
+  args.db === 'both' ? ['pglite', 'postgres'] : [args.db as 'pglite' | 'postgres'];
 const load = new LoadClient();
 const rows: Row[] = [];
 try {

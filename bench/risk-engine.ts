@@ -108,7 +108,8 @@ function build(positions: number): Book {
   };
 
   const started = performance.now();
-  for (let w = 0; w < WALLETS; w++) engine.upsertWallet(w + 1, { balance: 50_000 + rand() * 1e6, stopoutPercent: null });
+  for (let w = 0; w < WALLETS; w++)
+    engine.upsertWallet(w + 1, { balance: 50_000 + rand() * 1e6, stopoutPercent: null });
   const perInstrument = new Int32Array(INSTRUMENTS);
   for (let k = 0; k < positions; k++) {
     const instrument = pick();
@@ -159,7 +160,13 @@ function bareSweep(c: Columns, scratch: Float64Array[], bids: Float64Array, asks
   let sum = 0;
   for (let b = 0; b < c.blocks.length; b++) {
     const blk = c.blocks[b];
-    if (blk.count > 0) sum += bareBlock(blk, blk.sign > 0 ? bids[blk.instrument] : asks[blk.instrument], c.inverseConversion, scratch[b]);
+    if (blk.count > 0)
+      sum += bareBlock(
+        blk,
+        blk.sign > 0 ? bids[blk.instrument] : asks[blk.instrument],
+        c.inverseConversion,
+        scratch[b],
+      );
   }
   return sum;
 }
@@ -229,7 +236,13 @@ function measure(count: number, warmup: number, prepare: () => void, engineOp: (
 
 /** CPU time the measuring itself adds per operation (two clock reads and a CPU-time read), to subtract. */
 function measureOverhead(): number {
-  const { engine } = measure(20_000, 1_000, () => {}, () => {}, () => {});
+  const { engine } = measure(
+    20_000,
+    1_000,
+    () => {},
+    () => {},
+    () => {},
+  );
   return engine.cpuTotal / engine.wall.length;
 }
 
@@ -333,7 +346,12 @@ const pct = (part: number, whole: number) => `${((100 * part) / whole).toFixed(1
 
 console.log(`Risk engine benchmark: Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'})`);
 console.log(`${INSTRUMENTS} instruments (skewed), ${thousands(WALLETS)} wallets, ${CONVERSIONS} conversion rates`);
-console.log(`load average at start: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+console.log(
+  `load average at start: ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}\n`,
+);
 const overhead = measureOverhead();
 
 const rows: Row[] = [];
@@ -358,9 +376,24 @@ for (const size of SIZES) {
   );
   const label = size >= 1_000_000 ? '1M' : `${size / 1000}k`;
   rows.push(
-    { label: `${label} tick, random instrument`, positions: `~${thousands(mean)} avg`, ...random, target: size === 100_000 ? 0.5 : undefined },
-    { label: `${label} tick, busiest instrument`, positions: thousands(book.perInstrument[busiest]), ...busy, target: size === 100_000 ? 0.5 : undefined },
-    { label: `${label} full sweep`, positions: thousands(size), ...sweeps, target: size === 1_000_000 ? 10 : undefined },
+    {
+      label: `${label} tick, random instrument`,
+      positions: `~${thousands(mean)} avg`,
+      ...random,
+      target: size === 100_000 ? 0.5 : undefined,
+    },
+    {
+      label: `${label} tick, busiest instrument`,
+      positions: thousands(book.perInstrument[busiest]),
+      ...busy,
+      target: size === 100_000 ? 0.5 : undefined,
+    },
+    {
+      label: `${label} full sweep`,
+      positions: thousands(size),
+      ...sweeps,
+      target: size === 1_000_000 ? 10 : undefined,
+    },
   );
 }
 
@@ -377,10 +410,16 @@ const lines = rows.map((r) => [
   r.target === undefined ? '' : `≤ ${fmt(r.target)} ${r.engine.median <= r.target ? 'met' : 'MISSED'}`,
 ]);
 const widths = header.map((h, c) => Math.max(h.length, ...lines.map((l) => l[c].length)));
-const line = (cells: string[]) => cells.map((cell, c) => (c < 2 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ');
+const line = (cells: string[]) =>
+  cells.map((cell, c) => (c < 2 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ');
 console.log(line(header));
 console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 for (const l of lines) console.log(line(l));
-console.log(`\nload average at end: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-console.log('median and p99 are wall time per operation; CPU/op is this process\'s CPU time per operation (mean).');
+console.log(
+  `\nload average at end: ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
+console.log("median and p99 are wall time per operation; CPU/op is this process's CPU time per operation (mean).");
 console.log('target verdict on the wall median; bare = the same P/L arithmetic over the same columns, nothing else.');

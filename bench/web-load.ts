@@ -10,7 +10,13 @@ import { startServer } from '../e2e/support/server.ts';
 
 const TARGET_KB: Record<string, number> = { '/': 200, '/dashboard': 350 };
 
-interface Load { route: string; scripts: number; transferredKb: number; decodedKb: number; lcpMs: number }
+interface Load {
+  route: string;
+  scripts: number;
+  transferredKb: number;
+  decodedKb: number;
+  lcpMs: number;
+}
 
 async function measure(page: Page, url: string, route: string): Promise<Load> {
   const cdp = await page.context().newCDPSession(page);
@@ -63,13 +69,19 @@ async function measure(page: Page, url: string, route: string): Promise<Load> {
 async function signIn(page: Page, url: string, email: string): Promise<void> {
   await page.goto(url + '/');
   await page.getByLabel(/email/i).fill(email);
-  await page.getByLabel(/password/i).first().fill('Demo12345!');
+  await page
+    .getByLabel(/password/i)
+    .first()
+    .fill('Demo12345!');
   await page.getByRole('button', { name: /log in|sign in/i }).click();
   await page.waitForURL('**/dashboard');
 }
 
 const server = await startServer({ MARKET_HOURS: 'open', DEMO_ACTIVITY: 'false' });
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox'],
+});
 try {
   const rows: Load[] = [];
   const anonymous = await browser.newPage();
@@ -85,12 +97,15 @@ try {
   console.log('\nroute                 scripts  transferred KB  decoded KB (baseline)  ratio  LCP ms  target');
   for (const r of rows) {
     const target = TARGET_KB[r.route];
-    const verdict = target === undefined ? '' : r.transferredKb <= target ? `≤ ${target} KB met` : `≤ ${target} KB MISSED`;
+    const verdict =
+      target === undefined ? '' : r.transferredKb <= target ? `≤ ${target} KB met` : `≤ ${target} KB MISSED`;
     console.log(
       `${r.route.padEnd(22)}${String(r.scripts).padStart(7)}${r.transferredKb.toFixed(1).padStart(16)}${r.decodedKb.toFixed(1).padStart(23)}${(r.decodedKb / r.transferredKb).toFixed(1).padStart(7)}${r.lcpMs.toFixed(0).padStart(8)}  ${verdict}`,
     );
   }
-  console.log('\nEach route is a cold load (cache cleared). Transferred = script bodies as sent (Chromium asks for gzip over plain HTTP and brotli over HTTPS; both are pre-built); decoded = the same scripts uncompressed.');
+  console.log(
+    '\nEach route is a cold load (cache cleared). Transferred = script bodies as sent (Chromium asks for gzip over plain HTTP and brotli over HTTPS; both are pre-built); decoded = the same scripts uncompressed.',
+  );
 } finally {
   await browser.close();
   await server.stop();

@@ -17,13 +17,20 @@ function newestMtime(dir) {
   return newest;
 }
 
-const sources = Math.max(newestMtime(path.join(webDir, 'src')), newestMtime(path.join(root, 'packages/domain/src')), newestMtime(path.join(webDir, 'public')));
+const sources = Math.max(
+  newestMtime(path.join(webDir, 'src')),
+  newestMtime(path.join(root, 'packages/domain/src')),
+  newestMtime(path.join(webDir, 'public')),
+);
 if (!fs.existsSync(built) || fs.statSync(built).mtimeMs < sources) {
   console.log('Building the web app...');
   const r = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], { cwd: root, stdio: 'inherit' });
+const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
+  cwd: root,
+  stdio: 'inherit',
+});
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.kill(sig));
 server.on('exit', (code) => process.exit(code ?? 0));

@@ -25,7 +25,10 @@ function vitest(name, dir, env = {}) {
   if (only.length && !only.some((o) => name.toLowerCase().includes(o))) return;
   const out = path.join(tmp, `${name.replace(/\W+/g, '-')}.json`);
   fs.rmSync(out, { force: true });
-  run(name, 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${out}`], { cwd: path.join(root, dir), env });
+  run(name, 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${out}`], {
+    cwd: path.join(root, dir),
+    env,
+  });
   if (fs.existsSync(out)) {
     const r = JSON.parse(fs.readFileSync(out, 'utf8'));
     passed += r.numPassedTests;
@@ -51,21 +54,28 @@ function ensureChromium() {
     console.log(`Chromium not found: installing Debian's package (${cmd})`);
     return run('install chromium', 'bash', ['-c', `DEBIAN_FRONTEND=noninteractive ${cmd}`]);
   }
-  console.error(`Chromium is missing. Install it with:\n  sudo ${cmd.replace('&& apt-get', '&& sudo apt-get')}\nthen run npm test again.`);
+  console.error(
+    `Chromium is missing. Install it with:\n  sudo ${cmd.replace('&& apt-get', '&& sudo apt-get')}\nthen run npm test again.`,
+  );
   failures.push('chromium missing');
   return false;
 }
 
-if (!only.length || only.includes('typecheck')) run('typecheck', 'npx', ['tsc', '-p', 'packages/domain']) && run('typecheck server', 'npx', ['tsc', '-p', 'apps/server']) && run('typecheck web', 'npx', ['tsc', '-p', 'apps/web']);
+if (!only.length || only.includes('typecheck'))
+  run('typecheck', 'npx', ['tsc', '-p', 'packages/domain']) &&
+    run('typecheck server', 'npx', ['tsc', '-p', 'apps/server']) &&
+    run('typecheck web', 'npx', ['tsc', '-p', 'apps/web']);
 vitest('domain', 'packages/domain');
 vitest('server (PGlite)', 'apps/server', { TEST_DATABASE_URL: '' });
 const pgUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const pgHost = new URL(pgUrl);
-if (await reachable(pgHost.hostname, Number(pgHost.port || 5432))) vitest('server (PostgreSQL)', 'apps/server', { TEST_DATABASE_URL: pgUrl });
+if (await reachable(pgHost.hostname, Number(pgHost.port || 5432)))
+  vitest('server (PostgreSQL)', 'apps/server', { TEST_DATABASE_URL: pgUrl });
 else console.log(`\n=== server (PostgreSQL) === skipped: nothing listens on ${pgHost.host}`);
 vitest('web', 'apps/web');
 if (!only.length || only.some((o) => 'e2e browser'.includes(o))) {
-  if (run('build web app', 'npm', ['run', 'build', '-w', 'apps/web']) && ensureChromium()) vitest('e2e (Chromium)', 'e2e');
+  if (run('build web app', 'npm', ['run', 'build', '-w', 'apps/web']) && ensureChromium())
+    vitest('e2e (Chromium)', 'e2e');
 }
 
 console.log('');

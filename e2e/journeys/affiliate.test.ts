@@ -24,7 +24,10 @@ describe('Affiliate', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
     await snap(page, 'affiliate-api-key');
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Documentation' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Documentation' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('lead-intake-api.md');
     const doc = await readFile(await download.path(), 'utf8');
     expect(doc).toContain(`${j.url}/api/affiliate/leads/intake`);
@@ -36,7 +39,12 @@ describe('Affiliate', () => {
       fetch(`${j.url}/api/affiliate/leads/intake`, {
         method: 'POST',
         headers: { 'x-api-key': key, 'content-type': 'application/json' },
-        body: JSON.stringify({ fullName: `${name} Journey`, email: `${name.toLowerCase()}@leads.example.com`, country: 'Spain', phone: '+34 600 000 111' }),
+        body: JSON.stringify({
+          fullName: `${name} Journey`,
+          email: `${name.toLowerCase()}@leads.example.com`,
+          country: 'Spain',
+          phone: '+34 600 000 111',
+        }),
       });
     const first = await post();
     expect(first.status).toBe(201);

@@ -6,7 +6,9 @@ import { dataTable, expectToast, signInAs, useJourney } from '../support/pages.t
 
 // A local Voiso contact center the product reaches through VOISO_BASE_URL, as it would reach Voiso's cluster.
 const KEY = 'journey-voiso-key';
-const voiso = await FakeVoiso.start('cc-journey01', KEY, [{ email: 'agent@demo.test', ext: '1001', status: 'available' }]);
+const voiso = await FakeVoiso.start('cc-journey01', KEY, [
+  { email: 'agent@demo.test', ext: '1001', status: 'available' },
+]);
 afterAll(() => voiso.close());
 
 describe('Click-to-call', () => {
@@ -16,8 +18,14 @@ describe('Click-to-call', () => {
     const tag = `Call${Date.now().toString(36)}`;
     const admin = new ApiSession(j.url);
     await admin.signIn('admin@demo.test');
-    expect((await admin.call('PUT', '/admin/apis/voiso', { key: 'voiso', value1: 'cc-journey01', value2: KEY })).status).toBe(200);
-    const lead = await admin.call<{ id: number }>('POST', '/admin/leads', { firstName: `${tag}Lead`, email: `${tag}@example.test`.toLowerCase(), phone: '+44 7700 900777' });
+    expect(
+      (await admin.call('PUT', '/admin/apis/voiso', { key: 'voiso', value1: 'cc-journey01', value2: KEY })).status,
+    ).toBe(200);
+    const lead = await admin.call<{ id: number }>('POST', '/admin/leads', {
+      firstName: `${tag}Lead`,
+      email: `${tag}@example.test`.toLowerCase(),
+      phone: '+44 7700 900777',
+    });
     expect(lead.status).toBe(201);
     const agents = await admin.call<{ data: Array<{ id: number; email: string }> }>('GET', '/admin/share/users/role/5');
     const agentId = agents.json.data.find((a) => a.email === 'agent@demo.test')!.id;

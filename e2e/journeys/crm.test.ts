@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ApiSession } from '../support/api.ts';
 import { snap } from '../support/browser.ts';
-import { adminTitle, chooseOption, dataTable, dismissToasts, expectToast, modal, signInAs, useJourney } from '../support/pages.ts';
+import {
+  adminTitle,
+  chooseOption,
+  dataTable,
+  dismissToasts,
+  expectToast,
+  modal,
+  signInAs,
+  useJourney,
+} from '../support/pages.ts';
 
 /** Types in the table search and waits for the list to show only matching rows (the search is debounced). */
 async function search(page: Page, text: string, expected: number): Promise<void> {
@@ -11,17 +20,24 @@ async function search(page: Page, text: string, expected: number): Promise<void>
   await expect.poll(() => dataTable.rows(page).count(), { timeout: 10_000 }).toBe(expected);
 }
 
-const select = (page: Page, name: string) => dataTable.row(page, name).getByRole('checkbox', { name: 'Select row' }).check();
+const select = (page: Page, name: string) =>
+  dataTable.row(page, name).getByRole('checkbox', { name: 'Select row' }).check();
 
 describe('CRM', () => {
   const j = useJourney();
 
-  it('assigns leads to agents, who see only theirs (masked), add notes and convert; retention, archive and restore; teams; a sign-up with an agent\'s promo code', async () => {
+  it("assigns leads to agents, who see only theirs (masked), add notes and convert; retention, archive and restore; teams; a sign-up with an agent's promo code", async () => {
     const tag = `Jrny${Date.now().toString(36)}`;
     const admin = new ApiSession(j.url);
     await admin.signIn('admin@demo.test');
     for (const name of ['Alpha', 'Beta', 'Gamma']) {
-      const r = await admin.call('POST', '/admin/leads', { firstName: `${tag}${name}`, lastName: 'Journey', email: `${tag}.${name}@example.test`.toLowerCase(), phone: '+44 7700 900555', country: 'Spain' });
+      const r = await admin.call('POST', '/admin/leads', {
+        firstName: `${tag}${name}`,
+        lastName: 'Journey',
+        email: `${tag}.${name}@example.test`.toLowerCase(),
+        phone: '+44 7700 900555',
+        country: 'Spain',
+      });
       expect(r.status).toBe(201);
     }
     const [alpha, beta, gamma] = ['Alpha', 'Beta', 'Gamma'].map((n) => `${tag}${n}`);
@@ -32,7 +48,17 @@ describe('CRM', () => {
     await page.goto('/admin/crm/sales/all');
     await expect.poll(() => adminTitle(page).textContent()).toBe('Sales');
     await search(page, tag, 3);
-    for (const h of ['ID', 'FIRST NAME', 'EMAIL', 'PHONE', 'NOTES', 'SALE STATUS', 'SALE AGENT', 'ACTIONS', 'REGISTERED AT'])
+    for (const h of [
+      'ID',
+      'FIRST NAME',
+      'EMAIL',
+      'PHONE',
+      'NOTES',
+      'SALE STATUS',
+      'SALE AGENT',
+      'ACTIONS',
+      'REGISTERED AT',
+    ])
       await page.getByRole('columnheader', { name: h, exact: true }).waitFor();
     await select(page, alpha);
     await select(page, beta);
@@ -48,7 +74,10 @@ describe('CRM', () => {
     await page.goto('/admin/crm/sales/all');
     await search(page, tag, 2);
     expect(await dataTable.row(page, gamma).count()).toBe(0);
-    await dataTable.row(page, alpha).getByText(/\*\*\*\*@example\.test/).waitFor();
+    await dataTable
+      .row(page, alpha)
+      .getByText(/\*\*\*\*@example\.test/)
+      .waitFor();
     await dataTable.row(page, alpha).getByText('******55').waitFor();
     expect(await page.getByRole('button', { name: 'Assign Agent' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Filter Agent' }).count()).toBe(0);
@@ -152,9 +181,18 @@ describe('CRM', () => {
     await snap(page, 'crm-promo-code');
     const delta = `${tag}Delta`;
     const signup = await new ApiSession(j.url).call('POST', '/auth/signup', {
-      fullName: `Dana ${delta}`, email: `${delta}@example.test`.toLowerCase(), password: 'Welcome12345', passwordConfirmation: 'Welcome12345',
-      phone: '+44 7700 900777', birthDate: '1990-04-05', country: 'Spain', city: 'Madrid', address: '1 Calle Mayor', postalCode: '28013',
-      promoCode: code.toLowerCase(), currency: 'USD',
+      fullName: `Dana ${delta}`,
+      email: `${delta}@example.test`.toLowerCase(),
+      password: 'Welcome12345',
+      passwordConfirmation: 'Welcome12345',
+      phone: '+44 7700 900777',
+      birthDate: '1990-04-05',
+      country: 'Spain',
+      city: 'Madrid',
+      address: '1 Calle Mayor',
+      postalCode: '28013',
+      promoCode: code.toLowerCase(),
+      currency: 'USD',
     });
     expect(signup.status).toBe(201);
     await page.goto('/admin/crm/sales/live');

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { ApiSession } from '../support/api.ts';
 import { newPage, snap } from '../support/browser.ts';
-import { adminTitle, dataTable, expectPath, expectToast, modal, signInAs, topBar, useJourney } from '../support/pages.ts';
+import {
+  adminTitle,
+  dataTable,
+  expectPath,
+  expectToast,
+  modal,
+  signInAs,
+  topBar,
+  useJourney,
+} from '../support/pages.ts';
 
 const customer = { fullName: 'Tessa Tracked', email: 'tessa.tracked@example.test', password: 'TessaPass123' };
 
@@ -20,7 +29,18 @@ describe('Customers', () => {
     await demoClient.waitFor();
     await dataTable.search(page).fill('');
     await expect.poll(() => dataTable.rows(page).count(), { timeout: 10_000 }).toBe(15);
-    for (const h of ['ID', 'FULL NAME', 'EMAIL', 'PHONE', 'BIRTH DATE', 'COUNTRY', 'ROLE', 'EMAIL VERIFIED', 'STATUS', 'ACTIONS'])
+    for (const h of [
+      'ID',
+      'FULL NAME',
+      'EMAIL',
+      'PHONE',
+      'BIRTH DATE',
+      'COUNTRY',
+      'ROLE',
+      'EMAIL VERIFIED',
+      'STATUS',
+      'ACTIONS',
+    ])
       await page.getByRole('columnheader', { name: h, exact: true }).waitFor();
     await snap(page, 'customers-list');
 
@@ -124,7 +144,10 @@ describe('Customers', () => {
     const { page } = j;
     const admin = new ApiSession(j.url);
     await admin.signIn('admin@demo.test');
-    const list = await admin.call<{ data: Array<{ id: number }> }>('GET', '/admin/customers/api/all?search=client@demo.test');
+    const list = await admin.call<{ data: Array<{ id: number }> }>(
+      'GET',
+      '/admin/customers/api/all?search=client@demo.test',
+    );
     const clientId = list.json.data[0].id;
     await signInAs(page, 'retention@demo.test');
     await page.goto(`/admin/customers/edit/${clientId}`);

@@ -4,7 +4,10 @@ import { snap } from '../support/browser.ts';
 import { chooseLanguage, signInPage, useJourney } from '../support/pages.ts';
 
 /** What the sign-in page must say in a language (texts from the shipped translations). */
-async function expectSignInIn(page: Page, t: { title: string; subtitle: string; email: string; password: string; remember: string; forgot: string }) {
+async function expectSignInIn(
+  page: Page,
+  t: { title: string; subtitle: string; email: string; password: string; remember: string; forgot: string },
+) {
   await page.getByRole('heading', { name: t.title, exact: true }).waitFor();
   await page.getByText(t.subtitle, { exact: true }).waitFor();
   await page.getByRole('textbox', { name: t.email, exact: true }).waitFor();

@@ -14,11 +14,33 @@ const VIEWPORTS = [
   { width: 1280, height: 800 },
   { width: 390, height: 844 },
 ];
-const CLIENT_SCREENS = ['/dashboard', '/deposits', '/withdraws', '/kyc', '/pricing', '/profile', '/security', '/statements'];
+const CLIENT_SCREENS = [
+  '/dashboard',
+  '/deposits',
+  '/withdraws',
+  '/kyc',
+  '/pricing',
+  '/profile',
+  '/security',
+  '/statements',
+];
 const ADMIN_SCREENS = [
-  '/admin/instruments/forex', '/admin/spreads', '/admin/lots', '/admin/apis', '/admin/status/api', '/admin/users', '/admin/mail',
-  '/admin/deposits', '/admin/withdraws/pending', '/admin/withdraws/history', '/admin/withdraws/settings', '/admin/gateways',
-  '/admin/gateways/manual', '/admin/externalPayments', '/admin/kyc', '/admin/pricing',
+  '/admin/instruments/forex',
+  '/admin/spreads',
+  '/admin/lots',
+  '/admin/apis',
+  '/admin/status/api',
+  '/admin/users',
+  '/admin/mail',
+  '/admin/deposits',
+  '/admin/withdraws/pending',
+  '/admin/withdraws/history',
+  '/admin/withdraws/settings',
+  '/admin/gateways',
+  '/admin/gateways/manual',
+  '/admin/externalPayments',
+  '/admin/kyc',
+  '/admin/pricing',
 ];
 const EMPTY_TEXTS = /^(No data found|No open positions|No positions yet|No instruments)$/;
 
@@ -40,10 +62,12 @@ function measure(page: Page): Promise<LayoutReport> {
       if (!last || !last.offsetParent) continue;
       // The nearest box that scrolls sideways (the table's scroll container); without one the page must hold it.
       let box: HTMLElement | null = table.parentElement;
-      while (box && box !== document.body && !['auto', 'scroll'].includes(getComputedStyle(box).overflowX)) box = box.parentElement;
+      while (box && box !== document.body && !['auto', 'scroll'].includes(getComputedStyle(box).overflowX))
+        box = box.parentElement;
       const label = (last.textContent ?? '').trim() || '(last column)';
       if (!box || box === document.body) {
-        if (last.getBoundingClientRect().right > doc.clientWidth + 1) cutTables.push(`${label}: the table is wider than the page`);
+        if (last.getBoundingClientRect().right > doc.clientWidth + 1)
+          cutTables.push(`${label}: the table is wider than the page`);
       } else if (box.getBoundingClientRect().right > doc.clientWidth + 1) {
         cutTables.push(`${label}: its scroll box reaches past the page`);
       } else if (last.getBoundingClientRect().right - box.getBoundingClientRect().left > box.scrollWidth + 1) {
@@ -69,9 +93,17 @@ function measure(page: Page): Promise<LayoutReport> {
       }
       const visible = r.width > 0 && r.left >= left - 1 && r.right <= right + 1;
       const color = getComputedStyle(el).color;
-      if (!visible || color === 'rgba(0, 0, 0, 0)') hiddenEmpty.push(`${text} (text ${Math.round(r.left)}–${Math.round(r.right)}, box ${Math.round(left)}–${Math.round(right)})`);
+      if (!visible || color === 'rgba(0, 0, 0, 0)')
+        hiddenEmpty.push(
+          `${text} (text ${Math.round(r.left)}–${Math.round(r.right)}, box ${Math.round(left)}–${Math.round(right)})`,
+        );
     }
-    return { overflowX: doc.scrollWidth - doc.clientWidth, overflowY: doc.scrollHeight - doc.clientHeight, cutTables, hiddenEmpty };
+    return {
+      overflowX: doc.scrollWidth - doc.clientWidth,
+      overflowY: doc.scrollHeight - doc.clientHeight,
+      cutTables,
+      hiddenEmpty,
+    };
   }, EMPTY_TEXTS.source);
 }
 
@@ -81,7 +113,10 @@ describe('layout at laptop and phone sizes', () => {
   for (const vp of VIEWPORTS) {
     it(`fits ${vp.width}×${vp.height}: no sideways page scroll, tables reachable, empty states visible`, async () => {
       const problems: string[] = [];
-      for (const [email, screens] of [['client@demo.test', CLIENT_SCREENS], ['admin@demo.test', ADMIN_SCREENS]] as const) {
+      for (const [email, screens] of [
+        ['client@demo.test', CLIENT_SCREENS],
+        ['admin@demo.test', ADMIN_SCREENS],
+      ] as const) {
         const page = await j.reopen();
         await page.setViewportSize(vp);
         {
@@ -96,7 +131,8 @@ describe('layout at laptop and phone sizes', () => {
             if (r.overflowX > 0) problems.push(`${where}: page scrolls sideways by ${r.overflowX}px`);
             for (const c of r.cutTables) problems.push(`${where}: last column "${c}" cannot be reached`);
             for (const e of r.hiddenEmpty) problems.push(`${where}: empty state "${e}" is not on screen`);
-            if (path === '/dashboard' && vp.width >= 1280 && r.overflowY > 0) problems.push(`${where}: the dashboard scrolls by ${r.overflowY}px`);
+            if (path === '/dashboard' && vp.width >= 1280 && r.overflowY > 0)
+              problems.push(`${where}: the dashboard scrolls by ${r.overflowY}px`);
             await snap(page, `layout-${vp.width}${path.replace(/\//g, '_')}`);
           }
         }

@@ -8,7 +8,10 @@ import { snap } from '../support/browser.ts';
 import { chooseOption, expectPath, expectToast, modal, signInAs, useJourney } from '../support/pages.ts';
 
 /** A 1×1 PNG on disk, for the browser's file inputs. */
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
+  'hex',
+);
 const pngFile = () => {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-upload-')), 'receipt.png');
   fs.writeFileSync(file, PNG);
@@ -19,7 +22,8 @@ interface Me {
   isKyc: boolean;
   user: { id: number; pricing_table_id: number | null; balances: Array<{ id: number; mode: string; balance: string }> };
 }
-const real = async (api: ApiSession) => (await api.call<Me>('GET', '/auth/user')).json.user.balances.find((b) => b.mode === 'real')!;
+const real = async (api: ApiSession) =>
+  (await api.call<Me>('GET', '/auth/user')).json.user.balances.find((b) => b.mode === 'real')!;
 const textbox = (page: Page, name: string) => page.getByRole('textbox', { name, exact: true });
 
 const planChooser = (page: Page) => page.getByRole('dialog').filter({ hasText: 'Choose your plan' });
@@ -38,12 +42,23 @@ async function newClient(url: string, name: string): Promise<{ email: string; pa
   const password = 'Newcomer123!';
   const api = new ApiSession(url);
   const res = await api.call('POST', '/auth/signup', {
-    fullName: name, email, password, passwordConfirmation: password, phone: '+44 20 7946 0456', birthDate: '1990-07-08',
-    country: 'United Kingdom', city: 'York', address: '5 Stonegate', postalCode: 'YO1 8AW', currency: 'USD',
+    fullName: name,
+    email,
+    password,
+    passwordConfirmation: password,
+    phone: '+44 20 7946 0456',
+    birthDate: '1990-07-08',
+    country: 'United Kingdom',
+    city: 'York',
+    address: '5 Stonegate',
+    postalCode: 'YO1 8AW',
+    currency: 'USD',
   });
   expect(res.status).toBe(201);
   const link = await lastMailLink(url, email, '/verify-email');
-  expect((await api.call('POST', '/auth/verify-email', { token: new URL(link).searchParams.get('token') })).status).toBe(200);
+  expect(
+    (await api.call('POST', '/auth/verify-email', { token: new URL(link).searchParams.get('token') })).status,
+  ).toBe(200);
   await api.signIn(email, password);
   return { email, password, api };
 }
@@ -63,13 +78,21 @@ describe('a client funds, withdraws, verifies and picks a plan', () => {
     await chooser.waitFor();
     await snap(page, 'money-forced-plan');
     // Silver costs 250 and the real wallet is empty: the client is sent to fund it.
-    await chooser.getByTestId(/^plan-/).filter({ hasText: 'Silver' }).getByRole('button', { name: 'Get Started' }).click();
+    await chooser
+      .getByTestId(/^plan-/)
+      .filter({ hasText: 'Silver' })
+      .getByRole('button', { name: 'Get Started' })
+      .click();
     await expectPath(page, '/deposits');
     await expectToast(page, 'Not enough balance');
     await page.goto('/dashboard');
     // A subscription reloads the page (client-area §4): wait for that reload before going on.
     const reloaded = page.waitForEvent('load');
-    await planChooser(page).getByTestId(/^plan-/).filter({ hasText: 'Basic' }).getByRole('button', { name: 'Get Started' }).click();
+    await planChooser(page)
+      .getByTestId(/^plan-/)
+      .filter({ hasText: 'Basic' })
+      .getByRole('button', { name: 'Get Started' })
+      .click();
     await reloaded;
     await expect.poll(async () => (await api.call<Me>('GET', '/auth/user')).json.user.pricing_table_id).not.toBeNull();
     await page.getByTestId('kyc-banner').waitFor();
@@ -85,8 +108,17 @@ describe('a client funds, withdraws, verifies and picks a plan', () => {
 
     const admin = new ApiSession(j.url);
     await admin.signIn('admin@demo.test');
-    const docs = await admin.call<{ data: Array<{ id: number }> }>('GET', `/admin/kyc/api?search=${encodeURIComponent(email)}`);
-    expect((await admin.call('POST', `/admin/kyc/${docs.json.data[0].id}/decline`, { declineReason: 'The photo is blurred' })).status).toBe(200);
+    const docs = await admin.call<{ data: Array<{ id: number }> }>(
+      'GET',
+      `/admin/kyc/api?search=${encodeURIComponent(email)}`,
+    );
+    expect(
+      (
+        await admin.call('POST', `/admin/kyc/${docs.json.data[0].id}/decline`, {
+          declineReason: 'The photo is blurred',
+        })
+      ).status,
+    ).toBe(200);
     // The decision reaches the open page live, as a toast.
     await expectToast(page, 'KYC declined');
     await page.reload();
@@ -97,7 +129,10 @@ describe('a client funds, withdraws, verifies and picks a plan', () => {
     await attach(page, 'Front');
     await page.getByRole('button', { name: 'Submit' }).click();
     await page.getByTestId('kyc-submitted').getByText('Pending').waitFor();
-    const again = await admin.call<{ data: Array<{ id: number }> }>('GET', `/admin/kyc/api?search=${encodeURIComponent(email)}`);
+    const again = await admin.call<{ data: Array<{ id: number }> }>(
+      'GET',
+      `/admin/kyc/api?search=${encodeURIComponent(email)}`,
+    );
     expect((await admin.call('POST', `/admin/kyc/${again.json.data[0].id}/approve`)).status).toBe(200);
     await expectToast(page, 'KYC approved');
     expect((await api.call<Me>('GET', '/auth/user')).json.isKyc).toBe(true);
@@ -130,7 +165,10 @@ describe('a client funds, withdraws, verifies and picks a plan', () => {
     await textbox(page, 'Amount (USD)').fill('100');
     await page.getByTestId('deposit-summary').getByText('$102.50').waitFor();
     await page.getByRole('button', { name: 'Deposit', exact: true }).click();
-    await page.getByTestId('sandbox-amount').getByText(/\$102\.50/).waitFor();
+    await page
+      .getByTestId('sandbox-amount')
+      .getByText(/\$102\.50/)
+      .waitFor();
     await snap(page, 'money-sandbox-page');
     await page.getByRole('button', { name: 'Approve' }).click();
     const success = modal(page, 'Deposit Successful');

@@ -5,13 +5,23 @@ import { snap } from '../support/browser.ts';
 import { dataTable, expectToast, signInAs, useJourney } from '../support/pages.ts';
 
 /** A 1×1 PNG: what a phone photo of a transfer receipt is to the server. */
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
-const BANK = { bank_name: 'Barclays', account_name: 'Chris Client', account_number: 'GB29NWBK60161331926819', swift_code: 'NWBKGB2L', bank_country: 'United Kingdom' };
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
+  'hex',
+);
+const BANK = {
+  bank_name: 'Barclays',
+  account_name: 'Chris Client',
+  account_number: 'GB29NWBK60161331926819',
+  swift_code: 'NWBKGB2L',
+  bank_country: 'United Kingdom',
+};
 
 interface Me {
   user: { id: number; balances: Array<{ id: number; mode: string; balance: string }> };
 }
-const realWallet = async (api: ApiSession) => (await api.call<Me>('GET', '/auth/user')).json.user.balances.find((b) => b.mode === 'real')!;
+const realWallet = async (api: ApiSession) =>
+  (await api.call<Me>('GET', '/auth/user')).json.user.balances.find((b) => b.mode === 'real')!;
 
 /** Clicks a row action and confirms its popover with Yes (typing a reason first when one is asked). */
 async function confirmRowAction(page: Page, rowText: string | RegExp, action: 'Approve' | 'Decline', reason?: string) {
@@ -29,12 +39,24 @@ describe('staff review money and papers', () => {
     const client = new ApiSession(j.url);
     await client.signIn('client@demo.test');
     const wallet = await realWallet(client);
-    const made = await client.call<{ id: number; paymentLink: string }>('POST', '/deposits', { balance_id: wallet.id, amount: '250', gateway: 'bank' });
+    const made = await client.call<{ id: number; paymentLink: string }>('POST', '/deposits', {
+      balance_id: wallet.id,
+      amount: '250',
+      gateway: 'bank',
+    });
     expect(made.status).toBe(200);
-    const proof = await client.upload('PUT', `/deposits/bank/${made.json.id}`, { bank_name: 'Barclays', account_name: 'x', account_number: '12345678' }, { proof: { data: PNG, name: 'receipt.png', type: 'image/png' } });
+    const proof = await client.upload(
+      'PUT',
+      `/deposits/bank/${made.json.id}`,
+      { bank_name: 'Barclays', account_name: 'x', account_number: '12345678' },
+      { proof: { data: PNG, name: 'receipt.png', type: 'image/png' } },
+    );
     expect(proof.status).toBe(200);
 
-    const mine = await client.call<{ data: Array<{ id: number; reference: string }> }>('GET', '/deposits/history?page=1&limit=15');
+    const mine = await client.call<{ data: Array<{ id: number; reference: string }> }>(
+      'GET',
+      '/deposits/history?page=1&limit=15',
+    );
     const reference = mine.json.data.find((d) => d.id === made.json.id)!.reference;
 
     await signInAs(j.page, 'admin@demo.test');
@@ -54,28 +76,47 @@ describe('staff review money and papers', () => {
     expect(again.status).toBe(401);
     const notes = await client.call<{ data: Array<{ title: string }> }>('GET', '/notifications');
     expect(notes.json.data[0].title).toBe('Deposit approved');
-    const history = await client.call<{ data: Array<{ id: number; status: string; balance_after: string }> }>('GET', '/deposits/history?page=1&limit=15');
-    expect(history.json.data.find((d) => d.id === made.json.id)).toMatchObject({ status: 'approved', balance_after: after.balance });
+    const history = await client.call<{ data: Array<{ id: number; status: string; balance_after: string }> }>(
+      'GET',
+      '/deposits/history?page=1&limit=15',
+    );
+    expect(history.json.data.find((d) => d.id === made.json.id)).toMatchObject({
+      status: 'approved',
+      balance_after: after.balance,
+    });
   });
 
   it('declines a withdrawal with a reason (the money comes back), then approves the next one', async () => {
     const client = new ApiSession(j.url);
     await client.signIn('client@demo.test');
     const wallet = await realWallet(client);
-    expect((await client.call('POST', '/withdraws/bank', { ...BANK, balance_id: wallet.id, amount: '100' })).status).toBe(200);
+    expect(
+      (await client.call('POST', '/withdraws/bank', { ...BANK, balance_id: wallet.id, amount: '100' })).status,
+    ).toBe(200);
     expect(Number((await realWallet(client)).balance)).toBeCloseTo(Number(wallet.balance) - 100, 8);
 
     await signInAs(j.page, 'admin@demo.test');
     await j.page.goto('/admin/withdraws/pending');
-    await dataTable.row(j.page, /client@demo\.test/).first().waitFor();
+    await dataTable
+      .row(j.page, /client@demo\.test/)
+      .first()
+      .waitFor();
     await snap(j.page, 'money-admin-withdraws-pending');
     await confirmRowAction(j.page, /client@demo\.test/, 'Decline', 'The account name does not match');
     await expectToast(j.page, 'Withdraw declined successfully');
     expect(Number((await realWallet(client)).balance)).toBeCloseTo(Number(wallet.balance), 8);
-    const declined = await client.call<{ data: Array<{ status: string; decline_reason: string }> }>('GET', '/withdraws/history');
-    expect(declined.json.data[0]).toMatchObject({ status: 'declined', decline_reason: 'The account name does not match' });
+    const declined = await client.call<{ data: Array<{ status: string; decline_reason: string }> }>(
+      'GET',
+      '/withdraws/history',
+    );
+    expect(declined.json.data[0]).toMatchObject({
+      status: 'declined',
+      decline_reason: 'The account name does not match',
+    });
 
-    expect((await client.call('POST', '/withdraws/bank', { ...BANK, balance_id: wallet.id, amount: '40' })).status).toBe(200);
+    expect(
+      (await client.call('POST', '/withdraws/bank', { ...BANK, balance_id: wallet.id, amount: '40' })).status,
+    ).toBe(200);
     await j.page.reload();
     await confirmRowAction(j.page, /client@demo\.test/, 'Approve');
     await expectToast(j.page, 'Withdraw approved successfully');

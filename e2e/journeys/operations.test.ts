@@ -13,7 +13,8 @@ describe('Dashboard, Server Info and Audit Log', () => {
     await expect.poll(() => adminTitle(page).textContent()).toBe('Dashboard');
     const trades = page.getByTestId('card-Total Trades');
     await expect.poll(async () => Number(await trades.textContent()), { timeout: 15_000 }).toBeGreaterThan(10);
-    for (const card of ['Total Deposits', 'Total Withdraws', 'Total Users', 'Profit/Loss']) await page.getByTestId(`card-${card}`).waitFor();
+    for (const card of ['Total Deposits', 'Total Withdraws', 'Total Users', 'Profit/Loss'])
+      await page.getByTestId(`card-${card}`).waitFor();
     await page.getByText('Totals in USD, real wallets only', { exact: false }).waitFor();
     await page.getByText('Recent Transactions').waitFor();
     await page.locator('.recharts-bar-rectangle').first().waitFor();
@@ -39,11 +40,23 @@ describe('Dashboard, Server Info and Audit Log', () => {
     // --- Server Info: the spec's figures, read again every few seconds ---
     await page.goto('/admin/status/server');
     await expect.poll(() => adminTitle(page).textContent()).toBe('Server Info');
-    for (const label of ['CPU Model', 'CPU Usage', 'Logical Cores', 'Memory Usage', 'Total Memory', 'Database', 'Open websocket connections'])
+    for (const label of [
+      'CPU Model',
+      'CPU Usage',
+      'Logical Cores',
+      'Memory Usage',
+      'Total Memory',
+      'Database',
+      'Open websocket connections',
+    ])
       await page.getByText(label, { exact: true }).waitFor();
     const cpu = page.getByTestId('figure-CPU Usage');
     await expect.poll(() => cpu.textContent()).toMatch(/^\d+(\.\d)?\/100%$/);
-    const reads = () => page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/admin/status/server')).length);
+    const reads = () =>
+      page.evaluate(
+        () =>
+          performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/admin/status/server')).length,
+      );
     const first = await reads();
     await expect.poll(reads, { timeout: 10_000 }).toBeGreaterThan(first);
     await snap(page, 'server-info');
@@ -51,7 +64,10 @@ describe('Dashboard, Server Info and Audit Log', () => {
     // --- A staff action is in the audit log: an admin unlocks a customer's sign-in ---
     const api = new ApiSession(j.url);
     await api.signIn('admin@demo.test');
-    const clients = await api.call<{ data: Array<{ id: number; email: string }> }>('GET', '/admin/customers/api/all?search=client%40demo.test');
+    const clients = await api.call<{ data: Array<{ id: number; email: string }> }>(
+      'GET',
+      '/admin/customers/api/all?search=client%40demo.test',
+    );
     const client = clients.json.data[0];
     expect((await api.call('DELETE', `/admin/users/${client.id}/sign-in-lock`)).status).toBe(200);
 
@@ -68,9 +84,14 @@ describe('Dashboard, Server Info and Audit Log', () => {
     await snap(page, 'audit-log');
 
     // --- The filtered rows download as CSV ---
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Export CSV' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^audit-log-\d{4}-\d{2}-\d{2}\.csv$/);
-    const text = await (await download.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString('utf8'));
+    const text = await (await download.createReadStream())
+      .toArray()
+      .then((chunks) => Buffer.concat(chunks).toString('utf8'));
     expect(text).toContain('user.sign_in_unlock');
     expect(text).toContain('client@demo.test');
   });

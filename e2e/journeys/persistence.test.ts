@@ -17,7 +17,10 @@ describe('embedded database', () => {
       await s.signIn('client@demo.test');
       const switched = await s.call('POST', '/dashboard/switch-wallet', { balanceId: 2 });
       expect(switched.status).toBe(200);
-      const pw = await s.call('PUT', '/security/password', { currentPassword: 'Demo12345!', newPassword: 'Persisted123' });
+      const pw = await s.call('PUT', '/security/password', {
+        currentPassword: 'Demo12345!',
+        newPassword: 'Persisted123',
+      });
       expect(pw.status).toBe(200);
       // The second copy has its own database: the old password still works there.
       await new ApiSession(other.url).signIn('client@demo.test');

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { lastMailLink } from '../support/api.ts';
 import { snap } from '../support/browser.ts';
-import { DEMO_PASSWORD, expectPath, expectToast, modal, pathOf, signInAs, signInPage, useJourney } from '../support/pages.ts';
+import {
+  DEMO_PASSWORD,
+  expectPath,
+  expectToast,
+  modal,
+  pathOf,
+  signInAs,
+  signInPage,
+  useJourney,
+} from '../support/pages.ts';
 
 const email = 'client@demo.test';
 const newPassword = 'ResetPass789!';
@@ -23,7 +32,9 @@ describe('forgot password', () => {
     const sent = modal(page, 'Verification Email Sent');
     await sent.waitFor();
     await sent
-      .getByText(`A verification email has been sent to ${email}. Please click the link in the email to reset your password.`)
+      .getByText(
+        `A verification email has been sent to ${email}. Please click the link in the email to reset your password.`,
+      )
       .waitFor();
     await snap(page, 'reset-email-sent');
 
@@ -37,7 +48,9 @@ describe('forgot password', () => {
     const done = modal(page, 'Successful');
     await done.waitFor();
     await done.getByText('Password Updated').waitFor();
-    await done.getByText('Your new password has been set successfully. Please click the button below to login').waitFor();
+    await done
+      .getByText('Your new password has been set successfully. Please click the button below to login')
+      .waitFor();
     await snap(page, 'reset-password-updated');
     await done.getByRole('button', { name: 'Login' }).click();
     await expectPath(page, '/');

@@ -28,11 +28,51 @@ interface StaffCase {
 }
 
 const staff: StaffCase[] = [
-  { email: 'admin@demo.test', shortcut: 'Admin', screen: '/admin', title: 'Dashboard', active: 'Dashboard', sees: ['Admin & Staffs', 'Mail Outbox', 'Site Settings'], doesNotSee: ['API Key'] },
-  { email: 'manager@demo.test', shortcut: 'Manager', screen: '/admin/trades/all', title: 'All Trades', active: 'Trades', sees: ['Trades', 'Customers'], doesNotSee: ['Admin & Staffs', 'Site Settings'] },
-  { email: 'affiliate@demo.test', shortcut: 'Affiliate', screen: '/affiliate', title: 'Leads', active: 'Leads', sees: ['Leads', 'API Key'], doesNotSee: ['Admin & Staffs', 'Trades'] },
-  { email: 'agent@demo.test', shortcut: 'Agent', screen: '/admin/crm/sales/all', title: 'Sales', active: 'Sales', sees: ['Sales', 'Promo Code'], doesNotSee: ['Admin & Staffs', 'Retention'] },
-  { email: 'retention@demo.test', shortcut: 'Agent', screen: '/admin/crm/retention', title: 'Retention', active: 'Retention', sees: ['Retention', 'Promo Code'], doesNotSee: ['Admin & Staffs', 'Sales'] },
+  {
+    email: 'admin@demo.test',
+    shortcut: 'Admin',
+    screen: '/admin',
+    title: 'Dashboard',
+    active: 'Dashboard',
+    sees: ['Admin & Staffs', 'Mail Outbox', 'Site Settings'],
+    doesNotSee: ['API Key'],
+  },
+  {
+    email: 'manager@demo.test',
+    shortcut: 'Manager',
+    screen: '/admin/trades/all',
+    title: 'All Trades',
+    active: 'Trades',
+    sees: ['Trades', 'Customers'],
+    doesNotSee: ['Admin & Staffs', 'Site Settings'],
+  },
+  {
+    email: 'affiliate@demo.test',
+    shortcut: 'Affiliate',
+    screen: '/affiliate',
+    title: 'Leads',
+    active: 'Leads',
+    sees: ['Leads', 'API Key'],
+    doesNotSee: ['Admin & Staffs', 'Trades'],
+  },
+  {
+    email: 'agent@demo.test',
+    shortcut: 'Agent',
+    screen: '/admin/crm/sales/all',
+    title: 'Sales',
+    active: 'Sales',
+    sees: ['Sales', 'Promo Code'],
+    doesNotSee: ['Admin & Staffs', 'Retention'],
+  },
+  {
+    email: 'retention@demo.test',
+    shortcut: 'Agent',
+    screen: '/admin/crm/retention',
+    title: 'Retention',
+    active: 'Retention',
+    sees: ['Retention', 'Promo Code'],
+    doesNotSee: ['Admin & Staffs', 'Sales'],
+  },
 ];
 
 describe('roles: sign-in, top bar and back-office access', () => {
@@ -43,7 +83,8 @@ describe('roles: sign-in, top bar and back-office access', () => {
     await signInAs(page, 'client@demo.test');
     const bar = topBar(page);
     await expect.poll(() => bar.getByText('Balance', { exact: true }).isVisible()).toBe(true);
-    for (const label of SHORTCUT_LABELS) expect(await bar.getByRole('link', { name: label, exact: true }).count()).toBe(0);
+    for (const label of SHORTCUT_LABELS)
+      expect(await bar.getByRole('link', { name: label, exact: true }).count()).toBe(0);
     await snap(page, 'roles-client-top-bar');
 
     const menu = await openProfileMenu(page);

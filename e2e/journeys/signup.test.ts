@@ -89,7 +89,9 @@ describe('sign-up, email verification, profile and password', () => {
     const created = modal(page, 'Account Created');
     await created.waitFor();
     await created
-      .getByText(`We have sent a verification email to ${newClient.email}. Please click the link in the email to verify your account.`)
+      .getByText(
+        `We have sent a verification email to ${newClient.email}. Please click the link in the email to verify your account.`,
+      )
       .waitFor();
     await snap(page, 'signup-account-created');
     await created.getByRole('button', { name: 'Sign In' }).click();
@@ -112,7 +114,11 @@ describe('sign-up, email verification, profile and password', () => {
     const chooser = page.getByRole('dialog').filter({ hasText: 'Choose your plan' });
     // The subscription reloads the page: wait for it before going on.
     const reloaded = page.waitForEvent('load');
-    await chooser.getByTestId(/^plan-/).filter({ hasText: 'Basic' }).getByRole('button', { name: 'Get Started' }).click();
+    await chooser
+      .getByTestId(/^plan-/)
+      .filter({ hasText: 'Basic' })
+      .getByRole('button', { name: 'Get Started' })
+      .click();
     await reloaded;
     await page.getByTestId('kyc-banner').waitFor();
     await chooser.waitFor({ state: 'detached' });

@@ -15,8 +15,14 @@ describe('Site Settings', () => {
     await name.fill('Acme Markets');
     await page.getByRole('textbox', { name: 'App Name' }).press('Tab');
     // A 1×1 PNG as the new logo.
-    const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
-    await page.locator('input[type="file"]').nth(1).setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
+    const png = Buffer.from(
+      '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
+      'hex',
+    );
+    await page
+      .locator('input[type="file"]')
+      .nth(1)
+      .setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
     await page.getByRole('button', { name: 'Update' }).click();
     await expectToast(page, 'Settings updated successfully');
     await expect.poll(() => page.title()).toContain('Acme Markets');
@@ -58,4 +64,3 @@ describe('Site Settings', () => {
     await page.getByRole('link', { name: 'Übersicht' }).first().waitFor();
   });
 });
-

@@ -2,9 +2,25 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ApiSession } from '../support/api.ts';
 import { snap } from '../support/browser.ts';
-import { adminTitle, chooseOption, dataTable, expectPath, expectToast, modal, sideMenu, signInAs, useJourney } from '../support/pages.ts';
+import {
+  adminTitle,
+  chooseOption,
+  dataTable,
+  expectPath,
+  expectToast,
+  modal,
+  sideMenu,
+  signInAs,
+  useJourney,
+} from '../support/pages.ts';
 
-const DEMO_STAFF = ['admin@demo.test', 'manager@demo.test', 'affiliate@demo.test', 'agent@demo.test', 'retention@demo.test'];
+const DEMO_STAFF = [
+  'admin@demo.test',
+  'manager@demo.test',
+  'affiliate@demo.test',
+  'agent@demo.test',
+  'retention@demo.test',
+];
 const newStaff = { fullName: 'Quinn Staff', email: 'quinn.staff@demo.test', password: 'StaffPass123!' };
 
 /** Types into the table's search box and waits out the debounce until the rows are the expected ones. */
@@ -29,7 +45,8 @@ describe('Admin & Staffs', () => {
     await expect.poll(() => dataTable.total(page).textContent()).toBe(`Total: ${DEMO_STAFF.length}`);
     const managerRow = dataTable.row(page, 'manager@demo.test');
     await managerRow.getByRole('cell', { name: 'Max Manager' }).waitFor();
-    for (const cell of ['Manager', 'Yes', 'Active']) await managerRow.getByRole('cell', { name: cell, exact: true }).waitFor();
+    for (const cell of ['Manager', 'Yes', 'Active'])
+      await managerRow.getByRole('cell', { name: cell, exact: true }).waitFor();
     await snap(page, 'staff-users-list');
 
     // --- Search waits for the user to stop typing, then asks the server ---
@@ -107,7 +124,10 @@ describe('Admin & Staffs', () => {
     await mail.getByRole('button', { name: 'View' }).click();
     const view = modal(page, 'Reset your Trading Platform password');
     await view.waitFor();
-    await view.getByTestId('mail-text').getByText(/\/reset-password\?token=/).waitFor();
+    await view
+      .getByTestId('mail-text')
+      .getByText(/\/reset-password\?token=/)
+      .waitFor();
     await snap(page, 'staff-mail-outbox');
   });
 });

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { snap } from '../support/browser.ts';
-import { adminTitle, dataTable, dismissToasts, expectPath, expectToast, modal, sideMenu, signInAs, useJourney } from '../support/pages.ts';
+import {
+  adminTitle,
+  dataTable,
+  dismissToasts,
+  expectPath,
+  expectToast,
+  modal,
+  sideMenu,
+  signInAs,
+  useJourney,
+} from '../support/pages.ts';
 
 describe('Trade Management', () => {
   // Voiso is the provider saved here: it prices nothing, so no feed tries to reach the real provider.
@@ -39,7 +49,8 @@ describe('Trade Management', () => {
     await sideMenu(page).getByRole('link', { name: 'APIs' }).click();
     await expectPath(page, '/admin/apis');
     await expect.poll(() => adminTitle(page).textContent()).toBe('APIs');
-    for (const name of ['Polygon', 'EOD Historical Data', 'Oanda', 'Currency API', 'Voiso']) await page.getByRole('heading', { name, exact: true }).waitFor();
+    for (const name of ['Polygon', 'EOD Historical Data', 'Oanda', 'Currency API', 'Voiso'])
+      await page.getByRole('heading', { name, exact: true }).waitFor();
 
     // A card without its key is refused with the spec's message.
     const eod = page.getByTestId('api-card-eodAPI');
@@ -53,7 +64,9 @@ describe('Trade Management', () => {
     await expectToast(page, 'Voiso updated successfully');
     await snap(page, 'trade-management-apis');
     await page.reload();
-    await expect.poll(() => page.getByTestId('api-card-voiso').getByRole('textbox', { name: 'Cluster ID' }).inputValue()).toBe('cluster-7');
+    await expect
+      .poll(() => page.getByTestId('api-card-voiso').getByRole('textbox', { name: 'Cluster ID' }).inputValue())
+      .toBe('cluster-7');
   });
 
   it('adds, edits and deletes an instrument, and shows lots and API status', async () => {

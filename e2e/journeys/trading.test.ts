@@ -2,8 +2,26 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ApiSession, lastMailLink } from '../support/api.ts';
 import { snap } from '../support/browser.ts';
-import { chooseOption, dataTable, dismissToasts, expectToast, modal, signInAs, topBar, topBarStat, useJourney } from '../support/pages.ts';
-import { dashboard, MARKETS, orderById, placeOrderFromList, positionCell, priceTexts, quoteOf } from '../support/trading.ts';
+import {
+  chooseOption,
+  dataTable,
+  dismissToasts,
+  expectToast,
+  modal,
+  signInAs,
+  topBar,
+  topBarStat,
+  useJourney,
+} from '../support/pages.ts';
+import {
+  dashboard,
+  MARKETS,
+  orderById,
+  placeOrderFromList,
+  positionCell,
+  priceTexts,
+  quoteOf,
+} from '../support/trading.ts';
 
 const CLIENT = 'client@demo.test';
 /** EUR/USD shows 5 decimals. */
@@ -30,15 +48,20 @@ describe('trading dashboard', () => {
       await expect.poll(async () => (await priceTexts(panel)).filter((p) => p !== '-').length).toBeGreaterThan(0);
       const before = await priceTexts(panel);
       // About a third of the instruments move on each tick of the feed (four a second).
-      await expect.poll(async () => (await priceTexts(panel)).some((p, i) => p !== before[i]), { timeout: 5_000 }).toBe(true);
-      if (market.category === 'forex' || market.category === 'crypto') await snap(page, `trading-1-live-${market.category}`);
+      await expect
+        .poll(async () => (await priceTexts(panel)).some((p, i) => p !== before[i]), { timeout: 5_000 })
+        .toBe(true);
+      if (market.category === 'forex' || market.category === 'crypto')
+        await snap(page, `trading-1-live-${market.category}`);
     }
 
     const sell = dashboard.chartButton(page, 'SELL');
     const buy = dashboard.chartButton(page, 'BUY');
     expect(await sell.textContent()).toMatch(/^SELL\d+\.\d{5}$/);
     const first = `${await sell.textContent()} ${await buy.textContent()}`;
-    await expect.poll(async () => `${await sell.textContent()} ${await buy.textContent()}`, { timeout: 10_000 }).not.toBe(first);
+    await expect
+      .poll(async () => `${await sell.textContent()} ${await buy.textContent()}`, { timeout: 10_000 })
+      .not.toBe(first);
   });
 
   it('finds instruments by search and keeps EUR/USD in Favorite Pairs until it is removed', async () => {
@@ -46,8 +69,10 @@ describe('trading dashboard', () => {
     await signInAs(page, CLIENT);
 
     await dashboard.search(page).fill('eur');
-    for (const name of ['EUR_USD', 'EUR_GBP', 'EUR_JPY', 'EUR_CHF']) await dashboard.instrumentRow(page, name).waitFor();
-    for (const name of ['AAPL_USD', 'BTC_USD', 'USD_JPY']) expect(await dashboard.instrumentRow(page, name).count()).toBe(0);
+    for (const name of ['EUR_USD', 'EUR_GBP', 'EUR_JPY', 'EUR_CHF'])
+      await dashboard.instrumentRow(page, name).waitFor();
+    for (const name of ['AAPL_USD', 'BTC_USD', 'USD_JPY'])
+      expect(await dashboard.instrumentRow(page, name).count()).toBe(0);
     await snap(page, 'trading-2-search-eur');
 
     await dashboard.instrumentRow(page, 'EUR_USD').getByRole('button', { name: 'Add EUR/USD to favorites' }).click();
@@ -78,7 +103,9 @@ describe('trading dashboard', () => {
         await dialog.getByRole('switch', { name: 'Take Profit' }).check();
         await dialog.getByRole('switch', { name: 'Stop Loss' }).check();
         // Switched on, each level starts 1% away from the ask, inside its bounds.
-        await expect.poll(() => dialog.getByRole('textbox', { name: 'Take Profit' }).inputValue()).toMatch(/^\d\.\d{5}$/);
+        await expect
+          .poll(() => dialog.getByRole('textbox', { name: 'Take Profit' }).inputValue())
+          .toMatch(/^\d\.\d{5}$/);
         await expect.poll(() => dialog.getByRole('textbox', { name: 'Stop Loss' }).inputValue()).toMatch(/^\d\.\d{5}$/);
         await snap(page, 'trading-4-buy-dialog');
       },
@@ -135,8 +162,14 @@ describe('trading dashboard', () => {
     const download = page.waitForEvent('download');
     await page.getByRole('link', { name: 'Export' }).click();
     const file = await (await download).path();
-    const lines = fs.readFileSync(file, 'utf8').replace(/^\ufeff/, '').trim().split(/\r\n/);
-    expect(lines[0]).toBe('ID,Open Time,Close Time,Instrument,Type,Amount,Open Rate,Close Rate,Spread,Profit/Loss,Status');
+    const lines = fs
+      .readFileSync(file, 'utf8')
+      .replace(/^\ufeff/, '')
+      .trim()
+      .split(/\r\n/);
+    expect(lines[0]).toBe(
+      'ID,Open Time,Close Time,Instrument,Type,Amount,Open Rate,Close Rate,Spread,Profit/Loss,Status',
+    );
     expect(lines).toHaveLength(2);
     const row = lines[1].split(',');
     expect(row[0]).toBe(String(order.id));
@@ -174,7 +207,8 @@ describe('trading dashboard', () => {
           const o = await orderById(api, order.id);
           if (o && o.close_time === null && Date.now() > waitUntil) {
             const q = await quoteOf(api, 'EUR_USD');
-            if (q.bid <= Number(o.open_rate)) await api.call('PUT', `/dashboard/orders/${order.id}`, { loss: eurUsd(q.bid) });
+            if (q.bid <= Number(o.open_rate))
+              await api.call('PUT', `/dashboard/orders/${order.id}`, { loss: eurUsd(q.bid) });
           }
           return o?.close_reason ?? null;
         },
@@ -201,12 +235,23 @@ describe('trading dashboard', () => {
     const password = 'Newcomer123!';
     const api = new ApiSession(j.url);
     const signup = await api.call('POST', '/auth/signup', {
-      fullName: 'Nour Newcomer', email, password, passwordConfirmation: password, phone: '+44 20 7946 0123', birthDate: '1994-02-03',
-      country: 'United Kingdom', city: 'Leeds', address: '3 Park Row', postalCode: 'LS1 5HD', currency: 'USD',
+      fullName: 'Nour Newcomer',
+      email,
+      password,
+      passwordConfirmation: password,
+      phone: '+44 20 7946 0123',
+      birthDate: '1994-02-03',
+      country: 'United Kingdom',
+      city: 'Leeds',
+      address: '3 Park Row',
+      postalCode: 'LS1 5HD',
+      currency: 'USD',
     });
     expect(signup.status).toBe(201);
     const link = await lastMailLink(j.url, email, '/verify-email');
-    expect((await api.call('POST', '/auth/verify-email', { token: new URL(link).searchParams.get('token') })).status).toBe(200);
+    expect(
+      (await api.call('POST', '/auth/verify-email', { token: new URL(link).searchParams.get('token') })).status,
+    ).toBe(200);
     await api.signIn(email, password);
     // A plan first (the free one), so the plan chooser does not stand between the newcomer and the dashboard.
     const plans = await api.call<{ data: Array<{ id: number; price: string }> }>('GET', '/dashboard/pricing');
@@ -223,7 +268,13 @@ describe('trading dashboard', () => {
     const me = await api.call<{ user: { balances: Array<{ id: number; mode: string }> } }>('GET', '/auth/user');
     const real = me.json.user.balances.find((b) => b.mode === 'real')!;
     expect((await api.call('POST', '/dashboard/switch-wallet', { balanceId: real.id })).status).toBe(200);
-    const refused = await api.call<{ message: string }>('POST', '/dashboard/orders', { type: 'buy', instrument: 'EUR_USD', amount: 1000, profit: null, loss: null });
+    const refused = await api.call<{ message: string }>('POST', '/dashboard/orders', {
+      type: 'buy',
+      instrument: 'EUR_USD',
+      amount: 1000,
+      profit: null,
+      loss: null,
+    });
     expect(refused.status).toBe(403);
     expect(refused.json.message).toBe('Please verify KYC to enable trading');
   });
@@ -240,6 +291,8 @@ describe('trading dashboard', () => {
     await admin.signIn('admin@demo.test');
     expect((await admin.call('POST', '/dashboard/orders', { ...order, amount: 1000 })).status).toBe(403);
 
-    expect((await new ApiSession(j.url).call('POST', '/dashboard/orders', { ...order, amount: 1000 })).status).toBe(401);
+    expect((await new ApiSession(j.url).call('POST', '/dashboard/orders', { ...order, amount: 1000 })).status).toBe(
+      401,
+    );
   });
 });

@@ -9,7 +9,15 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -18,12 +26,17 @@ const violations = new WeakMap<BrowserContext, string[]>();
 /** Content-Security-Policy violations Chromium reported on the context's pages (a blocked script, style or frame). */
 export const cspViolations = (context: BrowserContext): string[] => violations.get(context) ?? [];
 
-export async function newPage(browser: Browser, baseURL: string, viewport = { width: 1366, height: 850 }): Promise<{ context: BrowserContext; page: Page }> {
+export async function newPage(
+  browser: Browser,
+  baseURL: string,
+  viewport = { width: 1366, height: 850 },
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL, viewport });
   const seen: string[] = [];
   violations.set(context, seen);
   context.on('console', (msg) => {
-    if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) seen.push(`${msg.location().url}: ${msg.text()}`);
+    if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text()))
+      seen.push(`${msg.location().url}: ${msg.text()}`);
   });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);

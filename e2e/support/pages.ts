@@ -110,7 +110,12 @@ export function modal(page: Page, title: string | RegExp): Locator {
 }
 
 /** Picks an option of a Mantine Select: opens it (typing first when it is searchable) and clicks the option. */
-export async function chooseOption(page: Page, label: string, option: string, opts: { type?: string; scope?: Page | Locator } = {}): Promise<void> {
+export async function chooseOption(
+  page: Page,
+  label: string,
+  option: string,
+  opts: { type?: string; scope?: Page | Locator } = {},
+): Promise<void> {
   const scope = opts.scope ?? page;
   const input = scope.getByRole('combobox', { name: label, exact: true });
   await input.click();

@@ -24,13 +24,25 @@ async function freePort(): Promise<number> {
 }
 
 /** Starts the real server (as `npm start` does) on a free port with a fresh embedded database and demo data. */
-export async function startServer(env: Record<string, string> = {}, opts: { dataDir?: string; keepData?: boolean } = {}): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string> = {},
+  opts: { dataDir?: string; keepData?: boolean } = {},
+): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-data-'));
   const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, APP_URL: url, LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      APP_URL: url,
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -53,7 +65,10 @@ export async function startServer(env: Record<string, string> = {}, opts: { data
   // A server that dies mid-journey would only show up as refused connections; say why it died.
   let stopping = false;
   child.on('exit', (code, signal) => {
-    if (!stopping) process.stderr.write(`\n[e2e] server at ${url} exited unexpectedly (${code ?? signal}):\n${output.slice(-4000)}\n`);
+    if (!stopping)
+      process.stderr.write(
+        `\n[e2e] server at ${url} exited unexpectedly (${code ?? signal}):\n${output.slice(-4000)}\n`,
+      );
   });
   return {
     url,

@@ -58,12 +58,17 @@ export async function placeOrderFromList(
   opts: { side: 'Buy' | 'Sell'; label: string; prepare?: (dialog: Locator) => Promise<void> },
 ): Promise<OrderJson> {
   // A favourite instrument is listed twice (Favorite Pairs and its market tab); both rows open the same dialog.
-  await page.getByRole('button', { name: `${opts.side} ${opts.label}`, exact: true }).first().click();
+  await page
+    .getByRole('button', { name: `${opts.side} ${opts.label}`, exact: true })
+    .first()
+    .click();
   const dialog = modal(page, new RegExp(`${opts.side} Order`));
   // The dialog shows a spinner until the conversion rate and the lot mode are loaded.
   await dialog.getByRole('button', { name: opts.side, exact: true }).waitFor();
   await opts.prepare?.(dialog);
-  const placed = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/dashboard/orders' && r.request().method() === 'POST');
+  const placed = page.waitForResponse(
+    (r) => new URL(r.url()).pathname === '/api/dashboard/orders' && r.request().method() === 'POST',
+  );
   await dialog.getByRole('button', { name: opts.side, exact: true }).click();
   const res = await placed;
   expect(res.status()).toBe(200);
@@ -86,7 +91,10 @@ export interface OrderJson {
 
 /** The current bid and ask of an instrument, from the dashboard's instrument catalogue. */
 export async function quoteOf(api: ApiSession, name: string): Promise<{ bid: number; ask: number }> {
-  const r = await api.call<Array<{ name: string; bids: number | null; asks: number | null }>>('GET', '/dashboard/instruments');
+  const r = await api.call<Array<{ name: string; bids: number | null; asks: number | null }>>(
+    'GET',
+    '/dashboard/instruments',
+  );
   const i = r.json.find((x) => x.name === name);
   if (!i || i.bids === null || i.asks === null) throw new Error(`no quote for ${name}`);
   return { bid: i.bids, ask: i.asks };

@@ -67,7 +67,13 @@ export async function buildApp({ ctx, logger = false }: BuildOptions): Promise<F
   app.decorate('registeredRoutes', registeredRoutes);
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat())
-      registeredRoutes.push({ method, url: route.url, get access() { return route.config?.access; } });
+      registeredRoutes.push({
+        method,
+        url: route.url,
+        get access() {
+          return route.config?.access;
+        },
+      });
   });
   // Before any route exists: every route gets its guard when it is registered.
   registerSecurity(app);
@@ -81,7 +87,10 @@ export async function buildApp({ ctx, logger = false }: BuildOptions): Promise<F
   await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 5 } });
   // With several instances the counts live in Redis, so a client's limit holds whichever instance it reaches.
   const redis = ctx.cluster.bus.redis;
-  await app.register(rateLimit, { global: false, ...(redis ? { redis, nameSpace: `${ctx.config.CLUSTER_NAME}:rate-limit:` } : {}) });
+  await app.register(rateLimit, {
+    global: false,
+    ...(redis ? { redis, nameSpace: `${ctx.config.CLUSTER_NAME}:rate-limit:` } : {}),
+  });
   await app.register(swagger, {
     openapi: {
       info: { title: 'Trading platform API', version: '1.0.0' },
@@ -115,7 +124,12 @@ function logRequests(app: FastifyInstance, mode: 'errors' | 'all' | 'none') {
   });
 }
 
-function errorHandler(this: FastifyInstance, err: FastifyError, req: Parameters<FastifyInstance['errorHandler']>[1], reply: Parameters<FastifyInstance['errorHandler']>[2]) {
+function errorHandler(
+  this: FastifyInstance,
+  err: FastifyError,
+  req: Parameters<FastifyInstance['errorHandler']>[1],
+  reply: Parameters<FastifyInstance['errorHandler']>[2],
+) {
   if (hasZodFastifySchemaValidationErrors(err)) {
     const errors: Record<string, string> = {};
     for (const v of err.validation) {
@@ -131,7 +145,8 @@ function errorHandler(this: FastifyInstance, err: FastifyError, req: Parameters<
     if (err.cause) req.log[err.status >= 500 ? 'error' : 'warn']({ err: err.cause, code: err.code }, err.message);
     return reply.status(err.status).send({ message: err.message, ...(err.errors ? { errors: err.errors } : {}) });
   }
-  if (err.statusCode === 429) return reply.status(429).send({ message: 'Too many requests. Please wait a moment and try again.' });
+  if (err.statusCode === 429)
+    return reply.status(429).send({ message: 'Too many requests. Please wait a moment and try again.' });
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
     return reply.status(err.statusCode).send({ message: err.message });
   }
@@ -153,7 +168,9 @@ async function serveWebApp(app: FastifyInstance, webDist: string): Promise<void>
     await app.register(
       publicAssets(async (scope) =>
         scope.register(fastifyStatic, {
-          root: webDist, wildcard: false, index: false,
+          root: webDist,
+          wildcard: false,
+          index: false,
           // The build writes .br and .gz beside each file; the one the browser accepts is sent as it is.
           preCompressed: true,
           cacheControl: false,

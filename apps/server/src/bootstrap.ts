@@ -39,7 +39,8 @@ export async function boot(config: Config, opts: { memory?: boolean } = {}): Pro
   const wantDemo = config.SEED_DEMO === 'true' || (config.SEED_DEMO === 'auto' && database.kind === 'pglite');
   const seededDemo = wantDemo && (await isEmpty(database.db));
   if (seededDemo) await seedDemo(database.db);
-  const wantActivity = config.DEMO_ACTIVITY === 'true' || (config.DEMO_ACTIVITY === 'auto' && config.NODE_ENV !== 'test');
+  const wantActivity =
+    config.DEMO_ACTIVITY === 'true' || (config.DEMO_ACTIVITY === 'auto' && config.NODE_ENV !== 'test');
   if (seededDemo && wantActivity) {
     await seedDemoActivity(database.db);
     await seedDemoLeads(database.db);

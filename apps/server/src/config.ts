@@ -1,9 +1,13 @@
 import path from 'node:path';
 import { z } from 'zod';
 
-const bool = z.enum(['true', 'false', '1', '0', '']).optional().transform((v) => v === 'true' || v === '1');
+const bool = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((v) => v === 'true' || v === '1');
 /** An optional setting where an empty value (`S3_ENDPOINT=` in a compose file) means unset. */
-const unsetIfEmpty = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+const unsetIfEmpty = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
 
 const Env = z.object({
   NODE_ENV: z.string().default('production'),
@@ -19,7 +23,10 @@ const Env = z.object({
   /** Redis shared by several instances of one deployment (realtime rooms, prices from the leader, cache refreshes). */
   REDIS_URL: z.string().optional(),
   /** Names this deployment's channels in a Redis that serves others too. */
-  CLUSTER_NAME: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'CLUSTER_NAME: letters, digits, - and _ only').default('platform'),
+  CLUSTER_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,40}$/, 'CLUSTER_NAME: letters, digits, - and _ only')
+    .default('platform'),
   /** smtp(s)://user:pass@host:port; without it mail stays in the outbox staff can read. */
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Platform <no-reply@localhost>'),
@@ -72,7 +79,14 @@ const Env = z.object({
    * together (see s3Settings); the endpoint defaults to AWS for the region, MinIO and most others need path style.
    */
   S3_ENDPOINT: unsetIfEmpty(z.url({ protocol: /^https?$/, error: 'S3_ENDPOINT must be an http(s) URL' })),
-  S3_BUCKET: unsetIfEmpty(z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'S3_BUCKET must be a bucket name (3-63 lower-case letters, digits, dots and dashes)')),
+  S3_BUCKET: unsetIfEmpty(
+    z
+      .string()
+      .regex(
+        /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+        'S3_BUCKET must be a bucket name (3-63 lower-case letters, digits, dots and dashes)',
+      ),
+  ),
   S3_REGION: unsetIfEmpty(z.string().regex(/^[a-z0-9-]{1,40}$/, 'S3_REGION must be a region name such as us-east-1')),
   S3_ACCESS_KEY_ID: unsetIfEmpty(z.string()),
   S3_SECRET_ACCESS_KEY: unsetIfEmpty(z.string()),
@@ -116,7 +130,9 @@ const S3_REQUIRED = ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as
  * uploads in the database or fail at the first upload, so it stops the start, naming what is missing.
  */
 const EnvChecked = Env.superRefine((v, ctx) => {
-  const given = (['S3_ENDPOINT', ...S3_REQUIRED, 'S3_REGION', 'S3_FORCE_PATH_STYLE'] as const).filter((k) => Boolean(v[k]));
+  const given = (['S3_ENDPOINT', ...S3_REQUIRED, 'S3_REGION', 'S3_FORCE_PATH_STYLE'] as const).filter((k) =>
+    Boolean(v[k]),
+  );
   if (given.length === 0) return;
   const missing = S3_REQUIRED.filter((k) => !v[k]);
   if (missing.length === 0) return;

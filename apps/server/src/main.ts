@@ -11,12 +11,20 @@ const app = await buildApp({
   ctx,
   logger: {
     level: config.LOG_LEVEL,
-    ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty', options: { singleLine: true, ignore: 'pid,hostname,reqId', translateTime: 'HH:MM:ss' } } } : {}),
+    ...(process.stdout.isTTY
+      ? {
+          transport: {
+            target: 'pino-pretty',
+            options: { singleLine: true, ignore: 'pid,hostname,reqId', translateTime: 'HH:MM:ss' },
+          },
+        }
+      : {}),
   },
 });
 ctx.realtime.attach(app.server, ctx.db);
 // A failed automatic close is retried on the position's next tick; say why it failed.
-risk.onError = (err, action) => app.log.error({ err, orderId: action.orderId, reason: action.reason }, 'automatic close failed');
+risk.onError = (err, action) =>
+  app.log.error({ err, orderId: action.orderId, reason: action.reason }, 'automatic close failed');
 await app.listen({ port: config.PORT, host: config.HOST });
 if (config.MARKET_FEED === 'true') await runMarket(ctx);
 
@@ -26,7 +34,8 @@ console.log(startBanner());
 function startBanner(): string {
   const where = database.kind === 'pglite' ? `embedded PostgreSQL in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)';
   const hours: Record<typeof config.MARKET_HOURS, string> = {
-    exchange: 'real exchange hours (forex, commodities and indices close at weekends; MARKET_HOURS=open npm start keeps every market open)',
+    exchange:
+      'real exchange hours (forex, commodities and indices close at weekends; MARKET_HOURS=open npm start keeps every market open)',
     open: 'every market open (MARKET_HOURS=open)',
     closed: 'every market closed (MARKET_HOURS=closed)',
   };

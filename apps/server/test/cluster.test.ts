@@ -19,7 +19,10 @@ class Client {
   async call(method: string, p: string, body?: unknown): Promise<{ status: number; json: Json }> {
     const res = await fetch(`${this.url}/api${p}`, {
       method,
-      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(this.cookie ? { cookie: this.cookie } : {}) },
+      headers: {
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(this.cookie ? { cookie: this.cookie } : {}),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const set = res.headers.getSetCookie().find((c) => c.startsWith('sid='));
@@ -42,7 +45,8 @@ const until = async (what: string, check: () => boolean | Promise<boolean>, ms =
   }
 };
 
-const leads = async (s: ServerProcess) => (await fetch(`${s.url}/readyz`).then((r) => r.json()) as { checks: { leader?: string } }).checks.leader === 'yes';
+const leads = async (s: ServerProcess) =>
+  ((await fetch(`${s.url}/readyz`).then((r) => r.json())) as { checks: { leader?: string } }).checks.leader === 'yes';
 
 describe.skipIf(!base)('two instances on PostgreSQL and Redis', () => {
   let a: ServerProcess;
@@ -54,8 +58,14 @@ describe.skipIf(!base)('two instances on PostgreSQL and Redis', () => {
     const db = await scratchDatabase(base!);
     cleanups.push(() => db.drop());
     env = {
-      DATABASE_URL: db.url, REDIS_URL: redis, CLUSTER_NAME: `t${randomBytes(4).toString('hex')}`, SEED_DEMO: 'true', DEMO_ACTIVITY: 'false',
-      MARKET_HOURS: 'open', FEED_TICK_MS: '100', LOG_REQUESTS: 'none',
+      DATABASE_URL: db.url,
+      REDIS_URL: redis,
+      CLUSTER_NAME: `t${randomBytes(4).toString('hex')}`,
+      SEED_DEMO: 'true',
+      DEMO_ACTIVITY: 'false',
+      MARKET_HOURS: 'open',
+      FEED_TICK_MS: '100',
+      LOG_REQUESTS: 'none',
     };
     a = await startServerProcess(env);
     cleanups.push(() => void a.child.kill('SIGKILL'));
@@ -69,25 +79,44 @@ describe.skipIf(!base)('two instances on PostgreSQL and Redis', () => {
 
   it('counts request rate limits across instances', async () => {
     // 30 a minute per address on the public auth endpoints, wherever the requests land.
-    const send = (s: ServerProcess) => fetch(`${s.url}/api/forgot-password`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'nobody@example.test' }) }).then((r) => r.status);
+    const send = (s: ServerProcess) =>
+      fetch(`${s.url}/api/forgot-password`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'nobody@example.test' }),
+      }).then((r) => r.status);
     const statuses = await Promise.all(Array.from({ length: 40 }, (_, i) => send(i % 2 ? a : b)));
     expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(30);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(10);
   });
 
   it('counts failed sign-ins of an account across instances', async () => {
-    const wrong = (s: ServerProcess) => fetch(`${s.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'affiliate@demo.test', password: 'wrong-password' }) }).then((r) => r.status);
+    const wrong = (s: ServerProcess) =>
+      fetch(`${s.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'affiliate@demo.test', password: 'wrong-password' }),
+      }).then((r) => r.status);
     // Five wrong passwords, split between the instances, lock the account on both.
     for (let i = 0; i < 5; i++) expect(await wrong(i % 2 ? a : b)).toBe(401);
     expect(await wrong(a)).toBe(429);
     expect(await wrong(b)).toBe(429);
   });
 
-  it('ends a customer\'s sessions on every instance at once when staff deactivate them on another', async () => {
+  it("ends a customer's sessions on every instance at once when staff deactivate them on another", async () => {
     const admin = await new Client(a.url).signIn('admin@demo.test');
     const profile = {
-      fullName: 'Cluster Customer', email: 'cluster@example.test', password: 'Password123!', isEmailVerified: true, isActive: true,
-      phone: '+44 20 7946 0000', birthDate: '1990-01-01', country: 'United Kingdom', city: 'London', address: '1 Street', postalCode: 'N1 1AA',
+      fullName: 'Cluster Customer',
+      email: 'cluster@example.test',
+      password: 'Password123!',
+      isEmailVerified: true,
+      isActive: true,
+      phone: '+44 20 7946 0000',
+      birthDate: '1990-01-01',
+      country: 'United Kingdom',
+      city: 'London',
+      address: '1 Street',
+      postalCode: 'N1 1AA',
     };
     const made = await admin.call('POST', '/admin/customers', profile);
     expect(made.status, JSON.stringify(made.json)).toBe(201);
@@ -96,19 +125,40 @@ describe.skipIf(!base)('two instances on PostgreSQL and Redis', () => {
     expect((await customer.call('GET', '/auth/user')).status).toBe(200);
     expect((await customer.call('GET', '/auth/user')).status).toBe(200);
     const id = (made.json.user as { id: number } | undefined)?.id ?? (made.json.id as number);
-    expect((await admin.call('PUT', `/admin/customers/${id}`, { ...profile, password: '', isActive: false, managerId: -2, pricingTableId: -2 })).status).toBe(200);
+    expect(
+      (
+        await admin.call('PUT', `/admin/customers/${id}`, {
+          ...profile,
+          password: '',
+          isActive: false,
+          managerId: -2,
+          pricingTableId: -2,
+        })
+      ).status,
+    ).toBe(200);
     // Well inside the cache's 5 s: B was told.
-    await until('B to refuse the deactivated customer', async () => (await customer.call('GET', '/auth/user')).status === 401, 1500);
+    await until(
+      'B to refuse the deactivated customer',
+      async () => (await customer.call('GET', '/auth/user')).status === 401,
+      1500,
+    );
   });
 
-  it('serves prices, notifications and stops across instances, and survives the leader', { timeout: 120_000 }, async () => {
+  it('serves prices, notifications and stops across instances, and survives the leader', {
+    timeout: 120_000,
+  }, async () => {
     expect(await leads(b)).toBe(false);
     const client = await new Client(b.url).signIn('client@demo.test');
     const adminA = await new Client(a.url).signIn('admin@demo.test');
     const adminB = await new Client(b.url).signIn('admin@demo.test');
 
     // A websocket client on B, signed in as the demo client.
-    const socket: Socket = connect(b.url, { transports: ['websocket'], extraHeaders: { cookie: client.cookie }, forceNew: true, reconnection: false });
+    const socket: Socket = connect(b.url, {
+      transports: ['websocket'],
+      extraHeaders: { cookie: client.cookie },
+      forceNew: true,
+      reconnection: false,
+    });
     cleanups.push(() => void socket.disconnect());
     const prices: Array<Array<{ name: string; bids: number }>> = [];
     const notices: Json[] = [];
@@ -122,26 +172,55 @@ describe.skipIf(!base)('two instances on PostgreSQL and Redis', () => {
     const instrument = eur.find((i) => i.name === 'EUR_USD')!;
     const setPrice = (admin: Client, bid: number) =>
       admin.call('PUT', `/admin/instruments/${instrument.id}`, {
-        name: instrument.name, base: instrument.base, quote: instrument.quote, category: 'forex', tradingview: instrument.tradingview,
-        alias: instrument.alias, leverage: instrument.leverage, tradable: true, swap: Number(instrument.swap), bids: bid, asks: bid + 0.0002,
+        name: instrument.name,
+        base: instrument.base,
+        quote: instrument.quote,
+        category: 'forex',
+        tradingview: instrument.tradingview,
+        alias: instrument.alias,
+        leverage: instrument.leverage,
+        tradable: true,
+        swap: Number(instrument.swap),
+        bids: bid,
+        asks: bid + 0.0002,
       });
     expect((await setPrice(adminA, 1.1)).status).toBe(200);
-    await until('B to see the new price', async () => prices.some((batch) => batch.some((q) => q.name === 'EUR_USD' && Math.abs(q.bids - 1.1) < 0.01)));
-    const placed = await client.call('POST', '/dashboard/orders', { type: 'buy', instrument: 'EUR_USD', amount: '1000', loss: 1.09 });
+    await until('B to see the new price', async () =>
+      prices.some((batch) => batch.some((q) => q.name === 'EUR_USD' && Math.abs(q.bids - 1.1) < 0.01)),
+    );
+    const placed = await client.call('POST', '/dashboard/orders', {
+      type: 'buy',
+      instrument: 'EUR_USD',
+      amount: '1000',
+      loss: 1.09,
+    });
     expect(placed.status, JSON.stringify(placed.json)).toBe(200);
     const first = (placed.json.order as { id: number }).id;
     expect((await setPrice(adminA, 1.05)).status).toBe(200);
     const closedReason = async (id: number) => {
-      const orders = (await client.call('GET', '/dashboard/orders?status=closed&limit=50')).json.data as Array<{ id: number; close_reason?: string }>;
+      const orders = (await client.call('GET', '/dashboard/orders?status=closed&limit=50')).json.data as Array<{
+        id: number;
+        close_reason?: string;
+      }>;
       return orders.find((o) => o.id === id)?.close_reason;
     };
-    await until('A to close the order placed on B at its stop', async () => (await closedReason(first)) === 'stop_loss');
+    await until(
+      'A to close the order placed on B at its stop',
+      async () => (await closedReason(first)) === 'stop_loss',
+    );
     await until('the client on B to be told', () => notices.some((n) => JSON.stringify(n).includes(`#${first}`)));
 
     // Another position on B; then the leader dies and its stop is crossed after the kill.
     expect((await setPrice(adminA, 1.1)).status).toBe(200);
-    await until('B to see the price back up', async () => prices.some((batch) => batch.some((q) => q.name === 'EUR_USD' && Math.abs(q.bids - 1.1) < 0.01)));
-    const second = await client.call('POST', '/dashboard/orders', { type: 'buy', instrument: 'EUR_USD', amount: '1000', loss: 1.09 });
+    await until('B to see the price back up', async () =>
+      prices.some((batch) => batch.some((q) => q.name === 'EUR_USD' && Math.abs(q.bids - 1.1) < 0.01)),
+    );
+    const second = await client.call('POST', '/dashboard/orders', {
+      type: 'buy',
+      instrument: 'EUR_USD',
+      amount: '1000',
+      loss: 1.09,
+    });
     expect(second.status, JSON.stringify(second.json)).toBe(200);
     const secondId = (second.json.order as { id: number }).id;
     const killedAt = Date.now();
@@ -150,10 +229,15 @@ describe.skipIf(!base)('two instances on PostgreSQL and Redis', () => {
     await until('B to lead', () => leads(b), 10_000);
     expect(Date.now() - killedAt).toBeLessThan(5_000 + 2_000);
     try {
-      await until('B to close the position whose stop was crossed after the kill', async () => (await closedReason(secondId)) === 'stop_loss');
+      await until(
+        'B to close the position whose stop was crossed after the kill',
+        async () => (await closedReason(secondId)) === 'stop_loss',
+      );
     } catch (err) {
       const orders = (await client.call('GET', '/dashboard/orders?limit=5')).json.data;
-      throw new Error(`${(err as Error).message}\norders: ${JSON.stringify(orders)}\nlast prices: ${JSON.stringify(prices.slice(-3).map((b) => b.find((q) => q.name === 'EUR_USD')))}\nB said:\n${b.output().slice(-3000)}`);
+      throw new Error(
+        `${(err as Error).message}\norders: ${JSON.stringify(orders)}\nlast prices: ${JSON.stringify(prices.slice(-3).map((b) => b.find((q) => q.name === 'EUR_USD')))}\nB said:\n${b.output().slice(-3000)}`,
+      );
     }
     // Closed once: its P/L is in the wallet's history once.
     const statement = (await client.call('GET', '/statements/history?limit=100')).json.data as Array<{ id: number }>;

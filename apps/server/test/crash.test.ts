@@ -26,7 +26,10 @@ class Client {
   async call(method: string, p: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
     const res = await fetch(`${this.url}/api${p}`, {
       method,
-      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(this.cookie ? { cookie: this.cookie } : {}) },
+      headers: {
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(this.cookie ? { cookie: this.cookie } : {}),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const set = res.headers.getSetCookie().find((c) => c.startsWith('sid='));
@@ -49,7 +52,8 @@ async function signedIn(url: string, email: string, password: string): Promise<C
   return c;
 }
 
-const rows = async <T,>(db: Database, q: ReturnType<typeof sql>): Promise<T[]> => ((await db.db.execute(q)) as unknown as { rows: T[] }).rows;
+const rows = async <T>(db: Database, q: ReturnType<typeof sql>): Promise<T[]> =>
+  ((await db.db.execute(q)) as unknown as { rows: T[] }).rows;
 
 describe('a server killed mid-flight', () => {
   it('loses nothing, doubles nothing and resumes every open position', { timeout: 240_000 }, async () => {
@@ -75,8 +79,17 @@ describe('a server killed mid-flight', () => {
     for (let i = 0; i < 8; i++) {
       const email = `crash${i}@example.test`;
       const made = await admin.call('POST', '/admin/customers', {
-        fullName: `Crash Trader ${i}`, email, password: 'Password123!', isEmailVerified: true, isActive: true,
-        phone: '+44 20 7946 0000', birthDate: '1990-01-01', country: 'United Kingdom', city: 'London', address: '1 Street', postalCode: 'N1 1AA',
+        fullName: `Crash Trader ${i}`,
+        email,
+        password: 'Password123!',
+        isEmailVerified: true,
+        isActive: true,
+        phone: '+44 20 7946 0000',
+        birthDate: '1990-01-01',
+        country: 'United Kingdom',
+        city: 'London',
+        address: '1 Street',
+        postalCode: 'N1 1AA',
       });
       expect(made.status, JSON.stringify(made.json)).toBe(201);
       const client = await signedIn(server.url, email, 'Password123!');
@@ -91,7 +104,13 @@ describe('a server killed mid-flight', () => {
     let running = true;
     const trade = async (t: (typeof traders)[number]) => {
       while (running) {
-        const p = await t.client.call('POST', '/dashboard/orders', { type: Math.random() < 0.5 ? 'buy' : 'sell', instrument: 'EUR_USD', amount: '1000' }).catch(() => null);
+        const p = await t.client
+          .call('POST', '/dashboard/orders', {
+            type: Math.random() < 0.5 ? 'buy' : 'sell',
+            instrument: 'EUR_USD',
+            amount: '1000',
+          })
+          .catch(() => null);
         if (!p || p.status !== 200) continue;
         const id = (p.json.order as { id: number }).id;
         placed.add(id);
@@ -104,7 +123,9 @@ describe('a server killed mid-flight', () => {
     const credit = async () => {
       while (running) {
         const t = traders[Math.floor(Math.random() * traders.length)];
-        const r = await admin.call('PUT', `/admin/balance/${t.wallet}`, { amount: '1', type: 'add', reason: 'crash test' }).catch(() => null);
+        const r = await admin
+          .call('PUT', `/admin/balance/${t.wallet}`, { amount: '1', type: 'add', reason: 'crash test' })
+          .catch(() => null);
         if (r?.status === 200) credited.set(t.wallet, (credited.get(t.wallet) ?? 0) + 1);
       }
     };
@@ -119,13 +140,18 @@ describe('a server killed mid-flight', () => {
     // Started again on the same database: the risk engine reloads every open position.
     server = await startServerProcess(env);
     const admin2 = await signedIn(server.url, 'admin@demo.test', 'Demo12345!');
-    const metrics = await fetch(`${server.url}/api/admin/metrics`, { headers: { cookie: admin2.cookie } }).then((r) => r.text());
+    const metrics = await fetch(`${server.url}/api/admin/metrics`, { headers: { cookie: admin2.cookie } }).then((r) =>
+      r.text(),
+    );
     const followed = Number(/^risk_engine_positions (\d+)$/m.exec(metrics)?.[1]);
     expect(await server.stop()).toBe(0);
 
     const db = await open();
     try {
-      const orders = await rows<{ id: number; closed: boolean }>(db, sql`select id, close_time is not null as closed from orders`);
+      const orders = await rows<{ id: number; closed: boolean }>(
+        db,
+        sql`select id, close_time is not null as closed from orders`,
+      );
       const byId = new Map(orders.map((o) => [o.id, o.closed]));
       // Everything answered 200 is there, as answered.
       expect([...placed].filter((id) => !byId.has(id))).toEqual([]);
@@ -134,23 +160,36 @@ describe('a server killed mid-flight', () => {
       expect(followed).toBeGreaterThan(0);
 
       // Nothing half-applied: each wallet equals its ledger and holds exactly its open positions' margin.
-      const off = await rows<{ id: number }>(db, sql`
+      const off = await rows<{ id: number }>(
+        db,
+        sql`
         select b.id from balances b
          where b.balance <> coalesce((select sum(amount) from ledger_entries l where l.balance_id = b.id), 0)
-            or b.margin <> coalesce((select sum(margin_used) from orders o where o.balance_id = b.id and o.close_time is null), 0)`);
+            or b.margin <> coalesce((select sum(margin_used) from orders o where o.balance_id = b.id and o.close_time is null), 0)`,
+      );
       expect(off).toEqual([]);
       // A close books its P/L once; an open position has booked none.
-      const doubled = await rows<{ ref_id: number }>(db, sql`
-        select ref_id from ledger_entries where ref_type = 'order' and kind = 'trade_pl' group by ref_id having count(*) > 1`);
+      const doubled = await rows<{ ref_id: number }>(
+        db,
+        sql`
+        select ref_id from ledger_entries where ref_type = 'order' and kind = 'trade_pl' group by ref_id having count(*) > 1`,
+      );
       expect(doubled).toEqual([]);
-      const early = await rows<{ id: number }>(db, sql`
+      const early = await rows<{ id: number }>(
+        db,
+        sql`
         select o.id from orders o where o.close_time is null
-           and exists (select 1 from ledger_entries l where l.ref_type = 'order' and l.ref_id = o.id)`);
+           and exists (select 1 from ledger_entries l where l.ref_type = 'order' and l.ref_id = o.id)`,
+      );
       expect(early).toEqual([]);
       // Every credit answered 200 is in the ledger (one that committed just before the kill may be there unanswered).
-      const credits = await rows<{ balance_id: number; n: number }>(db, sql`
-        select balance_id, count(*)::int as n from ledger_entries where kind = 'adjustment' and note = 'crash test' group by balance_id`);
-      for (const [wallet, n] of credited) expect(credits.find((c) => c.balance_id === wallet)?.n ?? 0).toBeGreaterThanOrEqual(n);
+      const credits = await rows<{ balance_id: number; n: number }>(
+        db,
+        sql`
+        select balance_id, count(*)::int as n from ledger_entries where kind = 'adjustment' and note = 'crash test' group by balance_id`,
+      );
+      for (const [wallet, n] of credited)
+        expect(credits.find((c) => c.balance_id === wallet)?.n ?? 0).toBeGreaterThanOrEqual(n);
     } finally {
       await db.close();
     }

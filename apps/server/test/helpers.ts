@@ -41,7 +41,15 @@ export async function createTestApp(
     u.pathname = `/${dbName}`;
     url = u.toString();
   }
-  const config: Config = loadConfig({ NODE_ENV: 'test', PORT: '0', SEED_DEMO: 'true', LOG_LEVEL: 'silent', MARKET_HOURS: 'open', ...(url ? { DATABASE_URL: url } : {}), ...env });
+  const config: Config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: '0',
+    SEED_DEMO: 'true',
+    LOG_LEVEL: 'silent',
+    MARKET_HOURS: 'open',
+    ...(url ? { DATABASE_URL: url } : {}),
+    ...env,
+  });
   const { ctx, database, risk } = await boot(config, { memory: !url });
   const app = await buildApp({ ctx });
   await opts.beforeReady?.(app);
@@ -74,7 +82,12 @@ export function cookieOf(res: LightMyRequestResponse): string {
 }
 
 /** Signs in and returns the cookie header to send. */
-export async function signIn(app: FastifyInstance, email: string, password = DEMO_PASSWORD, remoteAddress?: string): Promise<string> {
+export async function signIn(
+  app: FastifyInstance,
+  email: string,
+  password = DEMO_PASSWORD,
+  remoteAddress?: string,
+): Promise<string> {
   const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password }, remoteAddress });
   if (res.statusCode !== 200) throw new Error(`sign-in of ${email} failed: ${res.statusCode} ${res.body}`);
   return cookieOf(res);
@@ -90,47 +103,84 @@ export const DEMO = {
 } as const;
 
 export const ROLE_EMAIL: Record<number, string> = {
-  1: DEMO.admin, 2: DEMO.manager, 3: DEMO.client, 4: DEMO.affiliate, 5: DEMO.agent, 6: DEMO.retention,
+  1: DEMO.admin,
+  2: DEMO.manager,
+  3: DEMO.client,
+  4: DEMO.affiliate,
+  5: DEMO.agent,
+  6: DEMO.retention,
 };
 
 /**
  * Signs every role's demo account in and looks up the demo accounts' ids: into the caller's maps, which tests that
  * act as every role extend with accounts of their own.
  */
-export async function signInDemoRoles(t: TestApp, cookies: Map<number | string, string>, ids: Record<string, number>): Promise<void> {
+export async function signInDemoRoles(
+  t: TestApp,
+  cookies: Map<number | string, string>,
+  ids: Record<string, number>,
+): Promise<void> {
   for (const role of [1, 2, 3, 4, 5, 6]) cookies.set(role, await signIn(t.app, ROLE_EMAIL[role]));
-  for (const [k, email] of Object.entries(DEMO)) ids[k] = (await t.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0].id;
+  for (const [k, email] of Object.entries(DEMO))
+    ids[k] = (await t.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0].id;
 }
 
 let customerSeq = 0;
 
 /** Signs up a new customer through the API and marks the email verified; returns the email and user id. */
-export async function newVerifiedCustomer(t: TestApp, prefix = 'customer'): Promise<{ email: string; id: number; password: string }> {
+export async function newVerifiedCustomer(
+  t: TestApp,
+  prefix = 'customer',
+): Promise<{ email: string; id: number; password: string }> {
   const email = `${prefix}${++customerSeq}-${randomBytes(3).toString('hex')}@example.test`;
   const password = 'Password123!';
   const res = await t.app.inject({
     method: 'POST',
     url: '/api/auth/signup',
     payload: {
-      fullName: 'Test Customer', email, password, passwordConfirmation: password, phone: '+44 20 7946 0999',
-      birthDate: '1990-01-01', country: 'United Kingdom', city: 'London', address: '1 Street', postalCode: 'N1 1AA', currency: 'USD',
+      fullName: 'Test Customer',
+      email,
+      password,
+      passwordConfirmation: password,
+      phone: '+44 20 7946 0999',
+      birthDate: '1990-01-01',
+      country: 'United Kingdom',
+      city: 'London',
+      address: '1 Street',
+      postalCode: 'N1 1AA',
+      currency: 'USD',
     },
   });
   if (res.statusCode >= 300) throw new Error(res.body);
-  const [u] = await t.ctx.db.update(users).set({ isEmailVerified: true }).where(eq(users.email, email)).returning({ id: users.id });
+  const [u] = await t.ctx.db
+    .update(users)
+    .set({ isEmailVerified: true })
+    .where(eq(users.email, email))
+    .returning({ id: users.id });
   return { email, id: u.id, password };
 }
 
 /** A tiny valid PNG (1×1), for uploads. */
-export const PNG_BYTES = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
+export const PNG_BYTES = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
+  'hex',
+);
 
 /** A multipart/form-data body for inject(): text fields and files (name → bytes). */
-export function multipart(fields: Record<string, string>, files: Record<string, { data: Buffer; filename?: string; type?: string }> = {}) {
+export function multipart(
+  fields: Record<string, string>,
+  files: Record<string, { data: Buffer; filename?: string; type?: string }> = {},
+) {
   const boundary = `----test${randomBytes(8).toString('hex')}`;
   const parts: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  for (const [k, v] of Object.entries(fields))
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
   for (const [k, f] of Object.entries(files)) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"; filename="${f.filename ?? 'file.png'}"\r\nContent-Type: ${f.type ?? 'image/png'}\r\n\r\n`));
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${k}"; filename="${f.filename ?? 'file.png'}"\r\nContent-Type: ${f.type ?? 'image/png'}\r\n\r\n`,
+      ),
+    );
     parts.push(f.data, Buffer.from('\r\n'));
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
@@ -140,8 +190,11 @@ export function multipart(fields: Record<string, string>, files: Record<string, 
 /** Σ ledger of a wallet and its balance, as strings to compare. */
 export async function ledgerAndBalance(t: TestApp, balanceId: number): Promise<{ ledger: string; balance: string }> {
   const { sql } = await import('drizzle-orm');
-  const res = await t.ctx.db.execute(sql`select (select coalesce(sum(amount), 0)::numeric(20,8)::text from ledger_entries where balance_id = ${balanceId}) as ledger, (select balance::text from balances where id = ${balanceId}) as balance`);
-  const row = ((res as unknown as { rows: Array<{ ledger: string; balance: string }> }).rows ?? (res as unknown as Array<{ ledger: string; balance: string }>))[0];
+  const res = await t.ctx.db.execute(
+    sql`select (select coalesce(sum(amount), 0)::numeric(20,8)::text from ledger_entries where balance_id = ${balanceId}) as ledger, (select balance::text from balances where id = ${balanceId}) as balance`,
+  );
+  const row = ((res as unknown as { rows: Array<{ ledger: string; balance: string }> }).rows ??
+    (res as unknown as Array<{ ledger: string; balance: string }>))[0];
   return { ledger: row.ledger, balance: row.balance };
 }
 
@@ -151,10 +204,18 @@ export async function ledgerAndBalance(t: TestApp, balanceId: number): Promise<{
  */
 export async function resetWalletTo(t: TestApp, balanceId: number, amount: string): Promise<void> {
   await t.ctx.db.transaction(async (tx) => {
-    const [w] = await tx.select({ balance: balances.balance }).from(balances).where(eq(balances.id, balanceId)).for('update');
+    const [w] = await tx
+      .select({ balance: balances.balance })
+      .from(balances)
+      .where(eq(balances.id, balanceId))
+      .for('update');
     await tx.update(balances).set({ balance: amount, margin: '0' }).where(eq(balances.id, balanceId));
     await tx.insert(ledgerEntries).values({
-      balanceId, kind: 'adjustment', amount: dec(amount).minus(w.balance).toString(), balanceAfter: amount, note: 'test reset',
+      balanceId,
+      kind: 'adjustment',
+      amount: dec(amount).minus(w.balance).toString(),
+      balanceAfter: amount,
+      note: 'test reset',
     });
   });
 }

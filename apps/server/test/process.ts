@@ -33,7 +33,15 @@ export async function startServerProcess(env: Record<string, string>, port?: num
   const p = port ?? (await freePort());
   const url = `http://127.0.0.1:${p}`;
   const child = spawn(process.execPath, ['--import', 'tsx', serverMain], {
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(p), HOST: '127.0.0.1', APP_URL: url, LOG_LEVEL: 'warn', ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(p),
+      HOST: '127.0.0.1',
+      APP_URL: url,
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

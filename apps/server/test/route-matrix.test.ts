@@ -214,7 +214,9 @@ const API_KEY_ROUTES = new Set(['POST /api/affiliate/leads/intake']);
 const keyOf = (r: Pick<RegisteredRoute, 'method' | 'url'>) => `${r.method} ${r.url}`;
 const isApi = (url: string) => url.startsWith('/api/') && !url.startsWith('/api/docs');
 const sameAccess = (a: RouteAccess | undefined, b: RouteAccess): boolean =>
-  typeof a === 'string' || typeof b === 'string' || a === undefined ? a === b : [...a].sort().join() === [...b].sort().join();
+  typeof a === 'string' || typeof b === 'string' || a === undefined
+    ? a === b
+    : [...a].sort().join() === [...b].sort().join();
 
 let t: TestApp;
 let apiRoutes: RegisteredRoute[];
@@ -226,7 +228,10 @@ beforeAll(async () => {
   // Fastify adds a HEAD twin to every GET route; it runs the same handler and guard, so the GET entry covers it.
   const gets = new Set(all.filter((r) => r.method === 'GET').map((r) => r.url));
   apiRoutes = all.filter((r) => isApi(r.url) && !(r.method === 'HEAD' && gets.has(r.url)));
-  const rows = await t.ctx.db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.email, Object.values(ROLE_EMAIL)));
+  const rows = await t.ctx.db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(inArray(users.email, Object.values(ROLE_EMAIL)));
   for (const role of ALL_ROLES) userIds.set(role, rows.find((r) => r.email === ROLE_EMAIL[role])!.id);
 });
 afterAll(async () => t.close());
@@ -251,12 +256,20 @@ describe('route matrix', () => {
 
   it('lists every registered API route in the table, and nothing else', () => {
     const registered = apiRoutes.map(keyOf);
-    expect(registered.filter((k) => !(k in EXPECTED)), 'routes missing from EXPECTED').toEqual([]);
-    expect(Object.keys(EXPECTED).filter((k) => !registered.includes(k)), 'EXPECTED entries with no route').toEqual([]);
+    expect(
+      registered.filter((k) => !(k in EXPECTED)),
+      'routes missing from EXPECTED',
+    ).toEqual([]);
+    expect(
+      Object.keys(EXPECTED).filter((k) => !registered.includes(k)),
+      'EXPECTED entries with no route',
+    ).toEqual([]);
   });
 
   it('declares on each route the access the table expects', () => {
-    const mismatched = apiRoutes.filter((r) => !sameAccess(r.access, EXPECTED[keyOf(r)])).map((r) => `${keyOf(r)} declares ${JSON.stringify(r.access)}`);
+    const mismatched = apiRoutes
+      .filter((r) => !sameAccess(r.access, EXPECTED[keyOf(r)]))
+      .map((r) => `${keyOf(r)} declares ${JSON.stringify(r.access)}`);
     expect(mismatched).toEqual([]);
   });
 
@@ -286,7 +299,8 @@ describe('route matrix', () => {
         else expected = s === 403 ? null : '403';
         // An empty or invalid request must be refused cleanly, never crash the handler.
         if (expected === null && s >= 500) expected = 'no 5xx';
-        if (expected) failures.push(`${keyOf(route)} as ${who}: got ${s}, expected ${expected} (${res.body.slice(0, 120)})`);
+        if (expected)
+          failures.push(`${keyOf(route)} as ${who}: got ${s}, expected ${expected} (${res.body.slice(0, 120)})`);
       }
     }
     expect(failures).toEqual([]);

@@ -90,7 +90,13 @@ interface Answer {
   message: string | undefined;
 }
 
-async function call(app: FastifyInstance, method: string, url: string, cookie: string | undefined, ip: string): Promise<Answer> {
+async function call(
+  app: FastifyInstance,
+  method: string,
+  url: string,
+  cookie: string | undefined,
+  ip: string,
+): Promise<Answer> {
   const hasBody = !['GET', 'HEAD', 'DELETE', 'OPTIONS'].includes(method);
   const res = await app.inject({
     method: method as 'GET',
@@ -112,7 +118,10 @@ beforeAll(async () => {
   t = await createTestApp();
   // Wildcard routes (static files) have no single plain path to compare with.
   routes = t.app.registeredRoutes.filter((r) => !r.url.includes('*'));
-  const rows = await t.ctx.db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.email, Object.values(ROLE_EMAIL)));
+  const rows = await t.ctx.db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(inArray(users.email, Object.values(ROLE_EMAIL)));
   for (const role of ALL_ROLES) userIds.set(role, rows.find((r) => r.email === ROLE_EMAIL[role])!.id);
   for (const role of ALL_ROLES) cookies.set(role, await newCookie(role));
 });
@@ -134,44 +143,63 @@ describe('access by route, whatever the URL looks like', () => {
       const plainUrl = join(segmentsOf(route.url).map((s) => s.text));
       const methods = route.method === 'GET' ? ['GET', 'HEAD'] : [route.method];
       // Callers of one route run side by side (their own addresses and sessions), routes one after another.
-      await Promise.all([...CALLERS.entries()].map(async ([j, caller]) => {
-        // One address per route and caller keeps the per-IP request limits of public endpoints out of the comparison.
-        const ip = `10.${i % 250}.${j}.${Math.floor(i / 250) + 1}`;
-        const cookieFor = async () => (caller === null ? undefined : ENDS_SESSION.test(route.url) ? await newCookie(caller) : cookies.get(caller));
-        for (const method of methods) {
-          const plain = await call(t.app, method, plainUrl, await cookieFor(), ip);
-          calls++;
-          for (const [name, url] of Object.entries(spellings(route.url))) {
-            const got = await call(t.app, method, url, await cookieFor(), ip);
+      await Promise.all(
+        [...CALLERS.entries()].map(async ([j, caller]) => {
+          // One address per route and caller keeps the per-IP request limits of public endpoints out of the comparison.
+          const ip = `10.${i % 250}.${j}.${Math.floor(i / 250) + 1}`;
+          const cookieFor = async () =>
+            caller === null ? undefined : ENDS_SESSION.test(route.url) ? await newCookie(caller) : cookies.get(caller);
+          for (const method of methods) {
+            const plain = await call(t.app, method, plainUrl, await cookieFor(), ip);
             calls++;
-            if (got.status !== plain.status || got.message !== plain.message)
-              failures.push(`${method} ${url} (${name}) as ${caller ?? 'anonymous'}: ${got.status} ${got.message ?? ''}, plain ${plainUrl} gave ${plain.status} ${plain.message ?? ''}`);
+            for (const [name, url] of Object.entries(spellings(route.url))) {
+              const got = await call(t.app, method, url, await cookieFor(), ip);
+              calls++;
+              if (got.status !== plain.status || got.message !== plain.message)
+                failures.push(
+                  `${method} ${url} (${name}) as ${caller ?? 'anonymous'}: ${got.status} ${got.message ?? ''}, plain ${plainUrl} gave ${plain.status} ${plain.message ?? ''}`,
+                );
+            }
+            for (const [name, url] of Object.entries(otherResources(route.url))) {
+              const got = await call(t.app, method, url, await cookieFor(), ip);
+              calls++;
+              if (got.status < 400 && plain.status >= 400)
+                failures.push(
+                  `${method} ${url} (${name}) as ${caller ?? 'anonymous'}: ${got.status} although the plain path is refused with ${plain.status}`,
+                );
+            }
           }
-          for (const [name, url] of Object.entries(otherResources(route.url))) {
-            const got = await call(t.app, method, url, await cookieFor(), ip);
-            calls++;
-            if (got.status < 400 && plain.status >= 400)
-              failures.push(`${method} ${url} (${name}) as ${caller ?? 'anonymous'}: ${got.status} although the plain path is refused with ${plain.status}`);
-          }
-        }
-      }));
+        }),
+      );
     }
     expect(calls).toBeGreaterThan(5000);
     expect(failures).toEqual([]);
   }, 480_000);
 
   it('the percent-encoded takeover path of the outbox is refused', async () => {
-    for (const url of ['/%61pi/admin/mail/api?search=client', '/ap%69/admin/users/api', '/%61pi/admin/apis', '/%61pi/dashboard/instruments']) {
+    for (const url of [
+      '/%61pi/admin/mail/api?search=client',
+      '/ap%69/admin/users/api',
+      '/%61pi/admin/apis',
+      '/%61pi/dashboard/instruments',
+    ]) {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(401);
     }
     const client = cookies.get(3)!;
-    expect((await t.app.inject({ method: 'GET', url: '/%61pi/admin/mail/api', headers: { cookie: client } })).statusCode).toBe(403);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/%61pi/admin/mail/api', headers: { cookie: client } })).statusCode,
+    ).toBe(403);
   });
 
   it('refuses writes before reading their body', async () => {
     // An anonymous write with an invalid body is told to sign in, not how to fix the body.
-    const res = await t.app.inject({ method: 'POST', url: '/%61pi/admin/users', payload: '{not json', headers: { 'content-type': 'application/json' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/%61pi/admin/users',
+      payload: '{not json',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.statusCode).toBe(401);
   });
 });
@@ -179,22 +207,33 @@ describe('access by route, whatever the URL looks like', () => {
 describe('a route added to the server later', () => {
   let late: TestApp;
   beforeAll(async () => {
-    late = await createTestApp({}, {
-      beforeReady: async (app) => {
-        await app.register(
-          async (scope) => {
-            scope.get('/late/undeclared', async () => ({ leaked: true }));
-            scope.get('/late/admins', { config: { access: [1] } }, async () => ({ ok: true }));
-          },
-          { prefix: '/api' },
-        );
+    late = await createTestApp(
+      {},
+      {
+        beforeReady: async (app) => {
+          await app.register(
+            async (scope) => {
+              scope.get('/late/undeclared', async () => ({ leaked: true }));
+              scope.get('/late/admins', { config: { access: [1] } }, async () => ({ ok: true }));
+            },
+            { prefix: '/api' },
+          );
+        },
       },
-    });
+    );
   });
   afterAll(async () => late.close());
 
   it('is guarded by its own rule, and refused without one, in every spelling', async () => {
-    const admin = await createSession(late.ctx.db, { userId: (await late.ctx.db.select({ id: users.id }).from(users).where(inArray(users.email, [ROLE_EMAIL[1]])))[0].id, remember: false });
+    const admin = await createSession(late.ctx.db, {
+      userId: (
+        await late.ctx.db
+          .select({ id: users.id })
+          .from(users)
+          .where(inArray(users.email, [ROLE_EMAIL[1]]))
+      )[0].id,
+      remember: false,
+    });
     const adminCookie = `${SESSION_COOKIE}=${admin.token}`;
     for (const url of ['/api/late/undeclared', ...Object.values(spellings('/api/late/undeclared'))]) {
       expect((await call(late.app, 'GET', url, undefined, '10.9.9.9')).status, url).toBe(403);

@@ -12,7 +12,10 @@ import { putSetting } from '../src/modules/settings/service.ts';
 function webDist(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'web-dist-'));
   fs.mkdirSync(path.join(dir, 'assets'));
-  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><div id="root"></div><script type="module" src="/assets/index-AbC123.js"></script>');
+  fs.writeFileSync(
+    path.join(dir, 'index.html'),
+    '<!doctype html><div id="root"></div><script type="module" src="/assets/index-AbC123.js"></script>',
+  );
   fs.writeFileSync(path.join(dir, 'assets/index-AbC123.js'), 'console.log(1)');
   // As the build leaves them: the same file compressed beside it.
   fs.writeFileSync(path.join(dir, 'assets/index-AbC123.js.br'), zlib.brotliCompressSync('console.log(1)'));
@@ -43,7 +46,15 @@ afterAll(async () => {
 
 describe('security headers', () => {
   it('every response carries the CSP, framing, sniffing and referrer headers', async () => {
-    for (const url of ['/api/auth/user', '/api/settings/branding', '/', '/dashboard', '/assets/index-AbC123.js', '/api/nothing-here', '/api/docs/json']) {
+    for (const url of [
+      '/api/auth/user',
+      '/api/settings/branding',
+      '/',
+      '/dashboard',
+      '/assets/index-AbC123.js',
+      '/api/nothing-here',
+      '/api/docs/json',
+    ]) {
       const res = await t.app.inject({ method: 'GET', url });
       const csp = cspOf(res.headers);
       expect(csp['default-src'], url).toBe("'self'");
@@ -79,7 +90,13 @@ describe('security headers', () => {
       expect(res.statusCode, url).toBe(404);
       expect(res.headers['content-type'], url).toMatch(/json/);
     }
-    for (const [method, url] of [['GET', '/'], ['GET', '/dashboard'], ['GET', '/admin/users'], ['HEAD', '/'], ['HEAD', '/dashboard']] as const) {
+    for (const [method, url] of [
+      ['GET', '/'],
+      ['GET', '/dashboard'],
+      ['GET', '/admin/users'],
+      ['HEAD', '/'],
+      ['HEAD', '/dashboard'],
+    ] as const) {
       const page = await t.app.inject({ method, url });
       expect(page.statusCode, url).toBe(200);
       expect(page.headers['content-type'], url).toMatch(/text\/html/);
@@ -88,14 +105,26 @@ describe('security headers', () => {
   });
 
   it('sends the web app pre-compressed, hashed files cached for good and other files briefly', async () => {
-    const br = await t.app.inject({ method: 'GET', url: '/assets/index-AbC123.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    const br = await t.app.inject({
+      method: 'GET',
+      url: '/assets/index-AbC123.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
     expect(br.headers['content-encoding']).toBe('br');
     expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe('console.log(1)');
     expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    const gz = await t.app.inject({ method: 'GET', url: '/assets/index-AbC123.js', headers: { 'accept-encoding': 'gzip' } });
+    const gz = await t.app.inject({
+      method: 'GET',
+      url: '/assets/index-AbC123.js',
+      headers: { 'accept-encoding': 'gzip' },
+    });
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(zlib.gunzipSync(gz.rawPayload).toString()).toBe('console.log(1)');
-    const plain = await t.app.inject({ method: 'GET', url: '/assets/index-AbC123.js', headers: { 'accept-encoding': 'identity' } });
+    const plain = await t.app.inject({
+      method: 'GET',
+      url: '/assets/index-AbC123.js',
+      headers: { 'accept-encoding': 'identity' },
+    });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toBe('console.log(1)');
     const icon = await t.app.inject({ method: 'GET', url: '/favicon.svg' });
@@ -144,7 +173,9 @@ function rawRequest(port: number, request: string): Promise<{ status: number; he
     socket.on('close', () => {
       const [head] = data.split('\r\n\r\n');
       const [statusLine, ...lines] = head.split('\r\n');
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+      );
       resolve({ status: Number(statusLine.split(' ')[1]), headers });
     });
   });
@@ -185,7 +216,10 @@ describe('answers written outside Fastify', () => {
     expect(badChar.status).toBe(400);
     expectBaseline(badChar.headers, 'malformed header');
     expect(badChar.headers['content-type']).toBe('application/json');
-    const huge = await rawRequest(port, `GET /api/auth/user HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(70_000)}\r\n\r\n`);
+    const huge = await rawRequest(
+      port,
+      `GET /api/auth/user HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(70_000)}\r\n\r\n`,
+    );
     expect(huge.status).toBe(431);
     expectBaseline(huge.headers, 'headers too large');
   });

@@ -38,15 +38,31 @@ describe('reset-link takeover', () => {
       expect(resetLinkIn(customer.body), url).toBeUndefined();
     }
     for (const id of [1, 2, 3, 4, 5, 6, 7, 8]) {
-      const res = await t.app.inject({ method: 'GET', url: `/%61pi/admin/mail/${id}`, headers: { cookie: attackerCookie } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/%61pi/admin/mail/${id}`,
+        headers: { cookie: attackerCookie },
+      });
       expect(res.statusCode).toBe(403);
       expect(resetLinkIn(res.body)).toBeUndefined();
     }
 
     // Without the link the attacker cannot set a password, and the victim's own still works.
-    const guessed = await t.app.inject({ method: 'PUT', url: '/api/forgot-password', payload: { token: 'a'.repeat(43), password: 'Attacker123!' } });
+    const guessed = await t.app.inject({
+      method: 'PUT',
+      url: '/api/forgot-password',
+      payload: { token: 'a'.repeat(43), password: 'Attacker123!' },
+    });
     expect(guessed.statusCode).toBe(422);
-    expect((await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: victim.email, password: 'Attacker123!' } })).statusCode).toBe(401);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { email: victim.email, password: 'Attacker123!' },
+        })
+      ).statusCode,
+    ).toBe(401);
     await signIn(t.app, victim.email, victim.password);
   });
 });

@@ -19,7 +19,9 @@ let br = 0;
 for (const file of files(dist)) {
   const data = fs.readFileSync(file);
   if (data.length < 1024) continue;
-  const brotli = zlib.brotliCompressSync(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } });
+  const brotli = zlib.brotliCompressSync(data, {
+    params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length },
+  });
   fs.writeFileSync(`${file}.br`, brotli);
   fs.writeFileSync(`${file}.gz`, zlib.gzipSync(data, { level: 9 }));
   raw += data.length;

@@ -6,14 +6,30 @@ const routes = (role: number) => menuForRole(role).flatMap((s) => s.items.map((i
 describe('back-office side menu per role (back-office spec §2)', () => {
   it('gives the admin every screen', () => {
     const r = routes(1);
-    for (const p of ['/admin', '/admin/users', '/admin/kyc', '/admin/settings', '/admin/status/server', '/admin/crm/retention'])
+    for (const p of [
+      '/admin',
+      '/admin/users',
+      '/admin/kyc',
+      '/admin/settings',
+      '/admin/status/server',
+      '/admin/crm/retention',
+    ])
       expect(r).toContain(p);
     expect(r).not.toContain('/affiliate');
   });
   it('gives the manager transactions, customers and CRM but not admin-only screens', () => {
     const r = routes(2);
-    expect(r).toEqual(expect.arrayContaining(['/admin/trades/all', '/admin/deposits', '/admin/customers/all', '/admin/crm/sales/all', '/admin/promo-code']));
-    for (const p of ['/admin', '/admin/users', '/admin/gateways', '/admin/kyc', '/admin/settings']) expect(r).not.toContain(p);
+    expect(r).toEqual(
+      expect.arrayContaining([
+        '/admin/trades/all',
+        '/admin/deposits',
+        '/admin/customers/all',
+        '/admin/crm/sales/all',
+        '/admin/promo-code',
+      ]),
+    );
+    for (const p of ['/admin', '/admin/users', '/admin/gateways', '/admin/kyc', '/admin/settings'])
+      expect(r).not.toContain(p);
   });
   it('gives the affiliate leads, promo code and API key only', () => {
     expect(routes(4).sort()).toEqual(['/admin/promo-code', '/affiliate', '/affiliate/api'].sort());

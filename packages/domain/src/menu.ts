@@ -48,7 +48,12 @@ export const ADMIN_MENU: readonly MenuSection[] = [
     items: [
       { label: 'Leads', to: '/affiliate', roles: [4] },
       { label: 'Clients', to: '/admin/crm/clients', roles: [1, 2] },
-      { label: 'Sales', to: '/admin/crm/sales/all', roles: [1, 2, 5], also: ['/admin/crm/sales/manual', '/admin/crm/sales/live'] },
+      {
+        label: 'Sales',
+        to: '/admin/crm/sales/all',
+        roles: [1, 2, 5],
+        also: ['/admin/crm/sales/manual', '/admin/crm/sales/live'],
+      },
       { label: 'Retention', to: '/admin/crm/retention', roles: [1, 2, 6] },
       { label: 'Live Leads', to: '/admin/leads/live', roles: [1, 2] },
       { label: 'Manual Leads', to: '/admin/leads/manual', roles: [1, 2] },
@@ -69,7 +74,12 @@ export const ADMIN_MENU: readonly MenuSection[] = [
         label: 'Instruments',
         to: '/admin/instruments/forex',
         roles: [1],
-        also: ['/admin/instruments/commodity', '/admin/instruments/index', '/admin/instruments/crypto', '/admin/instruments/stock'],
+        also: [
+          '/admin/instruments/commodity',
+          '/admin/instruments/index',
+          '/admin/instruments/crypto',
+          '/admin/instruments/stock',
+        ],
       },
       { label: 'Spread Settings', to: '/admin/spreads', roles: [1] },
       { label: 'Lot Settings', to: '/admin/lots', roles: [1] },

@@ -24,8 +24,23 @@ export function parseAmount(value: unknown, maxDecimals = 8): Decimal | null {
 }
 
 const SYMBOLS: Record<string, string> = {
-  USD: '$', EUR: '€', GBP: '£', JPY: '¥', CNH: '¥', CNY: '¥', CHF: 'CHF ', AUD: 'A$', CAD: 'C$',
-  NZD: 'NZ$', TRY: '₺', INR: '₹', BTC: '₿', USDT: '₮', AED: 'AED ', ZAR: 'R', NGN: '₦',
+  USD: '$',
+  EUR: '€',
+  GBP: '£',
+  JPY: '¥',
+  CNH: '¥',
+  CNY: '¥',
+  CHF: 'CHF ',
+  AUD: 'A$',
+  CAD: 'C$',
+  NZD: 'NZ$',
+  TRY: '₺',
+  INR: '₹',
+  BTC: '₿',
+  USDT: '₮',
+  AED: 'AED ',
+  ZAR: 'R',
+  NGN: '₦',
 };
 
 export function currencySymbol(currency: string | null | undefined): string {

@@ -15,7 +15,13 @@ export const DEFAULT_STOPOUT_PERCENT = 50;
  * The smallest order size typed in amount mode, per category: the dialog opens at it and its plus and minus buttons
  * step by it (0.01 BTC, not 1 BTC worth a small account's whole balance).
  */
-export const AMOUNT_STEP: Record<(typeof CATEGORIES)[number], string> = { forex: '1000', commodity: '1', index: '1', stock: '1', crypto: '0.01' };
+export const AMOUNT_STEP: Record<(typeof CATEGORIES)[number], string> = {
+  forex: '1000',
+  commodity: '1',
+  index: '1',
+  stock: '1',
+  crypto: '0.01',
+};
 
 /** Leverage of a category: the plan's {category}_leverage, else the instrument's own. */
 export function resolveLeverage(planLeverage: number | null | undefined, instrumentLeverage: number): number {
@@ -52,7 +58,14 @@ export const openPrice = (side: Side, q: { bid: Num; ask: Num }): Decimal => D(s
 export const closePrice = (side: Side, q: { bid: Num; ask: Num }): Decimal => D(side === 'buy' ? q.bid : q.ask);
 
 /** Profit or loss in the wallet currency = (amount × rate difference − spread cost) / conversion rate. */
-export function profitLoss(p: { side: Side; openRate: Num; closeRate: Num; amount: Num; spread: Num; conversionRate: Num }): Decimal {
+export function profitLoss(p: {
+  side: Side;
+  openRate: Num;
+  closeRate: Num;
+  amount: Num;
+  spread: Num;
+  conversionRate: Num;
+}): Decimal {
   const diff = p.side === 'buy' ? D(p.closeRate).minus(p.openRate) : D(p.openRate).minus(p.closeRate);
   return diff.times(p.amount).minus(p.spread).div(p.conversionRate);
 }
@@ -120,14 +133,18 @@ export const CLOSE_REASON_LABELS: Record<(typeof CLOSE_REASONS)[number], string>
 
 export type MarketName = 'fx' | 'stock' | 'crypto';
 /** Which market-status flag governs a category. */
-export const marketOfCategory = (c: Category): MarketName => (c === 'stock' ? 'stock' : c === 'crypto' ? 'crypto' : 'fx');
+export const marketOfCategory = (c: Category): MarketName =>
+  c === 'stock' ? 'stock' : c === 'crypto' ? 'crypto' : 'fx';
 
 /** The bar sizes the server stores; the chart's other timeframes are built from them. */
 export const CANDLE_INTERVALS = ['1m', '1h', '1d'] as const;
 /** The chart's timeframes (daily by default, spec §2), each with its length and the stored bars it is built from. */
 export const CHART_INTERVALS = ['1m', '5m', '15m', '1h', '4h', '1d'] as const;
 export type ChartInterval = (typeof CHART_INTERVALS)[number];
-export const CHART_INTERVAL_SPECS: Record<ChartInterval, { seconds: number; source: (typeof CANDLE_INTERVALS)[number] }> = {
+export const CHART_INTERVAL_SPECS: Record<
+  ChartInterval,
+  { seconds: number; source: (typeof CANDLE_INTERVALS)[number] }
+> = {
   '1m': { seconds: 60, source: '1m' },
   '5m': { seconds: 300, source: '1m' },
   '15m': { seconds: 900, source: '1m' },

@@ -38,7 +38,14 @@ try {
     await database.db.transaction(async (tx) => {
       const [u] = await tx
         .insert(users)
-        .values({ fullName: values.name!, email: email.data, passwordHash, roleId: 1, isEmailVerified: true, isActive: true })
+        .values({
+          fullName: values.name!,
+          email: email.data,
+          passwordHash,
+          roleId: 1,
+          isEmailVerified: true,
+          isActive: true,
+        })
         .returning({ id: users.id });
       await tx.insert(userProfiles).values({ userId: u.id });
     });

@@ -64,7 +64,9 @@ export async function createBus(redisUrl: string | undefined, clusterName = 'pla
     enabled: true,
     instanceId,
     publish(channel, message) {
-      void pub.publish(PREFIX + channel, JSON.stringify({ from: instanceId, message })).catch((err: Error) => console.error(`Redis publish: ${err.message}`));
+      void pub
+        .publish(PREFIX + channel, JSON.stringify({ from: instanceId, message }))
+        .catch((err: Error) => console.error(`Redis publish: ${err.message}`));
     },
     subscribe(channel, handler) {
       const key = PREFIX + channel;

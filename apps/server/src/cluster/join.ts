@@ -26,7 +26,10 @@ export async function runMarket(ctx: Pick<AppContext, 'market' | 'cluster' | 'db
 }
 
 /** A change made on another instance: the same refresh that instance did for itself. */
-async function refresh(ctx: Pick<AppContext, 'market' | 'cluster' | 'db' | 'realtime'>, m: CacheMessage): Promise<void> {
+async function refresh(
+  ctx: Pick<AppContext, 'market' | 'cluster' | 'db' | 'realtime'>,
+  m: CacheMessage,
+): Promise<void> {
   // The same channel carries the other caches' messages (cluster/peers.ts), handled at boot.
   if (m.kind !== 'instruments' && m.kind !== 'feeds') return;
   try {

@@ -17,7 +17,11 @@ export const soleLeader = (): Leadership => ({ isLeader: true, onChange() {}, cl
 /** The advisory lock's key: one per deployment (its database). */
 const LOCK_KEY = 727_001;
 
-export function advisoryLeadership(databaseUrl: string, pollMs = 1000, log: (msg: string) => void = console.log): Leadership {
+export function advisoryLeadership(
+  databaseUrl: string,
+  pollMs = 1000,
+  log: (msg: string) => void = console.log,
+): Leadership {
   let leader = false;
   let client: pg.Client | null = null;
   let closed = false;
@@ -27,7 +31,9 @@ export function advisoryLeadership(databaseUrl: string, pollMs = 1000, log: (msg
   const set = async (next: boolean) => {
     if (next === leader) return;
     leader = next;
-    log(next ? 'cluster: this instance leads (market feeds and risk engine)' : 'cluster: this instance no longer leads');
+    log(
+      next ? 'cluster: this instance leads (market feeds and risk engine)' : 'cluster: this instance no longer leads',
+    );
     for (const l of listeners) await l(next);
   };
 
@@ -48,7 +54,9 @@ export function advisoryLeadership(databaseUrl: string, pollMs = 1000, log: (msg
         client = c;
       }
       if (!leader) {
-        const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [LOCK_KEY]);
+        const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [
+          LOCK_KEY,
+        ]);
         if (rows[0]?.locked) await set(true);
       } else {
         // Still connected, so still holding the lock.

@@ -29,7 +29,9 @@ const migrationsFolder = path.join(import.meta.dirname, 'migrations');
 
 /** How many migrations this build ships: a database with fewer applied is not ready for it. */
 export function shippedMigrations(): number {
-  const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] };
+  const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as {
+    entries: unknown[];
+  };
   return journal.entries.length;
 }
 
@@ -55,10 +57,19 @@ export async function openDatabase(opts: { url?: string; dataDir?: string | null
     // values looks cheaper, which these statements' optional conditions always do: about a fifth of the database's
     // CPU per order. They look rows up by key only, where the generic plan is the right one. The ORM's ad-hoc queries
     // keep the default on the main pool.
-    const hotPool = new pg.Pool({ connectionString: opts.url, max: 20, options: '-c plan_cache_mode=force_generic_plan' });
+    const hotPool = new pg.Pool({
+      connectionString: opts.url,
+      max: 20,
+      options: '-c plan_cache_mode=force_generic_plan',
+    });
     hotPool.on('error', (err) => console.error(`PostgreSQL connection lost (the pool replaces it): ${err.message}`));
     registerStatements(db, poolStatements(hotPool));
-    return { db, kind: 'postgres', queue: { connectionString: opts.url }, close: async () => void (await Promise.all([pool.end(), hotPool.end()])) };
+    return {
+      db,
+      kind: 'postgres',
+      queue: { connectionString: opts.url },
+      close: async () => void (await Promise.all([pool.end(), hotPool.end()])),
+    };
   }
   let client: PGlite;
   // Trigram indexes (pg_trgm) make "contains" searches over large lists use an index (CRM leads).

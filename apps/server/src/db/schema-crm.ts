@@ -1,5 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  varchar,
+} from 'drizzle-orm/pg-core';
 import type { LeadCsvReport } from '@platform/domain';
 import { bytea, createdAt, money } from './schema-columns.ts';
 import { users } from './schema.ts';
@@ -80,7 +93,9 @@ export const leadNotes = pgTable(
   'lead_notes',
   {
     id: serial('id').primaryKey(),
-    leadId: integer('lead_id').notNull().references(() => leads.id, { onDelete: 'cascade' }),
+    leadId: integer('lead_id')
+      .notNull()
+      .references(() => leads.id, { onDelete: 'cascade' }),
     userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
     content: text('content').notNull(),
     createdAt: createdAt(),
@@ -125,8 +140,12 @@ export const teams = pgTable(
 export const teamMembers = pgTable(
   'team_members',
   {
-    teamId: integer('team_id').notNull().references(() => teams.id, { onDelete: 'cascade' }),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    teamId: integer('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.teamId, t.userId] }), index('team_members_user_idx').on(t.userId)],
 );
@@ -140,7 +159,9 @@ export const promoCodes = pgTable(
   'promo_codes',
   {
     id: serial('id').primaryKey(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     code: varchar('code', { length: 16 }).notNull(),
     replacedAt: timestamp('replaced_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
@@ -162,7 +183,9 @@ export const leadImports = pgTable(
   'lead_imports',
   {
     id: serial('id').primaryKey(),
-    uploadedBy: integer('uploaded_by').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    uploadedBy: integer('uploaded_by')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     uploaderRole: integer('uploader_role').notNull(),
     uploaderIp: varchar('uploader_ip', { length: 64 }),
     fileName: varchar('file_name', { length: 255 }).notNull(),

@@ -1,6 +1,19 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigserial, boolean, check, index, integer, jsonb, numeric, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, varchar,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  varchar,
 } from 'drizzle-orm/pg-core';
 import { createdAt, money } from './schema-columns.ts';
 import { balances, storedFiles, users } from './schema.ts';
@@ -35,8 +48,12 @@ export const deposits = pgTable(
   'deposits',
   {
     id: serial('id').primaryKey(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'restrict' }),
-    balanceId: integer('balance_id').notNull().references(() => balances.id, { onDelete: 'restrict' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    balanceId: integer('balance_id')
+      .notNull()
+      .references(() => balances.id, { onDelete: 'restrict' }),
     gateway: varchar('gateway', { length: 20 }).notNull(),
     amount: money('amount').notNull(),
     fee: money('fee').notNull(),
@@ -77,8 +94,12 @@ export const withdrawals = pgTable(
   'withdrawals',
   {
     id: serial('id').primaryKey(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'restrict' }),
-    balanceId: integer('balance_id').notNull().references(() => balances.id, { onDelete: 'restrict' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    balanceId: integer('balance_id')
+      .notNull()
+      .references(() => balances.id, { onDelete: 'restrict' }),
     gateway: varchar('gateway', { length: 20 }).notNull().default('bank'),
     amount: money('amount').notNull(),
     fee: money('fee').notNull(),
@@ -102,7 +123,10 @@ export const withdrawals = pgTable(
     index('withdrawals_status_idx').on(t.status, t.id),
     index('withdrawals_status_created_idx').on(t.status, t.createdAt),
     check('withdrawals_status_check', sql`${t.status} in ('pending', 'approved', 'declined')`),
-    check('withdrawals_amount_positive', sql`${t.amount} > 0 and ${t.fee} >= 0 and ${t.total} = ${t.amount} + ${t.fee}`),
+    check(
+      'withdrawals_amount_positive',
+      sql`${t.amount} > 0 and ${t.fee} >= 0 and ${t.total} = ${t.amount} + ${t.fee}`,
+    ),
   ],
 );
 

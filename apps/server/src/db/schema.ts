@@ -1,6 +1,22 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigint, bigserial, boolean, check, customType, index, integer, jsonb, numeric, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, varchar, type AnyPgColumn,
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  customType,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  varchar,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 
 import { createdAt, money } from './schema-columns.ts';
@@ -56,25 +72,31 @@ export const users = pgTable(
   ],
 );
 
-export const userProfiles = pgTable('user_profiles', {
-  userId: integer('user_id').primaryKey().references(() => users.id, { onDelete: 'cascade' }),
-  phone: varchar('phone', { length: 32 }),
-  birthDate: varchar('birth_date', { length: 10 }),
-  country: varchar('country', { length: 100 }),
-  city: varchar('city', { length: 100 }),
-  address: varchar('address', { length: 255 }),
-  postalCode: varchar('postal_code', { length: 20 }),
-  managerId: integer('manager_id').references(() => users.id, { onDelete: 'set null' }),
-},
-// A manager's customers (their lists and their customers' trades start here).
-(t) => [index('user_profiles_manager_idx').on(t.managerId, t.userId)],
+export const userProfiles = pgTable(
+  'user_profiles',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    phone: varchar('phone', { length: 32 }),
+    birthDate: varchar('birth_date', { length: 10 }),
+    country: varchar('country', { length: 100 }),
+    city: varchar('city', { length: 100 }),
+    address: varchar('address', { length: 255 }),
+    postalCode: varchar('postal_code', { length: 20 }),
+    managerId: integer('manager_id').references(() => users.id, { onDelete: 'set null' }),
+  },
+  // A manager's customers (their lists and their customers' trades start here).
+  (t) => [index('user_profiles_manager_idx').on(t.managerId, t.userId)],
 );
 
 export const ipWhitelists = pgTable(
   'ip_whitelists',
   {
     id: serial('id').primaryKey(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     ipAddress: varchar('ip_address', { length: 64 }).notNull(),
   },
   (t) => [index('ip_whitelists_user_idx').on(t.userId)],
@@ -84,7 +106,9 @@ export const sessions = pgTable(
   'sessions',
   {
     id: serial('id').primaryKey(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     tokenHash: varchar('token_hash', { length: 64 }).notNull(),
     /** Staff member acting as this user ("Login as"); back-to-admin returns to their session. */
     impersonatorId: integer('impersonator_id').references(() => users.id, { onDelete: 'cascade' }),
@@ -103,7 +127,9 @@ export const authTokens = pgTable(
   'auth_tokens',
   {
     id: serial('id').primaryKey(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     kind: varchar('kind', { length: 20 }).notNull(),
     tokenHash: varchar('token_hash', { length: 64 }).notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
@@ -118,7 +144,9 @@ export const authTokens = pgTable(
  * the last accepted code, so a code is accepted once. Recovery codes are kept only as SHA-256 hashes.
  */
 export const staffTwoFactor = pgTable('staff_two_factor', {
-  userId: integer('user_id').primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
   secret: varchar('secret', { length: 64 }).notNull(),
   enabledAt: timestamp('enabled_at', { withTimezone: true, mode: 'date' }),
   lastStep: bigint('last_step', { mode: 'number' }),
@@ -131,7 +159,9 @@ export const balances = pgTable(
   {
     id: serial('id').primaryKey(),
     // Restrict: wallets, their ledger, orders and KYC are records a broker keeps; users are only ever soft-deleted.
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'restrict' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
     mode: varchar('mode', { length: 4 }).notNull(),
     currency: varchar('currency', { length: 10 }).notNull(),
     balance: money('balance').notNull().default('0'),
@@ -150,7 +180,9 @@ export const ledgerEntries = pgTable(
   'ledger_entries',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    balanceId: integer('balance_id').notNull().references(() => balances.id, { onDelete: 'restrict' }),
+    balanceId: integer('balance_id')
+      .notNull()
+      .references(() => balances.id, { onDelete: 'restrict' }),
     kind: varchar('kind', { length: 30 }).notNull(),
     amount: money('amount').notNull(),
     balanceAfter: money('balance_after').notNull(),
@@ -209,7 +241,9 @@ export const notifications = pgTable(
   'notifications',
   {
     id: serial('id').primaryKey(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     title: varchar('title', { length: 200 }).notNull(),
     description: text('description'),
     url: text('url'),
@@ -239,7 +273,9 @@ export const kycDocuments = pgTable(
   'kyc_documents',
   {
     id: serial('id').primaryKey(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'restrict' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
     type: varchar('type', { length: 20 }).notNull(),
     status: varchar('status', { length: 20 }).notNull().default('pending'),
     front: text('front'),
@@ -310,12 +346,18 @@ export const orders = pgTable(
   'orders',
   {
     id: serial('id').primaryKey(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'restrict' }),
-    balanceId: integer('balance_id').notNull().references(() => balances.id, { onDelete: 'restrict' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    balanceId: integer('balance_id')
+      .notNull()
+      .references(() => balances.id, { onDelete: 'restrict' }),
     /** The wallet's mode and currency, which never change: copied so reports filter and group orders without a join. */
     balanceMode: varchar('balance_mode', { length: 4 }).notNull(),
     balanceCurrency: varchar('balance_currency', { length: 10 }).notNull(),
-    instrumentId: integer('instrument_id').notNull().references(() => instruments.id, { onDelete: 'restrict' }),
+    instrumentId: integer('instrument_id')
+      .notNull()
+      .references(() => instruments.id, { onDelete: 'restrict' }),
     instrument: varchar('instrument', { length: 40 }).notNull(),
     baseSymbol: varchar('base_symbol', { length: 20 }).notNull(),
     quoteSymbol: varchar('quote_symbol', { length: 20 }).notNull(),
@@ -356,8 +398,12 @@ export const favorites = pgTable(
   'favorites',
   {
     id: serial('id').primaryKey(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    instrumentId: integer('instrument_id').notNull().references(() => instruments.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    instrumentId: integer('instrument_id')
+      .notNull()
+      .references(() => instruments.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('favorites_user_instrument_unique').on(t.userId, t.instrumentId)],
@@ -367,7 +413,9 @@ export const favorites = pgTable(
 export const candles = pgTable(
   'candles',
   {
-    instrumentId: integer('instrument_id').notNull().references(() => instruments.id, { onDelete: 'cascade' }),
+    instrumentId: integer('instrument_id')
+      .notNull()
+      .references(() => instruments.id, { onDelete: 'cascade' }),
     interval: varchar('interval', { length: 4 }).notNull(),
     time: timestamp('time', { withTimezone: true, mode: 'date' }).notNull(),
     open: numeric('open', { precision: 20, scale: 8 }).notNull(),
@@ -402,6 +450,9 @@ export const storedFiles = pgTable(
   },
   (t) => [
     index('stored_files_owner_idx').on(t.ownerId),
-    check('stored_files_location_check', sql`(${t.location} = 'db' and ${t.data} is not null) or (${t.location} = 's3' and ${t.data} is null)`),
+    check(
+      'stored_files_location_check',
+      sql`(${t.location} = 'db' and ${t.data} is not null) or (${t.location} = 's3' and ${t.data} is null)`,
+    ),
   ],
 );

@@ -23,7 +23,10 @@ const runners = new WeakMap<Db, Statements>();
 /** The runner over a PostgreSQL pool: each statement is prepared once per connection under its name. */
 export function poolStatements(pool: pg.Pool): Statements {
   // Behind a transaction-pooling PgBouncer named statements need its prepared-statement support (1.21+).
-  return { rows: async <T>(s: Statement, values: unknown[]) => (await pool.query<T & pg.QueryResultRow>({ name: s.name, text: s.text, values })).rows };
+  return {
+    rows: async <T>(s: Statement, values: unknown[]) =>
+      (await pool.query<T & pg.QueryResultRow>({ name: s.name, text: s.text, values })).rows,
+  };
 }
 
 /** The runner over the embedded PGlite: one session in this process, where a name saves nothing. */

@@ -25,7 +25,6 @@ export const OPEN = 0;
 export const CLOSING = 1;
 export const CLOSING_STOPOUT = 2;
 
-
 type Column = Float64Array | Int32Array | Uint8Array;
 
 /** A copy of `a` with room for `cap` entries; new entries take `fill` (typed arrays start at 0 otherwise). */

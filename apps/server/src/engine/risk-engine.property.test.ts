@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  Decimal, profitLoss, requiredMargin, resolveStopout, spreadCost, triggeredExit, type Side,
+  Decimal,
+  profitLoss,
+  requiredMargin,
+  resolveStopout,
+  spreadCost,
+  triggeredExit,
+  type Side,
 } from '@platform/domain';
 import { RiskEngine, type RiskAction } from './risk-engine.ts';
 
@@ -25,13 +31,22 @@ const CONVERSIONS = ['1.25', '0.8', '150.5', '3.6725'];
 const STOPOUTS = [null, 20, 50, 100];
 const WALLETS = 3;
 
-const priceText = (i: number, points: number) => new Decimal(points).div(10 ** INSTRUMENTS[i].digits).toFixed(INSTRUMENTS[i].digits);
+const priceText = (i: number, points: number) =>
+  new Decimal(points).div(10 ** INSTRUMENTS[i].digits).toFixed(INSTRUMENTS[i].digits);
 
 type Op =
   | { t: 'tick'; i: number; move: number; spread: number }
   | {
-      t: 'add'; w: number; i: number; side: Side; amount: number; leverage: number; spreadSetting: number;
-      conv: number; tp: number | null; sl: number | null;
+      t: 'add';
+      w: number;
+      i: number;
+      side: Side;
+      amount: number;
+      leverage: number;
+      spreadSetting: number;
+      conv: number;
+      tp: number | null;
+      sl: number | null;
     }
   | { t: 'close'; k: number }
   | { t: 'land'; k: number; ok: boolean }
@@ -76,17 +91,27 @@ function scenario(drift: number, maxMove: number): fc.Arbitrary<Scenario> {
     { weight: 1, arbitrary: fc.record({ t: fc.constant('close' as const), k: fc.nat(50) }) },
     { weight: 3, arbitrary: fc.record({ t: fc.constant('land' as const), k: fc.nat(50), ok: fc.boolean() }) },
     { weight: 1, arbitrary: fc.record({ t: fc.constant('levels' as const), k: fc.nat(50), tp: offset, sl: offset }) },
-    { weight: 1, arbitrary: fc.record({ t: fc.constant('conversion' as const), rate: fc.nat(CONVERSIONS.length - 1) }) },
     {
       weight: 1,
-      arbitrary: fc.record({ t: fc.constant('balance' as const), w: fc.nat(WALLETS - 1), cents: fc.integer({ min: -50_000, max: 50_000 }) }),
+      arbitrary: fc.record({ t: fc.constant('conversion' as const), rate: fc.nat(CONVERSIONS.length - 1) }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        t: fc.constant('balance' as const),
+        w: fc.nat(WALLETS - 1),
+        cents: fc.integer({ min: -50_000, max: 50_000 }),
+      }),
     },
   );
   return fc.record({
-    wallets: fc.array(fc.record({ balance: fc.integer({ min: 0, max: 500_000 }), stopout: fc.nat(STOPOUTS.length - 1) }), {
-      minLength: WALLETS,
-      maxLength: WALLETS,
-    }),
+    wallets: fc.array(
+      fc.record({ balance: fc.integer({ min: 0, max: 500_000 }), stopout: fc.nat(STOPOUTS.length - 1) }),
+      {
+        minLength: WALLETS,
+        maxLength: WALLETS,
+      },
+    ),
     conversion: fc.nat(CONVERSIONS.length - 1),
     ops: fc.array(op, { minLength: 10, maxLength: 80, size: 'max' }),
   });
@@ -145,7 +170,8 @@ class Reference {
     // The doubles carry errors of ~1e-16 of the terms summed, a little more after many incremental updates;
     // 1e-12 of them is far beyond that and far below any amount that matters.
     let terms = Math.abs(w.balance.toNumber()) + margin.toNumber() + 1;
-    for (const p of ps) terms += Math.abs((Number(p.amount) * Number(p.openRate)) / Number(this.conversion[p.convSlot]));
+    for (const p of ps)
+      terms += Math.abs((Number(p.amount) * Number(p.openRate)) / Number(this.conversion[p.convSlot]));
     const scale = terms * 1e-12;
     // The engine closes exact ties and may close up to a billionth of the level early (TIE in the engine), plus
     // the rounding of the doubles: a gap that small above the level may go either way. At or below it must close.
@@ -252,7 +278,16 @@ function play(sc: Scenario, checks: ReadonlySet<Check>): { stopouts: number; exi
             .filter((p) => p.closing === 'no')
             .flatMap((p) => {
               const r = triggeredExit(p.side, q, { takeProfit: p.takeProfit, stopLoss: p.stopLoss });
-              return r ? [{ orderId: p.orderId, walletId: p.walletId, reason: r, price: Number(p.side === 'buy' ? q.bid : q.ask) }] : [];
+              return r
+                ? [
+                    {
+                      orderId: p.orderId,
+                      walletId: p.walletId,
+                      reason: r,
+                      price: Number(p.side === 'buy' ? q.bid : q.ask),
+                    },
+                  ]
+                : [];
             });
           const byId = (a: { orderId: number }, b: { orderId: number }) => a.orderId - b.orderId;
           expect([...gotExits].sort(byId)).toEqual(want.sort(byId));
@@ -266,17 +301,29 @@ function play(sc: Scenario, checks: ReadonlySet<Check>): { stopouts: number; exi
         const touched = [...new Set(mine.map((p) => p.walletId))];
         for (const a of stop) expect(touched).toContain(a.walletId);
         expect(new Set(stop.map((a) => a.walletId)).size).toBe(stop.length);
-        for (const w of touched) judgeStopout(w, stop.find((a) => a.walletId === w));
+        for (const w of touched)
+          judgeStopout(
+            w,
+            stop.find((a) => a.walletId === w),
+          );
         break;
       }
       case 'add': {
-        const q = ref.quotes[op.i] ?? { bid: priceText(op.i, mid[op.i]), ask: priceText(op.i, mid[op.i] + spread[op.i]) };
+        const q = ref.quotes[op.i] ?? {
+          bid: priceText(op.i, mid[op.i]),
+          ask: priceText(op.i, mid[op.i] + spread[op.i]),
+        };
         const openRate = op.side === 'buy' ? q.ask : q.bid;
         const amount = AMOUNTS[op.amount];
         const conv = ref.conversion[op.conv];
         const margin = Decimal.max(
           '0.01',
-          requiredMargin({ price: openRate, amount, leverage: LEVERAGES[op.leverage], conversionRate: conv }).toDecimalPlaces(2),
+          requiredMargin({
+            price: openRate,
+            amount,
+            leverage: LEVERAGES[op.leverage],
+            conversionRate: conv,
+          }).toDecimalPlaces(2),
         ).toFixed(2);
         const dir = op.side === 'buy' ? 1 : -1;
         const openPts = new Decimal(openRate).times(10 ** INSTRUMENTS[op.i].digits).toNumber();
@@ -346,7 +393,8 @@ function play(sc: Scenario, checks: ReadonlySet<Check>): { stopouts: number; exi
           p.stopLoss === null ? null : Number(p.stopLoss),
         );
         const q = ref.quotes[p.instrument];
-        const r = q && p.closing === 'no' ? triggeredExit(p.side, q, { takeProfit: p.takeProfit, stopLoss: p.stopLoss }) : null;
+        const r =
+          q && p.closing === 'no' ? triggeredExit(p.side, q, { takeProfit: p.takeProfit, stopLoss: p.stopLoss }) : null;
         if (checks.has('exits')) expect(got?.reason ?? null).toBe(r);
         if (got) {
           p.closing = 'exit';
@@ -378,13 +426,18 @@ function play(sc: Scenario, checks: ReadonlySet<Check>): { stopouts: number; exi
   if (checks.has('exits')) {
     const want = ref.positions.flatMap((p) => {
       const q = ref.quotes[p.instrument];
-      const r = q && p.closing === 'no' ? triggeredExit(p.side, q, { takeProfit: p.takeProfit, stopLoss: p.stopLoss }) : null;
+      const r =
+        q && p.closing === 'no' ? triggeredExit(p.side, q, { takeProfit: p.takeProfit, stopLoss: p.stopLoss }) : null;
       return r ? [p.orderId] : [];
     });
     expect(sweptExits.map((a) => a.orderId).sort((a, b) => a - b)).toEqual(want.sort((a, b) => a - b));
   }
   for (const a of sweptExits) (ref.positions.find((p) => p.orderId === a.orderId) as RefPosition).closing = 'exit';
-  for (const [id] of ref.wallets) judgeStopout(id, swept.find((a) => a.reason === 'stop_out' && a.walletId === id));
+  for (const [id] of ref.wallets)
+    judgeStopout(
+      id,
+      swept.find((a) => a.reason === 'stop_out' && a.walletId === id),
+    );
   compareState();
   return { stopouts, exits };
 }
@@ -393,7 +446,10 @@ const RUNS = Number(process.env.RUNS ?? 300);
 
 describe('risk engine against a decimal reference', () => {
   it('(1) incremental P/L, equity and balances equal a from-scratch decimal recomputation, also after a sweep', () => {
-    fc.assert(fc.property(scenario(0, 300), (sc) => void play(sc, new Set<Check>(['state']))), { numRuns: RUNS });
+    fc.assert(
+      fc.property(scenario(0, 300), (sc) => void play(sc, new Set<Check>(['state']))),
+      { numRuns: RUNS },
+    );
   });
 
   it('(2) stop-out fires at the first evaluation at or below the level (or equity ≤ 0), never earlier', () => {
@@ -405,11 +461,15 @@ describe('risk engine against a decimal reference', () => {
       }),
       { numRuns: RUNS },
     );
-    console.log("STOPOUTS", stopouts); expect(stopouts).toBeGreaterThan(RUNS);
+    console.log('STOPOUTS', stopouts);
+    expect(stopouts).toBeGreaterThan(RUNS);
   });
 
   it('(3) wallet used margin always equals the sum of its open positions margin', () => {
-    fc.assert(fc.property(scenario(0, 300), (sc) => void play(sc, new Set<Check>(['margin']))), { numRuns: RUNS });
+    fc.assert(
+      fc.property(scenario(0, 300), (sc) => void play(sc, new Set<Check>(['margin']))),
+      { numRuns: RUNS },
+    );
   });
 
   it('(4) take-profit and stop-loss actions match triggeredExit on every tick', () => {
@@ -420,6 +480,7 @@ describe('risk engine against a decimal reference', () => {
       }),
       { numRuns: RUNS },
     );
-    console.log("EXITS", exits); expect(exits).toBeGreaterThan(RUNS);
+    console.log('EXITS', exits);
+    expect(exits).toBeGreaterThan(RUNS);
   });
 });

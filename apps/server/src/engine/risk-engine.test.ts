@@ -97,7 +97,12 @@ describe('take-profit and stop-loss', () => {
     expect(e.tick(EURUSD, 1.09, 1.0901)).toEqual([]);
     expect(e.setLevels(p.orderId, 1.15, null)).toBeNull();
     expect(e.tick(EURUSD, 0.9, 0.9001)).toEqual([]); // the stop-loss is gone
-    expect(e.setLevels(p.orderId, null, 0.95)).toEqual({ orderId: p.orderId, walletId: 1, reason: 'stop_loss', price: 0.9 });
+    expect(e.setLevels(p.orderId, null, 0.95)).toEqual({
+      orderId: p.orderId,
+      walletId: 1,
+      reason: 'stop_loss',
+      price: 0.9,
+    });
     expect(e.isClosing(p.orderId)).toBe(true);
     expect(e.setLevels(999_999, 1, 1)).toBeNull();
   });
@@ -158,7 +163,14 @@ describe('removal', () => {
     expect(e.tick(EURUSD, 1.2, 1.2001)).toEqual([]);
     expect(e.walletState(1)).toMatchObject({ margin: 50, positions: 1 });
     expect(e.removePosition(b.orderId)).toBe(true);
-    expect(e.walletState(1)).toEqual({ balance: 10_000, margin: 0, pl: 0, equity: 10_000, marginLevel: null, positions: 0 });
+    expect(e.walletState(1)).toEqual({
+      balance: 10_000,
+      margin: 0,
+      pl: 0,
+      equity: 10_000,
+      marginLevel: null,
+      positions: 0,
+    });
     expect(e.size).toBe(0);
   });
 
@@ -167,7 +179,11 @@ describe('removal', () => {
     const ps = [1.1, 1.2, 1.3, 1.4].map((tp) => position({ side: 'buy', openRate: 1.0, takeProfit: tp }));
     for (const p of ps) e.addPosition(p);
     e.removePosition(ps[1].orderId);
-    expect(brief(e.tick(EURUSD, 1.35, 1.3501)).map((a) => a[0]).sort()).toEqual([ps[0].orderId, ps[2].orderId]);
+    expect(
+      brief(e.tick(EURUSD, 1.35, 1.3501))
+        .map((a) => a[0])
+        .sort(),
+    ).toEqual([ps[0].orderId, ps[2].orderId]);
     expect(e.positionPl(ps[3].orderId)).toBeCloseTo(3_500, 9);
   });
 });

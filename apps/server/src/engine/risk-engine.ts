@@ -1,7 +1,15 @@
 import { resolveStopout } from '@platform/domain';
 import type { RiskAction, RiskBlockView, RiskPosition, RiskWalletState } from './risk-types.ts';
 import { Block, CLOSING, CLOSING_STOPOUT, grow, OPEN } from './risk-block.ts';
-import { exitReason, sweepBlock, sweepBlockLevels, sweepUnquoted, tickBlock, tickBlockLevels, type WalletColumns } from './risk-loops.ts';
+import {
+  exitReason,
+  sweepBlock,
+  sweepBlockLevels,
+  sweepUnquoted,
+  tickBlock,
+  tickBlockLevels,
+  type WalletColumns,
+} from './risk-loops.ts';
 
 export type { RiskAction, RiskBlockView, RiskPosition, RiskReason, RiskWalletState } from './risk-types.ts';
 
@@ -27,7 +35,6 @@ export type { RiskAction, RiskBlockView, RiskPosition, RiskReason, RiskWalletSta
  *   that hair of the threshold (see TIE), and the close itself is computed in decimal by the order service. The
  *   sweep recomputes the P/L from scratch, which also removes the drift of the incremental sums.
  */
-
 
 /**
  * A margin level exactly at the stop-out in decimal can come out a hair above it in doubles (1.0 → 0.9413 on 10 000
@@ -161,7 +168,8 @@ export class RiskEngine {
     if (slot === 0) throw new Error('conversion slot 0 is reserved for rate 1');
     if (!Number.isInteger(slot) || slot < 0) throw new Error(`bad conversion slot ${slot}`);
     if (!(rate > 0)) throw new Error(`conversion rate must be positive: ${rate}`);
-    if (slot >= this.invConv.length) this.invConv = grow(this.invConv, Math.max(slot + 1, this.invConv.length * 2), NaN);
+    if (slot >= this.invConv.length)
+      this.invConv = grow(this.invConv, Math.max(slot + 1, this.invConv.length * 2), NaN);
     this.invConv[slot] = 1 / rate;
   }
 
@@ -176,7 +184,8 @@ export class RiskEngine {
     if (this.pidOfOrder.has(p.orderId)) throw new Error(`position ${p.orderId} is already tracked`);
     const w = this.slotOfWallet.get(p.walletId);
     if (w === undefined) throw new Error(`wallet ${p.walletId} is not tracked`);
-    if (!(p.convSlot >= 0 && this.invConv[p.convSlot] > 0)) throw new Error(`conversion slot ${p.convSlot} has no rate`);
+    if (!(p.convSlot >= 0 && this.invConv[p.convSlot] > 0))
+      throw new Error(`conversion slot ${p.convSlot} has no rate`);
     if (!Number.isInteger(p.instrument) || p.instrument < 0) throw new Error(`bad instrument index ${p.instrument}`);
     if (!(p.amount > 0)) throw new Error(`amount must be positive: ${p.amount}`);
     this.ensureInstrument(p.instrument);

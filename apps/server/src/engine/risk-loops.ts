@@ -37,7 +37,15 @@ export function tickBlock(blk: Block, close: number, f: number, w: WalletColumns
 }
 
 /** The same with the levels checked; it also makes the block bounds exact again. */
-export function tickBlockLevels(blk: Block, close: number, f: number, w: WalletColumns, stamp: number, nc: number, onLevel: OnLevel): number {
+export function tickBlockLevels(
+  blk: Block,
+  close: number,
+  f: number,
+  w: WalletColumns,
+  stamp: number,
+  nc: number,
+  onLevel: OnLevel,
+): number {
   const { count, breakEven, amount, pl, wallet, lo, hi } = blk;
   const { hot, stamp: stamps, candidates } = w;
   let maxLo = -Infinity;

@@ -16,7 +16,12 @@ const risk = () => t.ctx.risk as RiskService;
 const settle = () => risk().idle();
 
 async function place(payload: Record<string, unknown>) {
-  const res = await t.app.inject({ method: 'POST', url: '/api/dashboard/orders', headers: { cookie: client }, payload });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/dashboard/orders',
+    headers: { cookie: client },
+    payload,
+  });
   if (res.statusCode !== 200) throw new Error(res.body);
   return res.json().order as { id: number };
 }
@@ -25,7 +30,10 @@ async function wallet() {
   return (await t.ctx.db.select().from(balances).where(eq(balances.id, walletId)))[0];
 }
 async function ledgerSum() {
-  const [r] = await t.ctx.db.select({ s: sql<string>`coalesce(sum(${ledgerEntries.amount}), 0)` }).from(ledgerEntries).where(eq(ledgerEntries.balanceId, walletId));
+  const [r] = await t.ctx.db
+    .select({ s: sql<string>`coalesce(sum(${ledgerEntries.amount}), 0)` })
+    .from(ledgerEntries)
+    .where(eq(ledgerEntries.balanceId, walletId));
   return dec(r.s);
 }
 
@@ -42,7 +50,13 @@ beforeEach(async () => {
   price('EUR_USD', 1.1, 1.1002);
   price('XAU_USD', 2650, 2650.3);
   const open = await t.ctx.db.select({ id: orders.id }).from(orders).where(sql`${orders.closeTime} is null`);
-  for (const o of open) await t.app.inject({ method: 'POST', url: '/api/dashboard/orders/close', headers: { cookie: client }, payload: { orderId: o.id } });
+  for (const o of open)
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/dashboard/orders/close',
+      headers: { cookie: client },
+      payload: { orderId: o.id },
+    });
   await settle();
   await resetWalletTo(t, walletId, '10000');
   risk().engine.setWalletBalance(walletId, 10000);
@@ -61,7 +75,12 @@ describe('take-profit and stop-loss, closed by the server', () => {
     expect(dec(row.closeRate!).toString()).toBe('1.095');
     // (1.095 − 1.1002) × 10000 − 2 = −54
     expect(dec(row.proLoss!).toString()).toBe('-54');
-    const [n] = await t.ctx.db.select().from(notifications).where(eq(notifications.userId, userId)).orderBy(desc(notifications.id)).limit(1);
+    const [n] = await t.ctx.db
+      .select()
+      .from(notifications)
+      .where(eq(notifications.userId, userId))
+      .orderBy(desc(notifications.id))
+      .limit(1);
     expect(n.title).toBe('Stop loss reached');
     expect(n.description).toContain(`#${o.id}`);
     const w = await wallet();
@@ -96,7 +115,12 @@ describe('take-profit and stop-loss, closed by the server', () => {
   it('closes at once a level moved beyond the market', async () => {
     const o = await place({ type: 'buy', instrument: 'EUR_USD', amount: 1000 });
     price('EUR_USD', 1.098, 1.0982);
-    const res = await t.app.inject({ method: 'PUT', url: `/api/dashboard/orders/${o.id}`, headers: { cookie: client }, payload: { loss: 1.099 } });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/dashboard/orders/${o.id}`,
+      headers: { cookie: client },
+      payload: { loss: 1.099 },
+    });
     expect(res.statusCode).toBe(200);
     await settle();
     expect((await orderRow(o.id)).closeReason).toBe('stop_loss');
@@ -122,7 +146,12 @@ describe('stop-out', () => {
     expect(dec(w.balance).toString()).toBe('3800');
     expect(dec(w.margin).toString()).toBe('2120.24');
     expect(await ledgerSum()).toEqual(dec(w.balance));
-    const [n] = await t.ctx.db.select().from(notifications).where(eq(notifications.userId, userId)).orderBy(desc(notifications.id)).limit(1);
+    const [n] = await t.ctx.db
+      .select()
+      .from(notifications)
+      .where(eq(notifications.userId, userId))
+      .orderBy(desc(notifications.id))
+      .limit(1);
     expect(n.title).toBe('Stop out');
   });
 
@@ -134,7 +163,10 @@ describe('stop-out', () => {
     expect(dec(w.balance).toString()).toBe('0');
     expect(dec(w.margin).toString()).toBe('0');
     expect(await ledgerSum()).toEqual(dec(0));
-    const [p] = await t.ctx.db.select().from(ledgerEntries).where(and(eq(ledgerEntries.balanceId, walletId), eq(ledgerEntries.kind, 'negative_balance_protection')));
+    const [p] = await t.ctx.db
+      .select()
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.balanceId, walletId), eq(ledgerEntries.kind, 'negative_balance_protection')));
     expect(dec(p.amount).toString()).toBe('6320');
   });
 });

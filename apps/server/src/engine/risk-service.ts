@@ -82,7 +82,12 @@ export class RiskService implements RiskHooks {
   private async reload(): Promise<void> {
     const { db } = this.ctx();
     const rows = await db
-      .select({ order: orders, balance: balances.balance, currency: balances.currency, stopout: pricingPlans.forexStopout })
+      .select({
+        order: orders,
+        balance: balances.balance,
+        currency: balances.currency,
+        stopout: pricingPlans.forexStopout,
+      })
       .from(orders)
       .innerJoin(balances, eq(balances.id, orders.balanceId))
       .innerJoin(users, eq(users.id, orders.userId))
@@ -95,7 +100,8 @@ export class RiskService implements RiskHooks {
       if (this.orderInstrument.has(r.order.id)) {
         this.engine.upsertWallet(wallet.id, { balance: Number(wallet.balance), stopoutPercent: wallet.stopoutPercent });
         // Already beyond its level: left for the sweep that follows a reload, which acts on it or not.
-        if (this.engine.setLevels(r.order.id, num(r.order.takeProfit), num(r.order.stopLoss))) this.engine.releaseClosing(r.order.id);
+        if (this.engine.setLevels(r.order.id, num(r.order.takeProfit), num(r.order.stopLoss)))
+          this.engine.releaseClosing(r.order.id);
       } else this.track(r.order, wallet);
     }
   }
@@ -128,7 +134,12 @@ export class RiskService implements RiskHooks {
 
   levelsChanged(order: OrderRow): void {
     this.applyLevels(order.id, num(order.takeProfit), num(order.stopLoss));
-    this.ctx().cluster.bus.publish('risk', { op: 'levels', orderId: order.id, takeProfit: num(order.takeProfit), stopLoss: num(order.stopLoss) } satisfies PeerMessage);
+    this.ctx().cluster.bus.publish('risk', {
+      op: 'levels',
+      orderId: order.id,
+      takeProfit: num(order.takeProfit),
+      stopLoss: num(order.stopLoss),
+    } satisfies PeerMessage);
   }
 
   balanceChanged(walletId: number, balance: string): void {

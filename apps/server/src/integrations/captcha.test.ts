@@ -5,7 +5,12 @@ import { createTestApp, DEMO, DEMO_PASSWORD, type TestApp } from '../../test/hel
 import { putSetting } from '../modules/settings/service.ts';
 
 /** What the fake siteverify endpoint was asked. */
-const calls: Array<{ secret: string | null; response: string | null; remoteip: string | null; contentType: string | undefined }> = [];
+const calls: Array<{
+  secret: string | null;
+  response: string | null;
+  remoteip: string | null;
+  contentType: string | undefined;
+}> = [];
 
 // Speaks Google's siteverify protocol: form-encoded POST in, JSON {success} out; accepts one token only.
 const fake = http.createServer((req, res) => {
@@ -13,10 +18,18 @@ const fake = http.createServer((req, res) => {
   req.on('data', (c: Buffer) => (body += c.toString('utf8')));
   req.on('end', () => {
     const form = new URLSearchParams(body);
-    calls.push({ secret: form.get('secret'), response: form.get('response'), remoteip: form.get('remoteip'), contentType: req.headers['content-type'] });
-    const success = req.method === 'POST' && form.get('secret') === 'server-secret' && form.get('response') === 'human-ok';
+    calls.push({
+      secret: form.get('secret'),
+      response: form.get('response'),
+      remoteip: form.get('remoteip'),
+      contentType: req.headers['content-type'],
+    });
+    const success =
+      req.method === 'POST' && form.get('secret') === 'server-secret' && form.get('response') === 'human-ok';
     res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify(success ? { success: true } : { success: false, 'error-codes': ['invalid-input-response'] }));
+    res.end(
+      JSON.stringify(success ? { success: true } : { success: false, 'error-codes': ['invalid-input-response'] }),
+    );
   });
 });
 
@@ -32,7 +45,11 @@ afterAll(async () => {
 });
 
 const login = (humanKey?: string) =>
-  t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: DEMO.client, password: DEMO_PASSWORD, ...(humanKey !== undefined ? { humanKey } : {}) } });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email: DEMO.client, password: DEMO_PASSWORD, ...(humanKey !== undefined ? { humanKey } : {}) },
+  });
 
 describe('reCAPTCHA at sign-in', () => {
   it('makes no verification call while the setting is off', async () => {
@@ -51,7 +68,11 @@ describe('reCAPTCHA at sign-in', () => {
 
     const rejected = await login('bot-token');
     expect(rejected.statusCode).toBe(422);
-    expect(calls.at(-1)).toMatchObject({ secret: 'server-secret', response: 'bot-token', contentType: 'application/x-www-form-urlencoded' });
+    expect(calls.at(-1)).toMatchObject({
+      secret: 'server-secret',
+      response: 'bot-token',
+      contentType: 'application/x-www-form-urlencoded',
+    });
 
     const ok = await login('human-ok');
     expect(ok.statusCode).toBe(200);

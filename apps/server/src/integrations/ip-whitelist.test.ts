@@ -11,7 +11,15 @@ beforeAll(async () => {
     method: 'POST',
     url: '/api/admin/users',
     headers: { cookie: admin },
-    payload: { fullName: 'Wanda Whitelist', email: 'wanda@example.com', password: 'Wanda12345!', roleId: 5, whitelist: '10.1.1.1', isEmailVerified: true, isActive: true },
+    payload: {
+      fullName: 'Wanda Whitelist',
+      email: 'wanda@example.com',
+      password: 'Wanda12345!',
+      roleId: 5,
+      whitelist: '10.1.1.1',
+      isEmailVerified: true,
+      isActive: true,
+    },
   });
   expect(res.statusCode, res.body).toBe(201);
 });
@@ -19,7 +27,8 @@ afterAll(async () => t.close());
 
 const login = (email: string, password: string, remoteAddress: string) =>
   t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password }, remoteAddress });
-const me = (cookie: string, remoteAddress: string) => t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie }, remoteAddress });
+const me = (cookie: string, remoteAddress: string) =>
+  t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie }, remoteAddress });
 
 describe('staff IP whitelist', () => {
   it('refuses sign-in from an address outside the whitelist with the IP message', async () => {

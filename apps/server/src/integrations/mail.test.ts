@@ -36,7 +36,10 @@ let t: TestApp;
 beforeAll(async () => {
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   const { port } = smtp.server.address() as AddressInfo;
-  t = await createTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}?ignoreTLS=true`, MAIL_FROM: 'Platform <no-reply@platform.test>' });
+  t = await createTestApp({
+    SMTP_URL: `smtp://127.0.0.1:${port}?ignoreTLS=true`,
+    MAIL_FROM: 'Platform <no-reply@platform.test>',
+  });
 });
 afterAll(async () => {
   await t.close();
@@ -48,8 +51,11 @@ function bodyText(raw: string): string {
   const [head, ...rest] = raw.split(/\r?\n\r?\n/);
   const body = rest.join('\n\n');
   if (/content-transfer-encoding:\s*quoted-printable/i.test(head))
-    return body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
-  if (/content-transfer-encoding:\s*base64/i.test(head)) return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+    return body
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
+  if (/content-transfer-encoding:\s*base64/i.test(head))
+    return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
   return body;
 }
 
@@ -92,7 +98,11 @@ describe('SMTP delivery', () => {
     expect(await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.action, 'mail.secret_read'))).toHaveLength(0);
 
     // The delivered link is the working one, once.
-    const reset = await t.app.inject({ method: 'PUT', url: '/api/forgot-password', payload: { token, password: 'BrandNew123' } });
+    const reset = await t.app.inject({
+      method: 'PUT',
+      url: '/api/forgot-password',
+      payload: { token, password: 'BrandNew123' },
+    });
     expect(reset.statusCode).toBe(200);
     expect((await get(`/api/admin/mail/${row.id}`)).json()).toMatchObject({ link: 'emailed', link_live: false });
   });

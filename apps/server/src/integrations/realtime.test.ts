@@ -23,12 +23,19 @@ afterAll(async () => {
   await t.close();
 });
 
-const idOf = async (email: string) => (await t.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0].id;
+const idOf = async (email: string) =>
+  (await t.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0].id;
 
 /** A connected socket carrying the given session cookie (none: anonymous) and, optionally, the page's Origin. */
 async function socketWith(cookie?: string, origin?: string): Promise<Socket> {
   const headers: Record<string, string> = { ...(cookie ? { cookie } : {}), ...(origin ? { origin } : {}) };
-  const s = connect(base, { path: '/socket.io', transports: ['websocket'], forceNew: true, reconnection: false, extraHeaders: headers });
+  const s = connect(base, {
+    path: '/socket.io',
+    transports: ['websocket'],
+    forceNew: true,
+    reconnection: false,
+    extraHeaders: headers,
+  });
   sockets.push(s);
   await new Promise<void>((resolve, reject) => {
     s.once('connect', () => resolve());
@@ -48,7 +55,11 @@ describe('realtime notifications', () => {
     for (const s of [other, anonymous]) s.onAny((event: string, payload: unknown) => leaked.push({ event, payload }));
 
     const arrived = new Promise<NotificationDto>((resolve) => client.once(`user:${clientId}`, resolve));
-    const sent = await notify(t.ctx, clientId, { title: 'Withdrawal approved', description: 'Sent to your bank.', url: '/withdraws' });
+    const sent = await notify(t.ctx, clientId, {
+      title: 'Withdrawal approved',
+      description: 'Sent to your bank.',
+      url: '/withdraws',
+    });
     const got = await arrived;
     expect(got).toEqual(sent);
     expect(got.title).toBe('Withdrawal approved');

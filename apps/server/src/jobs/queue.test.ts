@@ -33,7 +33,9 @@ describe('background jobs', () => {
     expect(await t.ctx.jobs.depth()).toMatchObject({ 'mail.reset-password': 0 });
     // The job table never holds the link: the job names the address, the worker makes the link.
     const { sql } = await import('drizzle-orm');
-    const stored = (await t.ctx.db.execute(sql`select data::text as d from pgboss.job where name = 'mail.reset-password'`)) as unknown as { rows: Array<{ d: string }> };
+    const stored = (await t.ctx.db.execute(
+      sql`select data::text as d from pgboss.job where name = 'mail.reset-password'`,
+    )) as unknown as { rows: Array<{ d: string }> };
     expect(stored.rows.length).toBeGreaterThan(0);
     for (const r of stored.rows) expect(r.d).not.toContain('token');
   });
@@ -47,7 +49,9 @@ describe('background jobs', () => {
     await mine.start(recording(seen, new Set(['mail.reset-password:flaky@example.test'])));
     await mine.send('mail.reset-password', { email: 'flaky@example.test' });
     await mine.send('mail.reset-password', { email: 'steady@example.test' });
-    await expect.poll(() => seen.filter((k) => k.endsWith('flaky@example.test')).length, { timeout: 15_000, interval: 100 }).toBe(2);
+    await expect
+      .poll(() => seen.filter((k) => k.endsWith('flaky@example.test')).length, { timeout: 15_000, interval: 100 })
+      .toBe(2);
     await mine.idle();
     expect(seen.filter((k) => k.endsWith('steady@example.test'))).toHaveLength(1);
     await mine.stop();
@@ -73,7 +77,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('background jobs on PostgreSQL w
     const b = createJobs(connection, t.ctx.db, { fast: true });
     instances.push(a, b);
     await Promise.all([a.start(recording(seenA)), b.start(recording(seenB))]);
-    await Promise.all(Array.from({ length: 200 }, (_, i) => (i % 2 ? a : b).send('mail.reset-password', { email: `many${i}@example.test` })));
+    await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        (i % 2 ? a : b).send('mail.reset-password', { email: `many${i}@example.test` }),
+      ),
+    );
     await a.idle(30_000);
     const all = [...seenA, ...seenB].filter((k) => /(many|before)\d+@/.test(k));
     expect(all).toHaveLength(220);

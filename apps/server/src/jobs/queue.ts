@@ -26,10 +26,20 @@ export interface JobPayloads {
 export type JobName = keyof JobPayloads;
 export type JobHandlers = { [N in JobName]: (data: JobPayloads[N]) => Promise<void> };
 
-export const JOB_NAMES: readonly JobName[] = ['mail.verify-email', 'mail.reset-password', 'maintenance.sessions', 'payments.callback', 'payments.sweep', 'crm.import-leads'];
+export const JOB_NAMES: readonly JobName[] = [
+  'mail.verify-email',
+  'mail.reset-password',
+  'maintenance.sessions',
+  'payments.callback',
+  'payments.sweep',
+  'crm.import-leads',
+];
 
 /** Cron schedules (UTC); pg-boss fires each tick once whichever instances are running. */
-const SCHEDULES: Partial<Record<JobName, string>> = { 'maintenance.sessions': '17 * * * *', 'payments.sweep': '*/5 * * * *' };
+const SCHEDULES: Partial<Record<JobName, string>> = {
+  'maintenance.sessions': '17 * * * *',
+  'payments.sweep': '*/5 * * * *',
+};
 
 /**
  * Queues whose jobs retry longer than the default five times: a payment a provider confirmed must be credited even
@@ -53,11 +63,15 @@ export interface Jobs {
   stop(): Promise<void>;
 }
 
-export type QueueConnection = { connectionString: string } | { db: { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> } };
+export type QueueConnection =
+  | { connectionString: string }
+  | { db: { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> } };
 
 export function createJobs(connection: QueueConnection, db: Db, opts: { fast?: boolean } = {}): Jobs {
   const boss = new PgBoss({
-    ...('connectionString' in connection ? { connectionString: connection.connectionString, max: 4 } : { db: connection.db as PgBoss.Db }),
+    ...('connectionString' in connection
+      ? { connectionString: connection.connectionString, max: 4 }
+      : { db: connection.db as PgBoss.Db }),
     schema: 'pgboss',
     // Mail and maintenance are small: retry a failure five times, 30 s, 60 s, 120 s… apart; give up on a stuck one after 5 min.
     retryLimit: 5,
@@ -72,14 +86,17 @@ export function createJobs(connection: QueueConnection, db: Db, opts: { fast?: b
   let unwatch: (() => void) | null = null;
   let stopped = false;
   let started: Promise<unknown> | null = null;
-  const ensureStarted = () => (started ??= boss.start().then(async () => {
-    for (const name of JOB_NAMES) if (!(await boss.getQueue(name))) await boss.createQueue(name);
-  }));
+  const ensureStarted = () =>
+    (started ??= boss.start().then(async () => {
+      for (const name of JOB_NAMES) if (!(await boss.getQueue(name))) await boss.createQueue(name);
+    }));
   const waiting = async (): Promise<Array<{ name: string; n: number }>> =>
-    ((await db.execute(sql`
+    (
+      (await db.execute(sql`
       select name, count(*)::int as n from pgboss.job
        where state in ('created', 'active') or (state = 'retry' and start_after <= now())
-       group by name`)) as unknown as { rows: Array<{ name: string; n: number }> }).rows;
+       group by name`)) as unknown as { rows: Array<{ name: string; n: number }> }
+    ).rows;
 
   return {
     async send(name, data) {
@@ -92,9 +109,13 @@ export function createJobs(connection: QueueConnection, db: Db, opts: { fast?: b
       await ensureStarted();
       for (const name of JOB_NAMES) {
         const handler = handlers[name] as (data: unknown) => Promise<void>;
-        const id = await boss.work(name, { pollingIntervalSeconds: opts.fast ? 0.5 : 2, batchSize: 1 }, async (jobs) => {
-          for (const job of jobs) await handler(job.data);
-        });
+        const id = await boss.work(
+          name,
+          { pollingIntervalSeconds: opts.fast ? 0.5 : 2, batchSize: 1 },
+          async (jobs) => {
+            for (const job of jobs) await handler(job.data);
+          },
+        );
         workers.set(name, id);
       }
       for (const [name, cron] of Object.entries(SCHEDULES)) await boss.schedule(name, cron, {}, { tz: 'UTC' });

@@ -3,8 +3,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { memoryCounter, redisCounter, type AttemptCounter } from './attempt-counter.ts';
 
-const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true, maxRetriesPerRequest: 1 });
-const reachable = await redis.connect().then(() => true, () => false);
+const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', {
+  lazyConnect: true,
+  maxRetriesPerRequest: 1,
+});
+const reachable = await redis.connect().then(
+  () => true,
+  () => false,
+);
 afterAll(() => redis.quit().catch(() => undefined));
 
 const kinds: Array<[string, () => AttemptCounter, boolean]> = [

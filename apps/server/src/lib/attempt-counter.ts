@@ -41,7 +41,8 @@ export function memoryCounter(limit: number, windowMs: number): AttemptCounter {
 export function redisCounter(redis: Redis, prefix: string, limit: number, windowMs: number): AttemptCounter {
   const k = (key: string) => `${prefix}${key}`;
   /** Wait from the sorted scores (oldest first): blocked while `limit` attempts are in the window. */
-  const waitOf = (scores: number[], now: number) => (scores.length < limit ? 0 : Math.max(1, scores[scores.length - limit] + windowMs - now));
+  const waitOf = (scores: number[], now: number) =>
+    scores.length < limit ? 0 : Math.max(1, scores[scores.length - limit] + windowMs - now);
   const scoresOf = (flat: string[]) => flat.filter((_, i) => i % 2 === 1).map(Number);
   return {
     async tryCount(key) {

@@ -1,4 +1,14 @@
-import type { AdminTradeDto, AuditEntryDto, AdminInstrumentDto, AdminKycDto, CustomerListItem, ExternalPaymentDto, LeadItem, MoneyRecordDto, StaffUserDto } from '@platform/domain';
+import type {
+  AdminTradeDto,
+  AuditEntryDto,
+  AdminInstrumentDto,
+  AdminKycDto,
+  CustomerListItem,
+  ExternalPaymentDto,
+  LeadItem,
+  MoneyRecordDto,
+  StaffUserDto,
+} from '@platform/domain';
 import { ROLE_NAMES } from '@platform/domain';
 import type { CsvColumn } from './csv-export.ts';
 
@@ -84,7 +94,10 @@ export const AUDIT_CSV: ReadonlyArray<CsvColumn<AuditEntryDto>> = [
   { header: 'Actor', value: (r) => r.actor?.email },
   { header: 'Action', value: (r) => r.action },
   { header: 'Subject User', value: (r) => r.target?.email },
-  { header: 'Subject', value: (r) => (r.subject_type ? `${r.subject_type}${r.subject_id === null ? '' : `:${r.subject_id}`}` : '') },
+  {
+    header: 'Subject',
+    value: (r) => (r.subject_type ? `${r.subject_type}${r.subject_id === null ? '' : `:${r.subject_id}`}` : ''),
+  },
   { header: 'Before', value: (r) => json(r.before) },
   { header: 'After', value: (r) => json(r.after) },
   { header: 'IP', value: (r) => r.ip },

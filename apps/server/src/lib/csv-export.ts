@@ -33,7 +33,7 @@ export function neutraliseFormula(v: string): string {
 type Batches<T> = () => AsyncGenerator<T[]>;
 
 /** Batches by page number: for short lists, and lists that cannot be walked by id. */
-const byPage = <T,>(page: (page: number, limit: number) => Promise<ListPage<T>>): Batches<T> =>
+const byPage = <T>(page: (page: number, limit: number) => Promise<ListPage<T>>): Batches<T> =>
   async function* () {
     for (let n = 1; ; n++) {
       const { data } = await page(n, BATCH);
@@ -46,13 +46,16 @@ const byPage = <T,>(page: (page: number, limit: number) => Promise<ListPage<T>>)
  * Batches by cursor, for lists that run newest first by id and take a Walk (lib/paging.ts): each batch starts below
  * the last id written and nothing is counted, so every row is read once however long the list.
  */
-const byCursor = <T extends { id: number }>(batch: (before: number | undefined, limit: number) => Promise<ListPage<T>>): Batches<T> =>
+const byCursor = <T extends { id: number }>(
+  batch: (before: number | undefined, limit: number) => Promise<ListPage<T>>,
+): Batches<T> =>
   async function* () {
     let before: number | undefined;
     for (;;) {
       const { data } = await batch(before, BATCH);
       // A list that ignored the cursor would repeat itself for ever: refuse rather than stream without end.
-      if (before !== undefined && data.length > 0 && data[0].id >= before) throw new Error('export cursor did not advance');
+      if (before !== undefined && data.length > 0 && data[0].id >= before)
+        throw new Error('export cursor did not advance');
       yield data;
       if (data.length < BATCH) return;
       before = data[data.length - 1].id;
@@ -65,10 +68,13 @@ const byCursor = <T extends { id: number }>(batch: (before: number | undefined, 
  */
 export function sendCsv<T>(reply: FastifyReply, spec: CsvExport<T>, batches: Batches<T>): FastifyReply {
   async function* rows(): AsyncGenerator<string[]> {
-    for await (const data of batches()) for (const row of data) yield spec.columns.map((c) => neutraliseFormula(String(c.value(row) ?? '')));
+    for await (const data of batches())
+      for (const row of data) yield spec.columns.map((c) => neutraliseFormula(String(c.value(row) ?? '')));
   }
   // A BOM so spreadsheet programs read the UTF-8 names right.
-  const csv = Readable.from(rows()).pipe(stringify({ header: true, columns: spec.columns.map((c) => c.header), bom: true, record_delimiter: 'windows' }));
+  const csv = Readable.from(rows()).pipe(
+    stringify({ header: true, columns: spec.columns.map((c) => c.header), bom: true, record_delimiter: 'windows' }),
+  );
   const day = new Date().toISOString().slice(0, 10);
   return reply
     .header('content-type', 'text/csv; charset=utf-8')
@@ -91,7 +97,15 @@ export async function listOrCsv<Q extends { page: number; limit: number; format?
   if (q.format !== 'csv') return list(q);
   if (opts.walk) {
     const walked = list as unknown as (q: Q & Walk) => Promise<ListPage<T & { id: number }>>;
-    return sendCsv(reply, spec, byCursor((before, limit) => walked({ ...q, page: 1, limit, before, uncounted: true })));
+    return sendCsv(
+      reply,
+      spec,
+      byCursor((before, limit) => walked({ ...q, page: 1, limit, before, uncounted: true })),
+    );
   }
-  return sendCsv(reply, spec, byPage((page, limit) => list({ ...q, page, limit })));
+  return sendCsv(
+    reply,
+    spec,
+    byPage((page, limit) => list({ ...q, page, limit })),
+  );
 }

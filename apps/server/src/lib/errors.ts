@@ -27,7 +27,11 @@ export function fieldError(field: string, message: string): AppError {
  * errors in DrizzleQueryError, so the driver's error (with `code` and `constraint`) may sit in `cause`.
  */
 export function isUniqueViolation(err: unknown, constraint?: string): boolean {
-  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e: unknown = err, depth = 0;
+    e && typeof e === 'object' && depth < 4;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     const { code, constraint: name } = e as { code?: unknown; constraint?: unknown };
     if (code === '23505') return !constraint || name === undefined || name === constraint;
   }
@@ -42,7 +46,11 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
 const BAD_DATA_CODES = new Set(['22021', '22P05', '22001', '22003', '22P02', '22007', '22008']);
 
 export function isBadDataError(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e: unknown = err, depth = 0;
+    e && typeof e === 'object' && depth < 4;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     const { code } = e as { code?: unknown };
     if (typeof code === 'string' && BAD_DATA_CODES.has(code)) return true;
   }

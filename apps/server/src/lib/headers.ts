@@ -47,7 +47,10 @@ export async function registerSecurityHeaders(app: FastifyInstance, ctx: AppCont
   });
   // The policy has two possible texts (captcha on or off), written once here rather than rebuilt for every answer,
   // which cost more than the rest of an order's HTTP handling's headers together.
-  const policy = (captcha: boolean) => Object.entries(directives(captcha)).map(([name, values]) => [name, ...values].join(' ')).join(';');
+  const policy = (captcha: boolean) =>
+    Object.entries(directives(captcha))
+      .map(([name, values]) => [name, ...values].join(' '))
+      .join(';');
   const policies = { on: policy(true), off: policy(false) };
   // The switch is re-read at most every few seconds, before the policy is set.
   app.addHook('onRequest', async (_req, reply) => {
@@ -111,9 +114,19 @@ export function addBaselineHeaders(server: http.Server): void {
 export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const message = status === 431 ? 'Request headers are too large.' : status === 408 ? 'The request took too long.' : 'Malformed request.';
+  const message =
+    status === 431
+      ? 'Request headers are too large.'
+      : status === 408
+        ? 'The request took too long.'
+        : 'Malformed request.';
   const body = JSON.stringify({ message });
-  const headers = Object.entries({ ...BASELINE_HEADERS, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' })
+  const headers = Object.entries({
+    ...BASELINE_HEADERS,
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(body)),
+    Connection: 'close',
+  })
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');
   if (socket.writable) socket.write(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n${headers}\r\n${body}`);

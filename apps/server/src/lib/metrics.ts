@@ -63,7 +63,10 @@ function summedGauge(name: string, help: string): (source: () => number) => () =
 export const countClients = summedGauge('realtime_connected_clients', 'Open Socket.IO connections on this instance');
 
 /** Counts the positions a risk engine follows until the returned function is called. */
-export const countPositions = summedGauge('risk_engine_positions', 'Open positions the risk engine follows on this instance');
+export const countPositions = summedGauge(
+  'risk_engine_positions',
+  'Open positions the risk engine follows on this instance',
+);
 
 const queueSources = new Set<() => Promise<Record<string, number>>>();
 new client.Gauge({

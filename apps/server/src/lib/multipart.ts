@@ -21,11 +21,17 @@ export interface MultipartForm {
  * read into memory within maxBytes (MAX_UPLOAD_BYTES unless the route says otherwise); a request that is not
  * multipart, a file too large or an unknown file field is a 400 with a message the form can show.
  */
-export async function readMultipart(req: FastifyRequest, fileFields: readonly string[], maxBytes = MAX_UPLOAD_BYTES): Promise<MultipartForm> {
+export async function readMultipart(
+  req: FastifyRequest,
+  fileFields: readonly string[],
+  maxBytes = MAX_UPLOAD_BYTES,
+): Promise<MultipartForm> {
   if (!req.isMultipart()) throw new AppError('VALIDATION', 'Send the form as multipart/form-data.');
   const form: MultipartForm = { fields: {}, files: {} };
   try {
-    for await (const part of req.parts({ limits: { fileSize: maxBytes, files: fileFields.length || 1, fields: 30, fieldSize: 4096 } })) {
+    for await (const part of req.parts({
+      limits: { fileSize: maxBytes, files: fileFields.length || 1, fields: 30, fieldSize: 4096 },
+    })) {
       if (part.type === 'file') {
         if (!fileFields.includes(part.fieldname)) {
           part.file.resume();
@@ -43,7 +49,8 @@ export async function readMultipart(req: FastifyRequest, fileFields: readonly st
     if (code === 'FST_REQ_FILE_TOO_LARGE') {
       throw new AppError('VALIDATION', `The file is too large (at most ${maxBytes / 1024 / 1024} MB).`);
     }
-    if (typeof code === 'string' && code.startsWith('FST_')) throw new AppError('VALIDATION', 'The upload could not be read. Please try again.');
+    if (typeof code === 'string' && code.startsWith('FST_'))
+      throw new AppError('VALIDATION', 'The upload could not be read. Please try again.');
     throw err;
   }
   return form;

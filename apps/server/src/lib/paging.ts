@@ -46,11 +46,14 @@ export interface Walk {
 }
 
 /** The walk's condition on the list's id column (none on a screen's page). */
-export const walkFrom = (q: Walk, id: AnyPgColumn): SQL | undefined => (q.before !== undefined ? lt(id, q.before) : undefined);
+export const walkFrom = (q: Walk, id: AnyPgColumn): SQL | undefined =>
+  q.before !== undefined ? lt(id, q.before) : undefined;
 
 /** Rows to skip: the page's offset on a screen, none when walking from a cursor. */
 export const walkOffset = (q: PageOf & Walk): number => (q.before !== undefined ? 0 : offsetOf(q));
 
 /** The capped count of a screen's page, or nothing for an export (which needs no total). */
-export const countUnlessWalking = (q: Walk, counted: () => Promise<Array<{ n: number }>>): Promise<Array<{ n: number }>> =>
-  q.uncounted ? Promise.resolve([{ n: 0 }]) : counted();
+export const countUnlessWalking = (
+  q: Walk,
+  counted: () => Promise<Array<{ n: number }>>,
+): Promise<Array<{ n: number }>> => (q.uncounted ? Promise.resolve([{ n: 0 }]) : counted());

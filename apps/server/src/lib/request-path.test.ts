@@ -12,7 +12,8 @@ describe('resolveDotSegments', () => {
   });
 
   it('leaves ordinary paths alone, a leading double slash included (it must not become a host)', () => {
-    for (const url of ['/api/admin/users/api', '/api/docs/json?x=1', '/assets/index-AbC.js', '//api//admin']) expect(resolveDotSegments(url)).toBe(url);
+    for (const url of ['/api/admin/users/api', '/api/docs/json?x=1', '/assets/index-AbC.js', '//api//admin'])
+      expect(resolveDotSegments(url)).toBe(url);
     expect(resolveDotSegments('//evil.example/../api/x')).toBe('//api/x');
   });
 });

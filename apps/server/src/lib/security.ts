@@ -12,7 +12,11 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * ("null") Origin, or, without Origin, Sec-Fetch-Site: cross-site. Non-browser clients that send neither pass (they
  * carry no ambient cookies of a victim).
  */
-export function isCrossSite(headers: IncomingHttpHeaders, allowedOrigins: ReadonlySet<string>, ownOrigin: string): boolean {
+export function isCrossSite(
+  headers: IncomingHttpHeaders,
+  allowedOrigins: ReadonlySet<string>,
+  ownOrigin: string,
+): boolean {
   const origin = headers.origin;
   if (origin && origin !== 'null') {
     try {
@@ -28,7 +32,8 @@ export function isCrossSite(headers: IncomingHttpHeaders, allowedOrigins: Readon
 /** CSRF defence for cookie sessions: SameSite=Lax cookies, and state-changing requests must not come from another site. */
 function assertSameOrigin(req: FastifyRequest, allowedOrigins: ReadonlySet<string>): void {
   // req.protocol and req.host follow X-Forwarded-Proto/-Host only behind a trusted proxy (TRUST_PROXY).
-  if (!SAFE_METHODS.has(req.method) && isCrossSite(req.headers, allowedOrigins, `${req.protocol}://${req.host}`)) throw new AppError('CSRF');
+  if (!SAFE_METHODS.has(req.method) && isCrossSite(req.headers, allowedOrigins, `${req.protocol}://${req.host}`))
+    throw new AppError('CSRF');
 }
 
 /** The origins the app is served from (its public address), accepted beside the request's own host. */
@@ -43,7 +48,12 @@ function assertAllowed(req: FastifyRequest, access: RouteAccess | undefined): vo
   if (!access.includes(req.auth.user.roleId)) throw new AppError('FORBIDDEN');
 }
 
-function noStore(_req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void): void {
+function noStore(
+  _req: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  done: (err: null, payload: unknown) => void,
+): void {
   // API answers carry personal data (balances, profiles, mail): never kept by a browser or proxy cache.
   if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   done(null, payload);

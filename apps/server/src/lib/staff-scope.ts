@@ -23,6 +23,7 @@ export function staffOf(req: FastifyRequest): StaffActor {
  */
 export function customerScope(actor: Pick<StaffActor, 'id' | 'roleId'>, userIdColumn: AnyPgColumn): SQL {
   if (actor.roleId === 1) return sql`true`;
-  if (actor.roleId === 2) return sql`exists (select 1 from user_profiles sp where sp.user_id = ${userIdColumn} and sp.manager_id = ${actor.id})`;
+  if (actor.roleId === 2)
+    return sql`exists (select 1 from user_profiles sp where sp.user_id = ${userIdColumn} and sp.manager_id = ${actor.id})`;
   return sql`false`;
 }

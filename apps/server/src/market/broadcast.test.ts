@@ -18,7 +18,13 @@ beforeAll(async () => {
   t.ctx.realtime.attach(t.app.server, t.ctx.db);
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   // Timers far apart: the test sends batches and status checks itself, so what arrives is deterministic.
-  broadcaster = createMarketBroadcaster({ book: t.ctx.market.book, realtime: t.ctx.realtime, status: () => status, priceBatchMs: 60_000, statusCheckMs: 60_000 });
+  broadcaster = createMarketBroadcaster({
+    book: t.ctx.market.book,
+    realtime: t.ctx.realtime,
+    status: () => status,
+    priceBatchMs: 60_000,
+    statusCheckMs: 60_000,
+  });
 });
 afterAll(async () => {
   broadcaster.stop();
@@ -29,7 +35,12 @@ afterAll(async () => {
 
 /** A connected socket recording every event it receives from the moment it is created. */
 async function socketWith(cookie?: string): Promise<{ socket: Socket; events: Array<[string, unknown]> }> {
-  const socket = connect(base, { path: '/socket.io', transports: ['websocket'], forceNew: true, extraHeaders: cookie ? { cookie } : {} });
+  const socket = connect(base, {
+    path: '/socket.io',
+    transports: ['websocket'],
+    forceNew: true,
+    extraHeaders: cookie ? { cookie } : {},
+  });
   sockets.push(socket);
   const events: Array<[string, unknown]> = [];
   socket.onAny((event: string, payload: unknown) => events.push([event, payload]));
@@ -48,7 +59,14 @@ const until = async (check: () => boolean, ms = 2_000) => {
   }
 };
 const settle = () => new Promise((r) => setTimeout(r, 150));
-const quote = (name: string, bid: number, time = Date.now()): Quote => ({ name, bid, ask: bid + 0.0002, closeoutBid: bid - 0.0001, closeoutAsk: bid + 0.0003, time });
+const quote = (name: string, bid: number, time = Date.now()): Quote => ({
+  name,
+  bid,
+  ask: bid + 0.0002,
+  closeoutBid: bid - 0.0001,
+  closeoutAsk: bid + 0.0003,
+  time,
+});
 
 describe('market broadcast over Socket.IO', () => {
   it('sends the current market status, and nothing else, to a newly connected socket', async () => {
@@ -58,7 +76,9 @@ describe('market broadcast over Socket.IO', () => {
       await until(() => s.events.length > 0);
       await settle();
       // The app's market is pinned open in tests; the connect hook reports the app's own status.
-      expect(s.events).toEqual([['marketStatus', { fx: 'open', stock: 'open', crypto: 'open', nextOpen: { fx: null, stock: null } }]]);
+      expect(s.events).toEqual([
+        ['marketStatus', { fx: 'open', stock: 'open', crypto: 'open', nextOpen: { fx: null, stock: null } }],
+      ]);
     }
   });
 
@@ -85,7 +105,12 @@ describe('market broadcast over Socket.IO', () => {
       expect(event).toBe('priceUpdate');
       expect(ticks.map((x) => x.name).sort()).toEqual(['BTC_USD', 'EUR_USD', 'GBP_USD', 'USD_JPY']);
       expect(ticks.find((x) => x.name === 'EUR_USD')).toEqual({
-        name: 'EUR_USD', bids: 1.1002, asks: 1.1004, closeoutBid: 1.1001, closeoutAsk: 1.1005, time: 1_700_000_000_123,
+        name: 'EUR_USD',
+        bids: 1.1002,
+        asks: 1.1004,
+        closeoutBid: 1.1001,
+        closeoutAsk: 1.1005,
+        time: 1_700_000_000_123,
       });
     }
 
@@ -135,7 +160,13 @@ describe('price batching', () => {
     const sent: Array<{ at: number; names: string[] }> = [];
     const b = createMarketBroadcaster({
       book,
-      realtime: { broadcast: (event, payload) => void (event === 'priceUpdate' && sent.push({ at: performance.now(), names: (payload as PriceTick[]).map((x) => x.name) })) },
+      realtime: {
+        broadcast: (event, payload) =>
+          void (
+            event === 'priceUpdate' &&
+            sent.push({ at: performance.now(), names: (payload as PriceTick[]).map((x) => x.name) })
+          ),
+      },
       status: () => status,
       priceBatchMs: 200,
       statusCheckMs: 60_000,
@@ -165,7 +196,10 @@ describe('price batching', () => {
     const catchUps: Array<() => unknown> = [];
     const b = createMarketBroadcaster({
       book,
-      realtime: { broadcast: (event, _payload, opts) => void (event === 'priceUpdate' && opts?.catchUp && catchUps.push(opts.catchUp)) },
+      realtime: {
+        broadcast: (event, _payload, opts) =>
+          void (event === 'priceUpdate' && opts?.catchUp && catchUps.push(opts.catchUp)),
+      },
       status: () => status,
       priceBatchMs: 60_000,
       statusCheckMs: 60_000,

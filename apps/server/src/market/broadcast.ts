@@ -23,7 +23,14 @@ export interface MarketBroadcasterOptions {
 }
 
 const sameStatus = (a: MarketStatus, b: MarketStatus) => a.fx === b.fx && a.stock === b.stock && a.crypto === b.crypto;
-const tickOf = (q: Quote): PriceTick => ({ name: q.name, bids: q.bid, asks: q.ask, closeoutBid: q.closeoutBid, closeoutAsk: q.closeoutAsk, time: q.time });
+const tickOf = (q: Quote): PriceTick => ({
+  name: q.name,
+  bids: q.bid,
+  asks: q.ask,
+  closeoutBid: q.closeoutBid,
+  closeoutAsk: q.closeoutAsk,
+  time: q.time,
+});
 
 /**
  * Pushes prices and market status to every connected client. Ticks are batched: the names changed since the last

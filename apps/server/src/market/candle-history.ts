@@ -25,14 +25,22 @@ const HOURS_A_DAY: Record<Category, number> = { forex: 24, commodity: 24, index:
  * real chart. The daily bars of the hourly month are built from the hourly bars, so both charts agree.
  * Returns the number of bars written; instruments that already have candles cost one query in total.
  */
-export async function ensureHistory(db: DbOrTx, list: readonly InstrumentRow[], now: number, seed: number): Promise<number> {
+export async function ensureHistory(
+  db: DbOrTx,
+  list: readonly InstrumentRow[],
+  now: number,
+  seed: number,
+): Promise<number> {
   if (list.length === 0) return 0;
   const missing = await db
     .select({ id: instruments.id })
     .from(instruments)
     .where(
       and(
-        inArray(instruments.id, list.map((i) => i.id)),
+        inArray(
+          instruments.id,
+          list.map((i) => i.id),
+        ),
         notExists(db.select({ one: sql`1` }).from(candles).where(eq(candles.instrumentId, instruments.id))),
       ),
     );
@@ -60,7 +68,8 @@ class Calendar {
     const firstHourly = today - (HOURLY_DAYS - 1) * DAY;
     for (let d = today - (HISTORY_DAYS - 1) * DAY; d < firstHourly; d += DAY) this.days.push(d);
     for (let h = firstHourly; h <= Math.floor(now / HOUR) * HOUR; h += HOUR) this.hours.push(h);
-    for (let h = this.days[0] ?? firstHourly; h <= now; h += HOUR) this.status.set(h, marketStatusAt(new Date(h + HOUR / 2)));
+    for (let h = this.days[0] ?? firstHourly; h <= now; h += HOUR)
+      this.status.set(h, marketStatusAt(new Date(h + HOUR / 2)));
   }
 
   hourOpen(category: Category, hour: number): boolean {
@@ -83,7 +92,15 @@ function generateBars(row: InstrumentRow, calendar: Calendar, random: Random): B
     // Wicks beyond the body: half a bar's volatility on average, so high >= max(open, close) and low <= min.
     const high = Math.max(open, close) * Math.exp(Math.abs(random.gauss()) * sigma * 0.5);
     const low = Math.min(open, close) * Math.exp(-Math.abs(random.gauss()) * sigma * 0.5);
-    return { instrumentId: row.id, interval, start, open: round(open), high: round(high), low: round(low), close: round(close) };
+    return {
+      instrumentId: row.id,
+      interval,
+      start,
+      open: round(open),
+      high: round(high),
+      low: round(low),
+      close: round(close),
+    };
   };
 
   // Backwards from the current price: each bar's open is its close undone by one random step, and the bar

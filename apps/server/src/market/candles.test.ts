@@ -18,7 +18,14 @@ const DAY = 86_400_000;
 
 const idOf = (name: string) => t.ctx.market.instruments.byNameOf(name)!.id;
 const bidOf = (name: string) => Number(t.ctx.market.instruments.byNameOf(name)!.bids);
-const quote = (name: string, bid: number, time: number): Quote => ({ name, bid, ask: bid + 0.0001, closeoutBid: bid, closeoutAsk: bid + 0.0001, time });
+const quote = (name: string, bid: number, time: number): Quote => ({
+  name,
+  bid,
+  ask: bid + 0.0001,
+  closeoutBid: bid,
+  closeoutAsk: bid + 0.0001,
+  time,
+});
 
 async function series(name: string, interval: string) {
   const rows = await t.ctx.db
@@ -26,7 +33,13 @@ async function series(name: string, interval: string) {
     .from(candles)
     .where(and(eq(candles.instrumentId, idOf(name)), eq(candles.interval, interval)))
     .orderBy(asc(candles.time));
-  return rows.map((r) => ({ start: r.time.getTime(), open: Number(r.open), high: Number(r.high), low: Number(r.low), close: Number(r.close) }));
+  return rows.map((r) => ({
+    start: r.time.getTime(),
+    open: Number(r.open),
+    high: Number(r.high),
+    low: Number(r.low),
+    close: Number(r.close),
+  }));
 }
 
 describe('candle history', () => {
@@ -90,7 +103,9 @@ describe('candle aggregator', () => {
     agg.record([quote('EUR_USD', 1.102, minute + 20_000)]);
     agg.record([quote('EUR_USD', 1.099, minute + 40_000)]);
     agg.record([quote('EUR_USD', 1.1005, minute + 59_999)]);
-    expect(await agg.history(idOf('EUR_USD'), '1m', 10)).toEqual([{ time: minute / 1000, open: 1.1, high: 1.102, low: 1.099, close: 1.1005 }]);
+    expect(await agg.history(idOf('EUR_USD'), '1m', 10)).toEqual([
+      { time: minute / 1000, open: 1.1, high: 1.102, low: 1.099, close: 1.1005 },
+    ]);
     // The daily bar of today merges onto the generated one: its open stays, the range widens, the close moves.
     const stored = (await series('EUR_USD', '1d')).at(-1)!;
     const today = (await agg.history(idOf('EUR_USD'), '1d', 500)).at(-1)!;
@@ -120,20 +135,35 @@ describe('candle aggregator', () => {
     // After a restart the first tick of a stored bar must not replace its open, high or low.
     const restarted = new CandleAggregator(t.ctx.db, (n) => t.ctx.market.instruments.byNameOf(n)?.id);
     restarted.record([quote('GBP_USD', 1.305, next + 30_000)]);
-    expect((await restarted.history(idOf('GBP_USD'), '1m', 5)).at(-1)).toEqual({ time: next / 1000, open: 1.31, high: 1.31, low: 1.305, close: 1.305 });
+    expect((await restarted.history(idOf('GBP_USD'), '1m', 5)).at(-1)).toEqual({
+      time: next / 1000,
+      open: 1.31,
+      high: 1.31,
+      low: 1.305,
+      close: 1.305,
+    });
     await restarted.flush();
-    expect((await series('GBP_USD', '1m')).at(-1)).toEqual({ start: next, open: 1.31, high: 1.31, low: 1.305, close: 1.305 });
+    expect((await series('GBP_USD', '1m')).at(-1)).toEqual({
+      start: next,
+      open: 1.31,
+      high: 1.31,
+      low: 1.305,
+      close: 1.305,
+    });
   });
 
   it('ignores a late tick of a finished bar and prunes old minute bars only', async () => {
     const agg = new CandleAggregator(t.ctx.db, (n) => t.ctx.market.instruments.byNameOf(n)?.id);
     agg.record([quote('USD_CHF', 0.9, minute + 1_000)]);
     agg.record([quote('USD_CHF', 0.5, minute - 1_000)]);
-    expect(await agg.history(idOf('USD_CHF'), '1m', 5)).toEqual([{ time: minute / 1000, open: 0.9, high: 0.9, low: 0.9, close: 0.9 }]);
+    expect(await agg.history(idOf('USD_CHF'), '1m', 5)).toEqual([
+      { time: minute / 1000, open: 0.9, high: 0.9, low: 0.9, close: 0.9 },
+    ]);
     await agg.flush();
 
     const count = async (interval: string) =>
-      (await t.ctx.db.select({ n: sql<number>`count(*)::int` }).from(candles).where(eq(candles.interval, interval)))[0].n;
+      (await t.ctx.db.select({ n: sql<number>`count(*)::int` }).from(candles).where(eq(candles.interval, interval)))[0]
+        .n;
     const hourly = await count('1h');
     await agg.prune(minute + 60_000 + MINUTE_BARS_KEPT_MS);
     expect(await series('USD_CHF', '1m')).toEqual([]);

@@ -11,7 +11,8 @@ export const MINUTE_BARS_KEPT_MS = 7 * 86_400_000;
 const BATCH = 5_000;
 
 /** UTC bucket start of an instant (epoch days start at UTC midnight, so days align too). */
-export const bucketOf = (time: number, interval: CandleInterval): number => Math.floor(time / INTERVAL_MS[interval]) * INTERVAL_MS[interval];
+export const bucketOf = (time: number, interval: CandleInterval): number =>
+  Math.floor(time / INTERVAL_MS[interval]) * INTERVAL_MS[interval];
 
 export interface Bar {
   instrumentId: number;
@@ -131,7 +132,9 @@ export class CandleAggregator {
 
   /** Deletes minute bars older than the retention; hourly and daily bars are kept. */
   async prune(now: number): Promise<void> {
-    await this.db.delete(candles).where(and(eq(candles.interval, '1m'), lt(candles.time, new Date(now - MINUTE_BARS_KEPT_MS))));
+    await this.db
+      .delete(candles)
+      .where(and(eq(candles.interval, '1m'), lt(candles.time, new Date(now - MINUTE_BARS_KEPT_MS))));
   }
 
   /** The latest `limit` bars, oldest first, including the bar in progress. */
@@ -146,18 +149,33 @@ export class CandleAggregator {
     for (let i = stored.length - 1; i >= 0; i--) {
       const r = stored[i];
       const start = r.time.getTime();
-      byStart.set(start, { time: start / 1000, open: Number(r.open), high: Number(r.high), low: Number(r.low), close: Number(r.close) });
+      byStart.set(start, {
+        time: start / 1000,
+        open: Number(r.open),
+        high: Number(r.high),
+        low: Number(r.low),
+        close: Number(r.close),
+      });
     }
     for (const bar of this.unflushed(instrumentId, interval)) {
       const row = byStart.get(bar.start);
       byStart.set(
         bar.start,
         row
-          ? { time: row.time, open: row.open, high: Math.max(row.high, bar.high), low: Math.min(row.low, bar.low), close: bar.close }
+          ? {
+              time: row.time,
+              open: row.open,
+              high: Math.max(row.high, bar.high),
+              low: Math.min(row.low, bar.low),
+              close: bar.close,
+            }
           : { time: bar.start / 1000, open: bar.open, high: bar.high, low: bar.low, close: bar.close },
       );
     }
-    return [...byStart.entries()].sort((a, b) => a[0] - b[0]).slice(-limit).map(([, c]) => c);
+    return [...byStart.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .slice(-limit)
+      .map(([, c]) => c);
   }
 
   /** Bars of one series held in memory: waiting to be flushed, plus the one in progress. */

@@ -23,7 +23,10 @@ let manager: FeedManager | null = null;
 beforeAll(async () => {
   t = await createTestApp();
   [polygon, eod, oanda, currencyApi] = await Promise.all([
-    FakePolygon.start('poly-key'), FakeEod.start('eod-key'), FakeOanda.start('001-001', 'oanda-key'), FakeCurrencyApi.start('cur-key'),
+    FakePolygon.start('poly-key'),
+    FakeEod.start('eod-key'),
+    FakeOanda.start('001-001', 'oanda-key'),
+    FakeCurrencyApi.start('cur-key'),
   ]);
 });
 afterEach(async () => {
@@ -36,7 +39,12 @@ afterAll(async () => {
   await t.close();
 });
 
-async function setKeys(k: { polygon?: string; eod?: string; oanda?: [string, string]; currency?: string }): Promise<void> {
+async function setKeys(k: {
+  polygon?: string;
+  eod?: string;
+  oanda?: [string, string];
+  currency?: string;
+}): Promise<void> {
   const db = t.ctx.db;
   await putSetting(db, 'polygonAPI', { value1: k.polygon ?? '' });
   await putSetting(db, 'eodAPI', { value1: k.eod ?? '' });
@@ -64,7 +72,13 @@ function build(opts: { isOpen?: (c: Category) => boolean } = {}) {
   const realtime: Realtime = { ...createRealtime(), toAdmins: (event, payload) => void staff.push({ event, payload }) };
   manager = createFeedManager({
     db: t.ctx.db,
-    config: { ...t.ctx.config, POLYGON_WS_URL: polygon.url, EOD_WS_URL: eod.url, OANDA_STREAM_URL: oanda.url, CURRENCY_API_URL: currencyApi.url },
+    config: {
+      ...t.ctx.config,
+      POLYGON_WS_URL: polygon.url,
+      EOD_WS_URL: eod.url,
+      OANDA_STREAM_URL: oanda.url,
+      CURRENCY_API_URL: currencyApi.url,
+    },
     book,
     instruments: t.ctx.market.instruments,
     realtime,
@@ -79,7 +93,13 @@ describe('feed manager', () => {
   it('simulates every instrument of every category when no API key is set', async () => {
     const { m, sim } = build();
     await m.start();
-    expect(m.sources()).toEqual({ forex: 'simulated', commodity: 'simulated', index: 'simulated', stock: 'simulated', crypto: 'simulated' });
+    expect(m.sources()).toEqual({
+      forex: 'simulated',
+      commodity: 'simulated',
+      index: 'simulated',
+      stock: 'simulated',
+      crypto: 'simulated',
+    });
     expect(sim.made).toHaveLength(1);
     expect(sim.made[0].started).toBe(1);
     expect(sim.made[0].instruments()).toHaveLength(t.ctx.market.instruments.list().length);
@@ -91,11 +111,19 @@ describe('feed manager', () => {
     await setKeys({ polygon: 'poly-key' });
     const { m, sim, book, staff } = build({ isOpen: (c) => c !== 'crypto' });
     await m.start();
-    expect(m.sources()).toEqual({ forex: 'polygonForex', crypto: 'polygonCrypto', stock: 'simulated', commodity: 'simulated', index: 'simulated' });
+    expect(m.sources()).toEqual({
+      forex: 'polygonForex',
+      crypto: 'polygonCrypto',
+      stock: 'simulated',
+      commodity: 'simulated',
+      index: 'simulated',
+    });
     expect(sim.categories()).toEqual(['commodity', 'index', 'stock']);
     await waitFor('both clusters', () => polygon.authed('forex') === 1 && polygon.authed('crypto') === 1);
     await waitFor('success heartbeats', () => m.heartbeats().filter((b) => b.success).length === 2);
-    expect(staff.filter((s) => s.event === 'heartbeat').map((s) => s.payload)).toEqual(expect.arrayContaining(m.heartbeats()));
+    expect(staff.filter((s) => s.event === 'heartbeat').map((s) => s.payload)).toEqual(
+      expect.arrayContaining(m.heartbeats()),
+    );
 
     polygon.push('forex', [{ ev: 'C', p: 'EUR/USD', a: 1.08531, b: 1.0852, t: 1736157600000 }]);
     polygon.push('crypto', [{ ev: 'XQ', pair: 'BTC-USD', bp: 91000, ap: 91010, t: 1736157600000 }]);
@@ -132,7 +160,11 @@ describe('feed manager', () => {
     await m.reload();
     expect(m.sources()).toMatchObject({ forex: 'simulated', crypto: 'simulated', stock: 'eodStock' });
     await waitFor('polygon closed', () => polygon.authed('forex') === 0 && polygon.authed('crypto') === 0);
-    expect(m.heartbeats().find((b) => b.api === 'polygonForex')).toEqual({ api: 'polygonForex', success: false, msg: 'Not configured: its prices are simulated' });
+    expect(m.heartbeats().find((b) => b.api === 'polygonForex')).toEqual({
+      api: 'polygonForex',
+      success: false,
+      msg: 'Not configured: its prices are simulated',
+    });
     expect(sim.categories(3)).toEqual(['commodity', 'crypto', 'forex', 'index']);
   });
 
@@ -140,7 +172,13 @@ describe('feed manager', () => {
     await setKeys({ oanda: ['001-001', 'oanda-key'] });
     const { m, sim, book } = build();
     await m.start();
-    expect(m.sources()).toEqual({ forex: 'oandaRest', commodity: 'oandaRest', index: 'oandaRest', stock: 'simulated', crypto: 'simulated' });
+    expect(m.sources()).toEqual({
+      forex: 'oandaRest',
+      commodity: 'oandaRest',
+      index: 'oandaRest',
+      stock: 'simulated',
+      crypto: 'simulated',
+    });
     expect(sim.categories()).toEqual(['crypto', 'stock']);
     await waitFor('oanda stream', () => oanda.open === 1);
     const asked = oanda.requests.at(-1)!.instruments;

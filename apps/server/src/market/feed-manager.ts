@@ -63,7 +63,10 @@ async function readKeys(db: Db): Promise<ApiKeys> {
   return {
     polygon: v(s.polygonAPI?.value1),
     eod: v(s.eodAPI?.value1),
-    oanda: oandaAccount && oandaKey ? { accountId: oandaAccount, apiKey: oandaKey, mode: v(s.oandaAPI?.value3) ?? 'fxpractice' } : null,
+    oanda:
+      oandaAccount && oandaKey
+        ? { accountId: oandaAccount, apiKey: oandaKey, mode: v(s.oandaAPI?.value3) ?? 'fxpractice' }
+        : null,
     currency: v(s.currencyAPI?.value1),
   };
 }
@@ -134,14 +137,21 @@ export function createFeedManager(deps: FeedManagerDeps): FeedManager {
 
   const plansFor = (keys: ApiKeys): Plan[] => {
     const plans: Plan[] = [];
-    const common = (source: Heartbeat['api']) => ({ sink, instruments: rowsOf(source), onHeartbeat, log, timing: deps.timing });
+    const common = (source: Heartbeat['api']) => ({
+      sink,
+      instruments: rowsOf(source),
+      onHeartbeat,
+      log,
+      timing: deps.timing,
+    });
     const used = new Set(Object.values(routes));
     if (used.has('polygonForex') && keys.polygon) {
       const apiKey = keys.polygon;
       plans.push({
         id: 'polygonForex',
         signature: JSON.stringify([apiKey, config.POLYGON_WS_URL, instrumentKey('polygonForex')]),
-        create: () => createPolygonFeed({ ...common('polygonForex'), market: 'forex', apiKey, baseUrl: config.POLYGON_WS_URL }),
+        create: () =>
+          createPolygonFeed({ ...common('polygonForex'), market: 'forex', apiKey, baseUrl: config.POLYGON_WS_URL }),
       });
     }
     if (used.has('polygonCrypto') && keys.polygon) {
@@ -149,7 +159,8 @@ export function createFeedManager(deps: FeedManagerDeps): FeedManager {
       plans.push({
         id: 'polygonCrypto',
         signature: JSON.stringify([apiKey, config.POLYGON_WS_URL, instrumentKey('polygonCrypto')]),
-        create: () => createPolygonFeed({ ...common('polygonCrypto'), market: 'crypto', apiKey, baseUrl: config.POLYGON_WS_URL }),
+        create: () =>
+          createPolygonFeed({ ...common('polygonCrypto'), market: 'crypto', apiKey, baseUrl: config.POLYGON_WS_URL }),
       });
     }
     if (used.has('eodStock') && keys.eod) {
@@ -204,7 +215,8 @@ export function createFeedManager(deps: FeedManagerDeps): FeedManager {
       running.delete(id);
       await r.provider.stop();
       if (id === 'currencyAPI') currency = null;
-      if (!plan && isHeartbeatApi(id)) onHeartbeat({ api: id, success: false, msg: 'Not configured: its prices are simulated' });
+      if (!plan && isHeartbeatApi(id))
+        onHeartbeat({ api: id, success: false, msg: 'Not configured: its prices are simulated' });
       log?.(`feed ${id} stopped`);
     }
     for (const [id, plan] of plans) {

@@ -65,8 +65,16 @@ describe('NYSE hours', () => {
 
   it('computes the holiday list with weekend observance', () => {
     expect([...nyseHolidays(2025)].sort()).toEqual([
-      '2025-01-01', '2025-01-20', '2025-02-17', '2025-04-18', '2025-05-26', '2025-06-19',
-      '2025-07-04', '2025-09-01', '2025-11-27', '2025-12-25',
+      '2025-01-01',
+      '2025-01-20',
+      '2025-02-17',
+      '2025-04-18',
+      '2025-05-26',
+      '2025-06-19',
+      '2025-07-04',
+      '2025-09-01',
+      '2025-11-27',
+      '2025-12-25',
     ]);
     expect(nyseHolidays(2026).has('2026-07-03')).toBe(true); // 4 July on a Saturday
     expect(nyseHolidays(2021).has('2021-12-24')).toBe(true); // Christmas on a Saturday
@@ -87,7 +95,13 @@ describe('MarketClock', () => {
   it('follows exchange hours per category, forex also covering commodities and indices', () => {
     const saturday = new MarketClock('exchange', () => at('2025-07-12T12:00:00Z'));
     expect(saturday.status()).toEqual({ fx: 'closed', stock: 'closed', crypto: 'open' });
-    expect(CATEGORIES.map((c) => [c, saturday.isOpen(c)])).toEqual([['forex', false], ['commodity', false], ['index', false], ['stock', false], ['crypto', true]]);
+    expect(CATEGORIES.map((c) => [c, saturday.isOpen(c)])).toEqual([
+      ['forex', false],
+      ['commodity', false],
+      ['index', false],
+      ['stock', false],
+      ['crypto', true],
+    ]);
     const tuesdayNoonNy = new MarketClock('exchange', () => at('2025-07-08T16:00:00Z'));
     expect(tuesdayNoonNy.isOpen('index')).toBe(true);
     expect(tuesdayNoonNy.isOpen('stock')).toBe(true);
@@ -120,7 +134,12 @@ describe('when a closed market opens again', () => {
 
   it('is told to screens with the status, and not when a market is open or pinned', () => {
     const saturday = new MarketClock('exchange', () => new Date('2026-11-21T12:00:00Z'));
-    expect(saturday.statusWithReopening()).toMatchObject({ fx: 'closed', stock: 'closed', crypto: 'open', nextOpen: { fx: '2026-11-22T22:00:00.000Z', stock: '2026-11-23T14:30:00.000Z' } });
+    expect(saturday.statusWithReopening()).toMatchObject({
+      fx: 'closed',
+      stock: 'closed',
+      crypto: 'open',
+      nextOpen: { fx: '2026-11-22T22:00:00.000Z', stock: '2026-11-23T14:30:00.000Z' },
+    });
     const wednesday = new MarketClock('exchange', () => new Date('2026-11-25T15:00:00Z'));
     expect(wednesday.statusWithReopening().nextOpen).toEqual({ fx: null, stock: null });
     expect(new MarketClock('closed').statusWithReopening().nextOpen).toEqual({ fx: null, stock: null });

@@ -42,7 +42,14 @@ export async function createMarket(deps: MarketDeps): Promise<Market> {
     instruments
       .list()
       .filter((i) => i.bids !== null && i.asks !== null)
-      .map((i) => ({ name: i.name, bid: Number(i.bids), ask: Number(i.asks), closeoutBid: Number(i.bids), closeoutAsk: Number(i.asks), time: now })),
+      .map((i) => ({
+        name: i.name,
+        bid: Number(i.bids),
+        ask: Number(i.asks),
+        closeoutBid: Number(i.bids),
+        closeoutAsk: Number(i.asks),
+        time: now,
+      })),
   );
   const clock = new MarketClock(config.MARKET_HOURS);
   const status = () => clock.statusWithReopening();
@@ -54,14 +61,35 @@ export async function createMarket(deps: MarketDeps): Promise<Market> {
 
   const aggregator = new CandleAggregator(db, (name) => instruments.byNameOf(name)?.id);
   const broadcaster = createMarketBroadcaster({ book, realtime, status });
-  const quotes = createQuoteStore({ db, book, digitsOf: (name) => instruments.byNameOf(name)?.digits, onError: (err) => log('saving quotes failed', err) });
+  const quotes = createQuoteStore({
+    db,
+    book,
+    digitsOf: (name) => instruments.byNameOf(name)?.digits,
+    onError: (err) => log('saving quotes failed', err),
+  });
   sendStatusOnConnect(realtime, status);
 
   const simulated = (list: () => readonly InstrumentRow[]): FeedProvider =>
-    createSimulatedFeed({ book, instruments: list, isOpen, seed: config.FEED_SEED, tickMs: config.FEED_TICK_MS, onError: (err) => log('price listener failed', err) });
+    createSimulatedFeed({
+      book,
+      instruments: list,
+      isOpen,
+      seed: config.FEED_SEED,
+      tickMs: config.FEED_TICK_MS,
+      onError: (err) => log('price listener failed', err),
+    });
   // Who prices the instruments: per category a real provider when its API settings record has a key, the
   // simulated feed for the rest.
-  const feeds = createFeedManager({ db, config, book, instruments, realtime, isOpen, simulated, log: (msg) => log(msg) });
+  const feeds = createFeedManager({
+    db,
+    config,
+    book,
+    instruments,
+    realtime,
+    isOpen,
+    simulated,
+    log: (msg) => log(msg),
+  });
   const createFeeds = (): FeedProvider => ({ id: 'feeds', start: () => feeds.start(), stop: () => feeds.stop() });
 
   /** What runs on every instance (price batches to this instance's clients, bars in progress) and what only the leader runs. */
@@ -109,7 +137,8 @@ export async function createMarket(deps: MarketDeps): Promise<Market> {
       const started = performance.now();
       try {
         const written = await ensureHistory(db, instruments.list(), Date.now(), config.FEED_SEED);
-        if (written > 0) log(`market: generated ${written} candles of history in ${Math.round(performance.now() - started)} ms`);
+        if (written > 0)
+          log(`market: generated ${written} candles of history in ${Math.round(performance.now() - started)} ms`);
       } catch (err) {
         // Charts without history are better than a market without prices.
         log('generating candle history failed', err);
@@ -118,8 +147,14 @@ export async function createMarket(deps: MarketDeps): Promise<Market> {
       quotes.start();
       const feed = createFeeds();
       await feed.start();
-      const flush = setInterval(() => void aggregator.flush().catch((err) => log('saving candles failed', err)), CANDLE_FLUSH_MS);
-      const prune = setInterval(() => void aggregator.prune(Date.now()).catch((err) => log('pruning candles failed', err)), CANDLE_PRUNE_MS);
+      const flush = setInterval(
+        () => void aggregator.flush().catch((err) => log('saving candles failed', err)),
+        CANDLE_FLUSH_MS,
+      );
+      const prune = setInterval(
+        () => void aggregator.prune(Date.now()).catch((err) => log('pruning candles failed', err)),
+        CANDLE_PRUNE_MS,
+      );
       for (const t of [flush, prune]) t.unref();
       leading = { feed, timers: [flush, prune] };
     },

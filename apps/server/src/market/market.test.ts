@@ -12,12 +12,21 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const stored = async (name: string) => (await t.ctx.db.select({ bids: instruments.bids, asks: instruments.asks }).from(instruments).where(eq(instruments.name, name)))[0];
+const stored = async (name: string) =>
+  (
+    await t.ctx.db
+      .select({ bids: instruments.bids, asks: instruments.asks })
+      .from(instruments)
+      .where(eq(instruments.name, name))
+  )[0];
 
 describe('quote store', () => {
   it('saves the latest quote of each changed instrument at its digits, in one go', async () => {
     const book = new PriceBook();
-    const digits = new Map([['EUR_USD', 5], ['USD_JPY', 3]]);
+    const digits = new Map([
+      ['EUR_USD', 5],
+      ['USD_JPY', 3],
+    ]);
     const store = createQuoteStore({ db: t.ctx.db, book, digitsOf: (n) => digits.get(n), everyMs: 60_000 });
     store.start();
     book.apply([{ name: 'EUR_USD', bid: 1.1, ask: 1.10008, closeoutBid: 1.1, closeoutAsk: 1.10008, time: 1 }]);
@@ -41,7 +50,8 @@ describe('market lifecycle', () => {
     await market.start();
     await market.start(); // a second start is a no-op
     const count = async (interval: string) =>
-      (await t.ctx.db.select({ n: sql<number>`count(*)::int` }).from(candles).where(eq(candles.interval, interval)))[0].n;
+      (await t.ctx.db.select({ n: sql<number>`count(*)::int` }).from(candles).where(eq(candles.interval, interval)))[0]
+        .n;
     expect(await count('1d')).toBeGreaterThan(10_000);
 
     const end = Date.now() + 5_000;

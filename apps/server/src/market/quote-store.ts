@@ -6,7 +6,8 @@ import type { PriceBook } from './price-book.ts';
 export const QUOTE_SAVE_MS = 10_000;
 
 /** A PostgreSQL text array literal with every element quoted, so any instrument name survives. */
-const textArray = (values: readonly string[]): string => `{${values.map((v) => `"${v.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
+const textArray = (values: readonly string[]): string =>
+  `{${values.map((v) => `"${v.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
 
 export interface QuoteStore {
   start(): void;

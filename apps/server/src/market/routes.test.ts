@@ -12,7 +12,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const get = (url: string, withCookie = true) => t.app.inject({ method: 'GET', url, headers: withCookie ? { cookie } : {} });
+const get = (url: string, withCookie = true) =>
+  t.app.inject({ method: 'GET', url, headers: withCookie ? { cookie } : {} });
 
 describe('GET /api/dashboard/instruments', () => {
   it('refuses anonymous callers', async () => {
@@ -20,15 +21,25 @@ describe('GET /api/dashboard/instruments', () => {
   });
 
   it('lists every instrument of every category with its current quote', async () => {
-    t.ctx.market.book.apply([{ name: 'EUR_USD', bid: 1.1, ask: 1.10008, closeoutBid: 1.09999, closeoutAsk: 1.10009, time: Date.now() }]);
+    t.ctx.market.book.apply([
+      { name: 'EUR_USD', bid: 1.1, ask: 1.10008, closeoutBid: 1.09999, closeoutAsk: 1.10009, time: Date.now() },
+    ]);
     const res = await get('/api/dashboard/instruments');
     expect(res.statusCode).toBe(200);
     const list: InstrumentDto[] = res.json();
     expect(list).toHaveLength(t.ctx.market.instruments.list().length);
     expect(new Set(list.map((i) => i.category))).toEqual(new Set(CATEGORIES));
     expect(list.find((i) => i.name === 'EUR_USD')).toMatchObject({
-      base: 'EUR', quote: 'USD', category: 'forex', tradable: true, digits: 5, swap: '0',
-      bids: 1.1, asks: 1.10008, closeoutBid: 1.09999, closeoutAsk: 1.10009,
+      base: 'EUR',
+      quote: 'USD',
+      category: 'forex',
+      tradable: true,
+      digits: 5,
+      swap: '0',
+      bids: 1.1,
+      asks: 1.10008,
+      closeoutBid: 1.09999,
+      closeoutAsk: 1.10009,
     });
     for (const i of list) expect(i.asks).toBeGreaterThan(i.bids!);
   });
@@ -89,7 +100,14 @@ describe('GET /api/market/candles', () => {
     const unknown = await get('/api/market/candles?symbol=NOPE_USD');
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toEqual({ message: 'Instrument not found.' });
-    for (const q of ['symbol=EUR_USD&interval=2h', 'symbol=EUR_USD&limit=0', 'symbol=EUR_USD&limit=5000', 'symbol=EUR_USD&limit=abc', 'interval=1d', 'symbol=']) {
+    for (const q of [
+      'symbol=EUR_USD&interval=2h',
+      'symbol=EUR_USD&limit=0',
+      'symbol=EUR_USD&limit=5000',
+      'symbol=EUR_USD&limit=abc',
+      'interval=1d',
+      'symbol=',
+    ]) {
       const res = await get(`/api/market/candles?${q}`);
       expect(res.statusCode, q).toBe(400);
       expect(res.json().message, q).toBeTruthy();

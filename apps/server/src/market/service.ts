@@ -31,7 +31,8 @@ export function listInstruments(market: Pick<Market, 'book' | 'instruments'>): I
 
 /** An instrument by its name; the chart may also say `USD/CNH` or lower case for `USD_CNH`. */
 export function instrumentBySymbol(market: Pick<Market, 'instruments'>, symbol: string): InstrumentRow {
-  const row = market.instruments.byNameOf(symbol) ?? market.instruments.byNameOf(symbol.replace('/', '_').toUpperCase());
+  const row =
+    market.instruments.byNameOf(symbol) ?? market.instruments.byNameOf(symbol.replace('/', '_').toUpperCase());
   if (!row) throw new AppError('INSTRUMENT_NOT_FOUND');
   return row;
 }
@@ -46,7 +47,9 @@ export async function candlesOf(
   if (query.interval === source) return market.candles(row.id, source, query.limit);
   // 5m, 15m and 4h bars are built from the stored 1m and 1h bars.
   const factor = seconds / (source === '1m' ? 60 : 3600);
-  return resample(await market.candles(row.id, source, Math.min(query.limit * factor, 30_000)), seconds).slice(-query.limit);
+  return resample(await market.candles(row.id, source, Math.min(query.limit * factor, 30_000)), seconds).slice(
+    -query.limit,
+  );
 }
 
 /** Merges consecutive bars into bars of `seconds` (UTC-aligned buckets): first open, highest high, lowest low, last close. */

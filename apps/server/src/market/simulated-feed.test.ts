@@ -8,21 +8,41 @@ import { createSimulatedFeed } from './simulated-feed.ts';
 /** The seeded universe as the registry holds it after seeding. */
 const ROWS: InstrumentRow[] = Object.entries(UNIVERSE).flatMap(([category, rows]) =>
   rows.map(([name, base, quote, alias, tradingview, digits, mid, spread], i) => ({
-    id: i + 1, name, base, quote, alias, tradingview, digits,
+    id: i + 1,
+    name,
+    base,
+    quote,
+    alias,
+    tradingview,
+    digits,
     category: category as CategoryName,
-    leverage: 100, tradable: true, swap: '0', createdAt: new Date(0),
+    leverage: 100,
+    tradable: true,
+    swap: '0',
+    createdAt: new Date(0),
     bids: (mid - spread / 2).toFixed(digits),
     asks: (mid + spread / 2).toFixed(digits),
   })),
 );
 const byName = new Map(ROWS.map((r) => [r.name, r]));
-const seededSpread = new Map(Object.values(UNIVERSE).flat().map((r) => [r[0], r[7]]));
+const seededSpread = new Map(
+  Object.values(UNIVERSE)
+    .flat()
+    .map((r) => [r[0], r[7]]),
+);
 
 function run(seed: number, bursts: number, isOpen: (c: Category) => boolean = () => true) {
   const book = new PriceBook();
   const batches: Quote[][] = [];
   book.onTicks((changed) => batches.push([...changed]));
-  const feed = createSimulatedFeed({ book, instruments: () => ROWS, isOpen, seed, tickMs: 250, now: () => 1_700_000_000_000 });
+  const feed = createSimulatedFeed({
+    book,
+    instruments: () => ROWS,
+    isOpen,
+    seed,
+    tickMs: 250,
+    now: () => 1_700_000_000_000,
+  });
   for (let i = 0; i < bursts; i++) feed.burst();
   return { book, batches };
 }
@@ -108,7 +128,14 @@ describe('simulated feed', () => {
       bursts++;
       throw new Error('listener failure');
     });
-    const feed = createSimulatedFeed({ book, instruments: () => ROWS, isOpen: () => true, seed: 9, tickMs: 20, onError: (e) => errors.push(e) });
+    const feed = createSimulatedFeed({
+      book,
+      instruments: () => ROWS,
+      isOpen: () => true,
+      seed: 9,
+      tickMs: 20,
+      onError: (e) => errors.push(e),
+    });
     feed.start();
     await new Promise((r) => setTimeout(r, 150));
     feed.stop();

@@ -6,7 +6,13 @@ import { createRandom } from './random.ts';
 import type { FeedProvider } from './types.ts';
 
 /** Annualised volatility per category, roughly what these markets show. */
-export const ANNUAL_VOLATILITY: Record<Category, number> = { forex: 0.08, commodity: 0.2, index: 0.18, stock: 0.3, crypto: 0.6 };
+export const ANNUAL_VOLATILITY: Record<Category, number> = {
+  forex: 0.08,
+  commodity: 0.2,
+  index: 0.18,
+  stock: 0.3,
+  crypto: 0.6,
+};
 
 const YEAR_MS = 365.25 * 86_400_000;
 /**
@@ -88,7 +94,10 @@ export function createSimulatedFeed(opts: SimulatedFeedOptions): SimulatedFeed {
     state.anchor *= Math.exp(sigma * random.gauss());
     state.mid *= Math.exp(-reversion * Math.log(state.mid / state.anchor) + DEMO_BOOST * sigma * random.gauss());
     const scale = 10 ** row.digits;
-    const spreadUnits = Math.max(1, Math.round(typicalSpread(row, state) * (1 + SPREAD_WIDENING * random.next()) * scale));
+    const spreadUnits = Math.max(
+      1,
+      Math.round(typicalSpread(row, state) * (1 + SPREAD_WIDENING * random.next()) * scale),
+    );
     const bidUnits = Math.max(1, Math.round(state.mid * scale - spreadUnits / 2));
     const askUnits = bidUnits + spreadUnits;
     const outside = Math.max(1, Math.round(spreadUnits * CLOSEOUT_SHARE));

@@ -73,7 +73,13 @@ describe('fan-out fast path', () => {
     c.server.emit('fourth', 4);
     expect(fanOut('fifth', 5)).toEqual({ direct: 1, emitted: 0, skipped: 0 });
     await until(() => c.events.length === 5);
-    expect(c.events).toEqual([['first', 1], ['second', 2], ['third', 3], ['fourth', 4], ['fifth', 5]]);
+    expect(c.events).toEqual([
+      ['first', 1],
+      ['second', 2],
+      ['third', 3],
+      ['fourth', 4],
+      ['fifth', 5],
+    ]);
   });
 
   it('reaches a long-polling client through the ordinary emit', async () => {
@@ -100,7 +106,10 @@ describe('fan-out fast path', () => {
     expect(fanOut('delta', { n: 2 }, whole)).toEqual({ direct: 0, emitted: 1, skipped: 0 });
     expect(fanOut('delta', { n: 3 }, whole)).toEqual({ direct: 1, emitted: 0, skipped: 0 });
     await until(() => c.events.length === 4);
-    expect(c.events.slice(2)).toEqual([['delta', { all: true }], ['delta', { n: 3 }]]);
+    expect(c.events.slice(2)).toEqual([
+      ['delta', { all: true }],
+      ['delta', { n: 3 }],
+    ]);
   });
 
   it('leaves everything to Socket.IO when the server compresses messages', async () => {
@@ -112,7 +121,7 @@ describe('fan-out fast path', () => {
     expect(c.events).toEqual([['priceUpdate', payloads[2]]]);
   });
 
-  it('writes a large broadcast in slices and keeps every socket\'s events in order across broadcasts', async () => {
+  it("writes a large broadcast in slices and keeps every socket's events in order across broadcasts", async () => {
     const { io, url } = await serve();
     const all: Array<Awaited<ReturnType<typeof client>>> = [];
     // One at a time, so each client is paired with its own server-side socket.
@@ -130,7 +139,11 @@ describe('fan-out fast path', () => {
     await until(() => all.every((c, i) => i === 150 || c.events.length === 3));
     for (const [i, c] of all.entries()) {
       if (i === 150) continue;
-      expect(c.events).toEqual([['priceUpdate', { n: 1 }], ['priceUpdate', { n: 2 }], ['priceUpdate', { n: 3 }]]);
+      expect(c.events).toEqual([
+        ['priceUpdate', { n: 1 }],
+        ['priceUpdate', { n: 2 }],
+        ['priceUpdate', { n: 3 }],
+      ]);
     }
     // The socket that left before its slice came is passed over, by the first broadcast too.
     expect(first.direct + first.emitted).toBe(199);

@@ -122,7 +122,13 @@ export function createFanOut(io: Server, slowBytes: number, sliceMs = 8): FanOut
           }
         }
         const ws = conn.transport.socket;
-        if (frame && conn.writeBuffer.length === 0 && conn.transport.name === 'websocket' && conn.readyState === 'open' && ws?.readyState === 1) {
+        if (
+          frame &&
+          conn.writeBuffer.length === 0 &&
+          conn.transport.name === 'websocket' &&
+          conn.readyState === 'open' &&
+          ws?.readyState === 1
+        ) {
           // One write of the whole frame: ws.send() would frame it again per socket and write header and body apart.
           ws._sender.sendFrame([frame]);
           counts.direct++;

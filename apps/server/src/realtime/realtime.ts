@@ -81,10 +81,16 @@ export function createRealtime(appUrl = 'http://localhost', bus?: ClusterBus): R
     attach(server, db) {
       // No per-message deflate (also engine.io's default): a broadcast is framed once and the same bytes go to every
       // socket, which compressing per connection would undo.
-      io = new Server(server, { path: '/socket.io', serveClient: false, cors: { origin: false }, perMessageDeflate: false });
+      io = new Server(server, {
+        path: '/socket.io',
+        serveClient: false,
+        cors: { origin: false },
+        perMessageDeflate: false,
+      });
       // Several instances: rooms (user:{id}, admins, track:{id}) span them all through Redis. Price batches do not
       // need it: each instance gets the leader's prices and writes them to its own clients.
-      if (bus?.adapterClients) io.adapter(createAdapter(bus.adapterClients.pub, bus.adapterClients.sub, { key: bus.adapterClients.key }));
+      if (bus?.adapterClients)
+        io.adapter(createAdapter(bus.adapterClients.pub, bus.adapterClients.sub, { key: bus.adapterClients.key }));
       fanOut = createFanOut(io, SLOW_BACKLOG_BYTES);
       const server_ = io;
       uncount = countClients(() => server_.engine.clientsCount);
@@ -95,7 +101,8 @@ export function createRealtime(appUrl = 'http://localhost', bus?: ClusterBus): R
       io.use(async (socket: Socket, next) => {
         // A page on another site must not open a socket riding the visitor's cookie (CORS does not apply to WebSockets).
         const own = `${socket.handshake.secure ? 'https' : 'http'}://${socket.handshake.headers.host}`;
-        if (isCrossSite(socket.handshake.headers, allowedOrigins, own)) return next(new Error('Cross-site connection refused'));
+        if (isCrossSite(socket.handshake.headers, allowedOrigins, own))
+          return next(new Error('Cross-site connection refused'));
         try {
           const token = parseCookie(socket.handshake.headers.cookie ?? '')[SESSION_COOKIE];
           const auth = token ? await resolveSession(db, token, socket.handshake.address) : null;

@@ -28,24 +28,43 @@ export class FakeCurrencyApi {
       };
       if (apikey !== this.validKey) return json(401, { message: FakeCurrencyApi.REFUSAL });
       if (url.pathname === '/v3/status') {
-        return json(200, { account_id: 1, quotas: { month: { total: this.total, used: this.used, remaining: this.total - this.used }, grace: { total: 0, used: 0, remaining: 0 } } });
+        return json(200, {
+          account_id: 1,
+          quotas: {
+            month: { total: this.total, used: this.used, remaining: this.total - this.used },
+            grace: { total: 0, used: 0, remaining: 0 },
+          },
+        });
       }
       if (url.pathname === '/v3/latest') {
-        if (url.searchParams.get('base_currency') !== 'USD') return json(422, { message: 'base_currency must be USD in this fake' });
+        if (url.searchParams.get('base_currency') !== 'USD')
+          return json(422, { message: 'base_currency must be USD in this fake' });
         if (this.used >= this.total) return json(429, { message: 'You used all your monthly requests.' });
         this.used += 1;
         const data = Object.fromEntries(Object.entries(this.rates).map(([code, value]) => [code, { code, value }]));
-        return json(200, { meta: { last_updated_at: '2025-01-06T09:59:59Z' }, data }, {
-          'X-RateLimit-Limit-Quota-Month': String(this.total),
-          'X-RateLimit-Remaining-Quota-Month': String(this.total - this.used),
-        });
+        return json(
+          200,
+          { meta: { last_updated_at: '2025-01-06T09:59:59Z' }, data },
+          {
+            'X-RateLimit-Limit-Quota-Month': String(this.total),
+            'X-RateLimit-Remaining-Quota-Month': String(this.total - this.used),
+          },
+        );
       }
       json(404, { message: 'Not found' });
     });
   }
 
-  static async start(validKey: string, opts: { total?: number; used?: number; rates?: Record<string, number> } = {}): Promise<FakeCurrencyApi> {
-    const fake = new FakeCurrencyApi(validKey, opts.total ?? 300, opts.used ?? 72, opts.rates ?? { USD: 1, EUR: 0.92345, GBP: 0.79012, JPY: 151.2 });
+  static async start(
+    validKey: string,
+    opts: { total?: number; used?: number; rates?: Record<string, number> } = {},
+  ): Promise<FakeCurrencyApi> {
+    const fake = new FakeCurrencyApi(
+      validKey,
+      opts.total ?? 300,
+      opts.used ?? 72,
+      opts.rates ?? { USD: 1, EUR: 0.92345, GBP: 0.79012, JPY: 151.2 },
+    );
     await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
     return fake;
   }

@@ -55,7 +55,8 @@ export class FakeEod {
   }
 
   quote(s: string, bp: number, ap: number, t = Date.now()): void {
-    for (const [ws, symbols] of this.clients) if (symbols.has(s)) ws.send(JSON.stringify({ s, ap, as: 100, bp, bs: 200, t }));
+    for (const [ws, symbols] of this.clients)
+      if (symbols.has(s)) ws.send(JSON.stringify({ s, ap, as: 100, bp, bs: 200, t }));
   }
 
   dropAll(): void {

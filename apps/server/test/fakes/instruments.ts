@@ -7,7 +7,19 @@ let nextId = 1;
 export function instrumentRow(name: string, category: CategoryName, digits: number): InstrumentRow {
   const [base, quote] = name.split('_');
   return {
-    id: nextId++, name, base, quote, alias: null, category, tradingview: '', leverage: 0, tradable: true, swap: '0',
-    digits, bids: null, asks: null, createdAt: new Date(),
+    id: nextId++,
+    name,
+    base,
+    quote,
+    alias: null,
+    category,
+    tradingview: '',
+    leverage: 0,
+    tradable: true,
+    swap: '0',
+    digits,
+    bids: null,
+    asks: null,
+    createdAt: new Date(),
   };
 }

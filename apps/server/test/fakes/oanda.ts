@@ -54,7 +54,8 @@ export class FakeOanda {
     if (!m || req.method !== 'GET') return json(404, { errorMessage: 'Not found' });
     this.requests.push({ account: decodeURIComponent(m[1]), instruments, authorization: req.headers.authorization });
     if (req.headers.authorization !== `Bearer ${this.validKey}`) return json(401, { errorMessage: FakeOanda.REFUSAL });
-    if (decodeURIComponent(m[1]) !== this.account) return json(400, { errorMessage: 'Invalid value specified for \'accountID\'' });
+    if (decodeURIComponent(m[1]) !== this.account)
+      return json(400, { errorMessage: "Invalid value specified for 'accountID'" });
     res.writeHead(200, { 'content-type': 'application/octet-stream', 'transfer-encoding': 'chunked' });
     const stream: Stream = {
       res,
@@ -71,7 +72,12 @@ export class FakeOanda {
   }
 
   /** Sends a PRICE line (prices as decimal strings, as Oanda does) to every stream that asked for the instrument. */
-  price(instrument: string, bid: string, ask: string, extra: { closeoutBid?: string; closeoutAsk?: string; tradeable?: boolean; time?: string } = {}): void {
+  price(
+    instrument: string,
+    bid: string,
+    ask: string,
+    extra: { closeoutBid?: string; closeoutAsk?: string; tradeable?: boolean; time?: string } = {},
+  ): void {
     if (this.stalled) return;
     const line = {
       type: 'PRICE',

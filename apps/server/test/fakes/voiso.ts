@@ -45,9 +45,14 @@ export class FakeVoiso {
       if (m[3] === 'click2call') {
         if (req.method !== 'POST') return answer(405, { error: 'Method Not Allowed' });
         const agent = (query.agent ?? '').toLowerCase();
-        if (!agent || !query.number) return answer(400, { errors: { agent: agent ? [] : ['is missing'], number: query.number ? [] : ['is missing'] } });
-        if (!this.agents.some((a) => a.email === agent || a.ext === agent)) return answer(400, { errors: 'User not found' });
-        if (!/^[1-9][0-9]{5,14}$/.test(query.number)) return answer(400, { errors: { number: ['must be in E.164 format without +'] } });
+        if (!agent || !query.number)
+          return answer(400, {
+            errors: { agent: agent ? [] : ['is missing'], number: query.number ? [] : ['is missing'] },
+          });
+        if (!this.agents.some((a) => a.email === agent || a.ext === agent))
+          return answer(400, { errors: 'User not found' });
+        if (!/^[1-9][0-9]{5,14}$/.test(query.number))
+          return answer(400, { errors: { number: ['must be in E.164 format without +'] } });
         if (query.get_call_id === 'true') {
           entry.callId = randomUUID();
           return answer(200, { call_id: entry.callId });

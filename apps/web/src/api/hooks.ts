@@ -46,7 +46,9 @@ export function useBranding() {
 /** Forgets everything tied to the old session, keeping the public branding. */
 export function clearSession(queryClient: QueryClient): void {
   queryClient.setQueryData(queryKeys.currentUser, null);
-  queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'settings' && q.queryKey[0] !== 'auth' && q.queryKey[0] !== 'countries' });
+  queryClient.removeQueries({
+    predicate: (q) => q.queryKey[0] !== 'settings' && q.queryKey[0] !== 'auth' && q.queryKey[0] !== 'countries',
+  });
   // Loaded on demand: the sign-in page does not ship the websocket client.
   void import('./realtime.ts').then((m) => m.disconnectRealtime());
 }

@@ -28,7 +28,10 @@ export function mockApi(responder: Responder) {
 }
 
 /** Renders a screen inside the app's providers and a memory router at `path`. */
-export function renderScreen(element: ReactElement, options: { path?: string; route?: string } = {}): RenderResult & { queryClient: QueryClient } {
+export function renderScreen(
+  element: ReactElement,
+  options: { path?: string; route?: string } = {},
+): RenderResult & { queryClient: QueryClient } {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   const router = createMemoryRouter(
     [

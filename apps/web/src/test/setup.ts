@@ -26,7 +26,8 @@ class ResizeObserverStub {
   unobserve(): void {}
   disconnect(): void {}
 }
-if (!('ResizeObserver' in window)) Object.defineProperty(window, 'ResizeObserver', { writable: true, value: ResizeObserverStub });
+if (!('ResizeObserver' in window))
+  Object.defineProperty(window, 'ResizeObserver', { writable: true, value: ResizeObserverStub });
 
 // Texts stay English in tests: the keys are the English texts, nothing is fetched.
 void initI18n({ remote: false });

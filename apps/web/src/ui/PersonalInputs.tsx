@@ -42,7 +42,12 @@ export function BirthDateInput({ value, onChange, ...rest }: FieldBinding) {
 }
 
 /** Searchable country select over the list the product ships. */
-export function CountrySelect({ value, onChange, countries, ...rest }: FieldBinding & { countries: string[] | undefined }) {
+export function CountrySelect({
+  value,
+  onChange,
+  countries,
+  ...rest
+}: FieldBinding & { countries: string[] | undefined }) {
   const { t } = useTranslation();
   return (
     <Select

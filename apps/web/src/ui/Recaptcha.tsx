@@ -20,7 +20,8 @@ function loadRecaptcha(): Promise<Grecaptcha> {
   if (scriptPromise) return scriptPromise;
   scriptPromise = new Promise<Grecaptcha>((resolve, reject) => {
     if (window.grecaptcha?.render) return resolve(window.grecaptcha);
-    window.__onRecaptchaLoad = () => (window.grecaptcha ? resolve(window.grecaptcha) : reject(new Error('reCAPTCHA missing')));
+    window.__onRecaptchaLoad = () =>
+      window.grecaptcha ? resolve(window.grecaptcha) : reject(new Error('reCAPTCHA missing'));
     const script = document.createElement('script');
     script.src = 'https://www.google.com/recaptcha/api.js?onload=__onRecaptchaLoad&render=explicit';
     script.async = true;

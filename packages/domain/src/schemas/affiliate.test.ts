@@ -10,9 +10,14 @@ describe('lead intake payload', () => {
   });
 
   it('needs a name and an email, lower-cases the email and ignores unknown fields', () => {
-    expect(LeadIntakeRequest.parse({ fullName: 'Ann Lee', email: ' Ann@Example.COM ', extra: 1 })).toEqual({ fullName: 'Ann Lee', email: 'ann@example.com' });
+    expect(LeadIntakeRequest.parse({ fullName: 'Ann Lee', email: ' Ann@Example.COM ', extra: 1 })).toEqual({
+      fullName: 'Ann Lee',
+      email: 'ann@example.com',
+    });
     const noName = LeadIntakeRequest.safeParse({ email: 'a@b.co' });
-    expect(noName.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['firstName', 'First name is required']]);
+    expect(noName.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['firstName', 'First name is required'],
+    ]);
     expect(LeadIntakeRequest.safeParse({ firstName: 'A', email: '' }).success).toBe(false);
     expect(LeadIntakeRequest.safeParse({ firstName: 'A\u0000', email: 'a@b.co' }).success).toBe(false);
   });

@@ -29,7 +29,12 @@ export const AffiliateApiKeyResponse = z.object({
 export type AffiliateApiKeyResponse = z.infer<typeof AffiliateApiKeyResponse>;
 
 /** POST /affiliate/api: a new key; the old one stops working at once. */
-export const AffiliateApiKeyGenerated = z.object({ message: z.string(), key: z.string(), prefix: z.string(), created_at: z.string() });
+export const AffiliateApiKeyGenerated = z.object({
+  message: z.string(),
+  key: z.string(),
+  prefix: z.string(),
+  created_at: z.string(),
+});
 export type AffiliateApiKeyGenerated = z.infer<typeof AffiliateApiKeyGenerated>;
 
 /** What each intake field means (shown in the OpenAPI document and the affiliate's documentation). */
@@ -37,7 +42,8 @@ export const LEAD_INTAKE_FIELDS = {
   firstName: 'First name. Required unless fullName is given.',
   lastName: 'Last name.',
   fullName: 'The whole name, split at the first space into first and last name when firstName is not given.',
-  email: 'Email address; a lead is recognised by it (the same email sent again by the same affiliate is the same lead).',
+  email:
+    'Email address; a lead is recognised by it (the same email sent again by the same affiliate is the same lead).',
   phone: 'Phone number: digits, spaces, brackets and dashes, optionally starting with +.',
   country: 'Country name as listed by GET /api/countries (e.g. "United Kingdom").',
   city: 'City.',
@@ -66,12 +72,18 @@ export const LeadIntakeRequest = z
 export type LeadIntakeRequest = z.input<typeof LeadIntakeRequest>;
 
 /** The first and last name of an intake lead: firstName/lastName as given, else the full name split at its first space. */
-export function intakeName(v: { firstName?: string | null; lastName?: string | null; fullName?: string | null }): { firstName: string; lastName: string | null } {
+export function intakeName(v: { firstName?: string | null; lastName?: string | null; fullName?: string | null }): {
+  firstName: string;
+  lastName: string | null;
+} {
   if (v.firstName) return { firstName: v.firstName, lastName: v.lastName || null };
   const full = (v.fullName ?? '').trim();
   const at = full.search(/\s/);
   if (at < 0) return { firstName: full.slice(0, 100), lastName: v.lastName || null };
-  return { firstName: full.slice(0, at).slice(0, 100), lastName: full.slice(at).trim().slice(0, 100) || v.lastName || null };
+  return {
+    firstName: full.slice(0, at).slice(0, 100),
+    lastName: full.slice(at).trim().slice(0, 100) || v.lastName || null,
+  };
 }
 
 /** 201 for a new lead, 200 with the same id when the lead was already received. */

@@ -4,8 +4,17 @@ import { StaffUserCreateRequest, StaffUserUpdateRequest } from './users.ts';
 import { isAdult } from './common.ts';
 
 const valid = {
-  fullName: 'Jo Doe', email: 'Jo@Example.com', password: 'abcdefgh', passwordConfirmation: 'abcdefgh', phone: '+1 555 0100',
-  birthDate: '1990-01-01', country: 'Canada', city: 'Toronto', address: '1 King St', postalCode: 'M5H', currency: 'USD',
+  fullName: 'Jo Doe',
+  email: 'Jo@Example.com',
+  password: 'abcdefgh',
+  passwordConfirmation: 'abcdefgh',
+  phone: '+1 555 0100',
+  birthDate: '1990-01-01',
+  country: 'Canada',
+  city: 'Toronto',
+  address: '1 King St',
+  postalCode: 'M5H',
+  currency: 'USD',
 };
 const messages = (r: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
   Object.fromEntries((r.error?.issues ?? []).map((i) => [i.path.join('.'), i.message]));
@@ -18,13 +27,28 @@ describe('sign-up rules (client-area spec §5)', () => {
   });
   it('requires every field but promoCode', () => {
     const m = messages(SignupRequest.safeParse({}));
-    for (const f of ['fullName', 'email', 'password', 'phone', 'birthDate', 'country', 'city', 'address', 'postalCode', 'currency'])
+    for (const f of [
+      'fullName',
+      'email',
+      'password',
+      'phone',
+      'birthDate',
+      'country',
+      'city',
+      'address',
+      'postalCode',
+      'currency',
+    ])
       expect(m[f], f).toBeTruthy();
     expect(m.promoCode).toBeUndefined();
   });
   it('needs 8 characters and a matching confirmation', () => {
-    expect(messages(SignupRequest.safeParse({ ...valid, password: 'short', passwordConfirmation: 'short' })).password).toBe('Password must be at least 8 characters');
-    expect(messages(SignupRequest.safeParse({ ...valid, passwordConfirmation: 'other123' })).passwordConfirmation).toBe('Passwords must match');
+    expect(
+      messages(SignupRequest.safeParse({ ...valid, password: 'short', passwordConfirmation: 'short' })).password,
+    ).toBe('Password must be at least 8 characters');
+    expect(messages(SignupRequest.safeParse({ ...valid, passwordConfirmation: 'other123' })).passwordConfirmation).toBe(
+      'Passwords must match',
+    );
   });
   it('refuses unknown countries and minors', () => {
     expect(messages(SignupRequest.safeParse({ ...valid, country: 'Atlantis' })).country).toBe('Unknown country');
@@ -46,17 +70,41 @@ describe('password change and staff user rules', () => {
     expect(m.password).toBe('Password must be at least 8 characters');
     expect(m.isEmailVerified).toBe('Email verification is required');
     expect(m.isActive).toBe('Active status is required');
-    const ok = StaffUserUpdateRequest.parse({ fullName: 'A', email: 'a@b.co', password: '', roleId: 2, whitelist: ' 10.0.0.1, ::1 ', isEmailVerified: true, isActive: true });
+    const ok = StaffUserUpdateRequest.parse({
+      fullName: 'A',
+      email: 'a@b.co',
+      password: '',
+      roleId: 2,
+      whitelist: ' 10.0.0.1, ::1 ',
+      isEmailVerified: true,
+      isActive: true,
+    });
     expect(ok.whitelist).toEqual(['10.0.0.1', '::1']);
     expect(ok.password).toBeUndefined();
-    expect(StaffUserUpdateRequest.safeParse({ fullName: 'A', email: 'a@b.co', whitelist: '10.0.0', isEmailVerified: true, isActive: true }).success).toBe(false);
+    expect(
+      StaffUserUpdateRequest.safeParse({
+        fullName: 'A',
+        email: 'a@b.co',
+        whitelist: '10.0.0',
+        isEmailVerified: true,
+        isActive: true,
+      }).success,
+    ).toBe(false);
   });
 });
 
 describe('birth date', () => {
   const base = {
-    fullName: 'A B', email: 'a@b.test', password: 'Password1!', passwordConfirmation: 'Password1!', phone: '+1 555 0100',
-    country: 'Canada', city: 'Toronto', address: '1 King St', postalCode: 'M5H', currency: 'USD',
+    fullName: 'A B',
+    email: 'a@b.test',
+    password: 'Password1!',
+    passwordConfirmation: 'Password1!',
+    phone: '+1 555 0100',
+    country: 'Canada',
+    city: 'Toronto',
+    address: '1 King St',
+    postalCode: 'M5H',
+    currency: 'USD',
   };
   const messageFor = (birthDate: string) => {
     const r = SignupRequest.safeParse({ ...base, birthDate });
@@ -67,7 +115,9 @@ describe('birth date', () => {
     expect(messageFor('2001-02-29')).toBe('Enter a real date as YYYY-MM-DD');
     expect(messageFor('')).toBe('Birth date is required');
     expect(messageFor('2099-01-01')).toBe('The date cannot be in the future');
-    expect(messageFor(new Date(Date.now() - 10 * 365 * 864e5).toISOString().slice(0, 10))).toBe('You must be at least 18 years old to open an account');
+    expect(messageFor(new Date(Date.now() - 10 * 365 * 864e5).toISOString().slice(0, 10))).toBe(
+      'You must be at least 18 years old to open an account',
+    );
     expect(messageFor('2000-02-29')).toBeNull();
   });
 });

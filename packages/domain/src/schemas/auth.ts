@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { isCountry } from '../countries.ts';
-import { DateString, emailField, isAdult, parseIsoDate, optionalString, passwordField, requiredString, safeString, secretString } from './common.ts';
+import {
+  DateString,
+  emailField,
+  isAdult,
+  parseIsoDate,
+  optionalString,
+  passwordField,
+  requiredString,
+  safeString,
+  secretString,
+} from './common.ts';
 
 export const LoginRequest = z.object({
   email: emailField,
@@ -10,9 +20,13 @@ export const LoginRequest = z.object({
 });
 export type LoginRequest = z.input<typeof LoginRequest>;
 
-const phoneField = requiredString('Phone is required', 32).regex(/^\+?[0-9 ()-]{5,}$/, { error: 'Invalid phone number' });
+const phoneField = requiredString('Phone is required', 32).regex(/^\+?[0-9 ()-]{5,}$/, {
+  error: 'Invalid phone number',
+});
 const countryField = requiredString('Country is required', 100).refine(isCountry, { error: 'Unknown country' });
-const birthDateField = DateString.refine((d) => parseIsoDate(d) === null || isAdult(d), { error: 'You must be at least 18 years old to open an account' });
+const birthDateField = DateString.refine((d) => parseIsoDate(d) === null || isAdult(d), {
+  error: 'You must be at least 18 years old to open an account',
+});
 
 /** Profile fields shared by sign-up and the profile form. */
 export const ProfileFields = z.object({
@@ -32,7 +46,10 @@ export const SignupRequest = ProfileFields.extend({
   promoCode: optionalString(64),
   currency: requiredString('Currency is required', 10),
   humanKey: safeString(4000).optional().nullable(),
-}).refine((v) => v.password === v.passwordConfirmation, { path: ['passwordConfirmation'], error: 'Passwords must match' });
+}).refine((v) => v.password === v.passwordConfirmation, {
+  path: ['passwordConfirmation'],
+  error: 'Passwords must match',
+});
 export type SignupRequest = z.input<typeof SignupRequest>;
 
 export const ForgotPasswordRequest = z.object({
@@ -119,4 +136,10 @@ export const CurrentUserResponse = z.object({
 });
 export type CurrentUserResponse = z.infer<typeof CurrentUserResponse>;
 
-export const SwitchWalletRequest = z.object({ balanceId: z.coerce.number().int().positive({ error: 'Wallet is required' }).max(2_147_483_647, { error: 'Wallet not found' }) });
+export const SwitchWalletRequest = z.object({
+  balanceId: z.coerce
+    .number()
+    .int()
+    .positive({ error: 'Wallet is required' })
+    .max(2_147_483_647, { error: 'Wallet not found' }),
+});

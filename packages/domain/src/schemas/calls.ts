@@ -42,9 +42,22 @@ export const CallAgentsResponse = z.object({
 });
 export type CallAgentsResponse = z.infer<typeof CallAgentsResponse>;
 
-const id = z.coerce.number({ error: 'Choose a lead' }).int().positive({ error: 'Choose a lead' }).max(2_147_483_647, { error: 'Choose a lead' });
-const phone = z.string().trim().max(32).regex(/^\+?[0-9 ()-]{5,}$/, { error: 'Invalid phone number' });
-const email = z.string().trim().max(255).pipe(z.email({ error: 'Invalid email' })).transform((e) => e.toLowerCase());
+const id = z.coerce
+  .number({ error: 'Choose a lead' })
+  .int()
+  .positive({ error: 'Choose a lead' })
+  .max(2_147_483_647, { error: 'Choose a lead' });
+const phone = z
+  .string()
+  .trim()
+  .max(32)
+  .regex(/^\+?[0-9 ()-]{5,}$/, { error: 'Invalid phone number' });
+const email = z
+  .string()
+  .trim()
+  .max(255)
+  .pipe(z.email({ error: 'Invalid email' }))
+  .transform((e) => e.toLowerCase());
 
 /**
  * POST /admin/crm/voiso/startCall: a lead to call (preferred: the server dials the lead's number, so agents who see
@@ -53,7 +66,10 @@ const email = z.string().trim().max(255).pipe(z.email({ error: 'Invalid email' }
  */
 export const StartCallRequest = z
   .object({ leadId: id.optional(), phone: phone.optional(), agentEmail: email.optional() })
-  .refine((b) => (b.leadId === undefined) !== (b.phone === undefined), { error: 'Give either a lead or a phone number', path: ['leadId'] });
+  .refine((b) => (b.leadId === undefined) !== (b.phone === undefined), {
+    error: 'Give either a lead or a phone number',
+    path: ['leadId'],
+  });
 export type StartCallRequest = z.input<typeof StartCallRequest>;
 
 export const StartCallResponse = z.object({ message: z.string(), call_id: z.string().nullable() });

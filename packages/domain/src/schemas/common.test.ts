@@ -1,15 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { PagedQuery, UNSAFE_TEXT_MESSAGE, isSafeText, optionalString, requiredString, safeString, secretString } from './common.ts';
+import {
+  PagedQuery,
+  UNSAFE_TEXT_MESSAGE,
+  isSafeText,
+  optionalString,
+  requiredString,
+  safeString,
+  secretString,
+} from './common.ts';
 import { LoginRequest } from './auth.ts';
 import { OrderCreateRequest, RatesQuery } from './trading.ts';
 import { InstrumentRequest } from './trade-management.ts';
 
-const firstMessage = (r: { success: boolean; error?: { issues: { message: string }[] } }) => r.error?.issues[0]?.message;
+const firstMessage = (r: { success: boolean; error?: { issues: { message: string }[] } }) =>
+  r.error?.issues[0]?.message;
 
 describe('safe text', () => {
   it('refuses NUL and UTF-16 halves without their pair, and nothing else', () => {
-    for (const bad of ['\u0000', 'a\u0000', '\ud800', 'x\udc00y', '\ud83d', 'ok\ud83d\ud83d']) expect(isSafeText(bad), JSON.stringify(bad)).toBe(false);
-    for (const good of ['', 'Zoë', '東京', 'emoji 😀', '\ud83d\ude00', 'tab\tand\nnewline', "O'Brien <b>"]) expect(isSafeText(good), good).toBe(true);
+    for (const bad of ['\u0000', 'a\u0000', '\ud800', 'x\udc00y', '\ud83d', 'ok\ud83d\ud83d'])
+      expect(isSafeText(bad), JSON.stringify(bad)).toBe(false);
+    for (const good of ['', 'Zoë', '東京', 'emoji 😀', '\ud83d\ude00', 'tab\tand\nnewline', "O'Brien <b>"])
+      expect(isSafeText(good), good).toBe(true);
   });
 
   it('is checked by every shared text schema with one message', () => {
@@ -18,13 +29,17 @@ describe('safe text', () => {
       expect(firstMessage(schema.safeParse('a\ud800b'))).toBe(UNSAFE_TEXT_MESSAGE);
       expect(schema.safeParse('fine').success).toBe(true);
     }
-    expect(firstMessage(requiredString('Name is required', 10).safeParse('x'.repeat(100_000)))).toBe('Must be at most 10 characters');
+    expect(firstMessage(requiredString('Name is required', 10).safeParse('x'.repeat(100_000)))).toBe(
+      'Must be at most 10 characters',
+    );
   });
 
   it('bounds passwords, which are only hashed, by length alone', () => {
     expect(secretString('Password is required').safeParse('p\u0000ss\ud800word').success).toBe(true);
     expect(firstMessage(secretString('Password is required').safeParse(''))).toBe('Password is required');
-    expect(firstMessage(LoginRequest.safeParse({ email: 'a@b.test', password: 'x'.repeat(100_000) }))).toBe('Must be at most 128 characters');
+    expect(firstMessage(LoginRequest.safeParse({ email: 'a@b.test', password: 'x'.repeat(100_000) }))).toBe(
+      'Must be at most 128 characters',
+    );
   });
 
   it('keeps searches and pages within what the database can answer', () => {
@@ -36,7 +51,8 @@ describe('safe text', () => {
 });
 
 describe('number bounds', () => {
-  const order = (amount: unknown, profit: unknown = null) => OrderCreateRequest.safeParse({ type: 'buy', instrument: 'EUR_USD', amount, profit });
+  const order = (amount: unknown, profit: unknown = null) =>
+    OrderCreateRequest.safeParse({ type: 'buy', instrument: 'EUR_USD', amount, profit });
   it('caps order sizes and rates far below the columns’ precision', () => {
     expect(order(1e13).success).toBe(false);
     expect(firstMessage(order('10000000000000'))).toBe('Must be at most 1000000000');
@@ -47,8 +63,18 @@ describe('number bounds', () => {
   });
 
   it('caps instrument prices', () => {
-    const base = { name: 'ZZ_USD', base: 'ZZ', quote: 'USD', category: 'forex', tradingview: 'FX', leverage: 100, tradable: true };
-    expect(firstMessage(InstrumentRequest.safeParse({ ...base, bids: 1, asks: 1e308 }))).toBe('Ask must be at most 1000000000');
+    const base = {
+      name: 'ZZ_USD',
+      base: 'ZZ',
+      quote: 'USD',
+      category: 'forex',
+      tradingview: 'FX',
+      leverage: 100,
+      tradable: true,
+    };
+    expect(firstMessage(InstrumentRequest.safeParse({ ...base, bids: 1, asks: 1e308 }))).toBe(
+      'Ask must be at most 1000000000',
+    );
     expect(InstrumentRequest.safeParse({ ...base, bids: 1.1, asks: 1.2 }).success).toBe(true);
   });
 });

@@ -85,7 +85,9 @@ export const ErrorResponse = z.object({ message: z.string(), errors: z.record(z.
 export type ErrorResponse = z.infer<typeof ErrorResponse>;
 
 // Bounded to PostgreSQL's integer range: a larger id would make the query itself fail (500) instead of a 400.
-export const IdParam = z.object({ id: z.coerce.number().int().positive({ error: 'Invalid id' }).max(2_147_483_647, { error: 'Invalid id' }) });
+export const IdParam = z.object({
+  id: z.coerce.number().int().positive({ error: 'Invalid id' }).max(2_147_483_647, { error: 'Invalid id' }),
+});
 
 /** Money on the wire: a decimal string. */
 export const MoneyString = z.string().regex(/^-?\d+(\.\d+)?$/);

@@ -24,7 +24,10 @@ export const TeamRequest = z.object({
   name: requiredString('Name is required', 100),
   code: optionalString(50).transform((c) => c || null),
   userId: managerId,
-  userIds: z.array(z.object({ id: memberId }), { error: 'Choose agents from the list' }).max(200, { error: 'At most 200 members' }).default([]),
+  userIds: z
+    .array(z.object({ id: memberId }), { error: 'Choose agents from the list' })
+    .max(200, { error: 'At most 200 members' })
+    .default([]),
 });
 export type TeamRequest = z.input<typeof TeamRequest>;
 

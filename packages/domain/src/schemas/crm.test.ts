@@ -1,11 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import { LEAD_GROUPS, LeadBulkRequest, SalesStatusRequest, canMoveLead, notePreview, statusFromUrl, statusToUrl } from './crm.ts';
+import {
+  LEAD_GROUPS,
+  LeadBulkRequest,
+  SalesStatusRequest,
+  canMoveLead,
+  notePreview,
+  statusFromUrl,
+  statusToUrl,
+} from './crm.ts';
 
 describe('CRM rules', () => {
   it('moves lead groups exactly as back-office §4 allows', () => {
-    const allowed = LEAD_GROUPS.flatMap((from) => LEAD_GROUPS.filter((to) => canMoveLead(from, to)).map((to) => `${from}>${to}`));
+    const allowed = LEAD_GROUPS.flatMap((from) =>
+      LEAD_GROUPS.filter((to) => canMoveLead(from, to)).map((to) => `${from}>${to}`),
+    );
     expect(allowed.sort()).toEqual(
-      ['archived>sales', 'clients>archived', 'clients>retentions', 'clients>sales', 'retentions>archived', 'retentions>sales', 'sales>archived', 'sales>retentions'].sort(),
+      [
+        'archived>sales',
+        'clients>archived',
+        'clients>retentions',
+        'clients>sales',
+        'retentions>archived',
+        'retentions>sales',
+        'sales>archived',
+        'sales>retentions',
+      ].sort(),
     );
   });
 
@@ -23,7 +42,10 @@ describe('CRM rules', () => {
     const bad = SalesStatusRequest.safeParse({ status: ' ', isDefault: undefined });
     expect(bad.success).toBe(false);
     expect(bad.error?.issues.map((i) => i.message).sort()).toEqual(['Status is required', 'isDefault is required']);
-    expect(LeadBulkRequest.parse({ ids: [3, 4], data: { agentId: -2 } })).toEqual({ ids: [3, 4], data: { agentId: null } });
+    expect(LeadBulkRequest.parse({ ids: [3, 4], data: { agentId: -2 } })).toEqual({
+      ids: [3, 4],
+      data: { agentId: null },
+    });
     expect(LeadBulkRequest.safeParse({ ids: [3], data: { group: 'clients' } }).success).toBe(false);
     expect(LeadBulkRequest.safeParse({ ids: [], data: { group: 'sales' } }).success).toBe(false);
   });

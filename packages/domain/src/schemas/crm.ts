@@ -46,9 +46,17 @@ const dateRange = {
 };
 
 /** /affiliate/leads/api/sales/{status}/{type}[/{startDate}/{endDate}] */
-export const SalesLeadsParams = z.object({ status: urlStatus, type: z.enum(['all', 'manual', 'live'], { error: 'Unknown list' }), ...dateRange });
+export const SalesLeadsParams = z.object({
+  status: urlStatus,
+  type: z.enum(['all', 'manual', 'live'], { error: 'Unknown list' }),
+  ...dateRange,
+});
 /** /affiliate/leads/api/new/{status}/{type}[/{start}/{end}] (Live Leads, Manual Leads). */
-export const NewLeadsParams = z.object({ status: urlStatus, type: z.enum(['live', 'manual'], { error: 'Unknown list' }), ...dateRange });
+export const NewLeadsParams = z.object({
+  status: urlStatus,
+  type: z.enum(['live', 'manual'], { error: 'Unknown list' }),
+  ...dateRange,
+});
 /** /affiliate/leads/api/{clients|archived|retentions}/{status}[/{start}/{end}] */
 export const GroupLeadsParams = z.object({ status: urlStatus, ...dateRange });
 
@@ -105,11 +113,24 @@ export type LeadListResponse = z.infer<typeof LeadListResponse>;
 const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
 const optionalEmail = z.preprocess(
   blankToNull,
-  z.string().trim().max(255).pipe(z.email({ error: 'Invalid email' })).transform((e) => e.toLowerCase()).nullable().optional(),
+  z
+    .string()
+    .trim()
+    .max(255)
+    .pipe(z.email({ error: 'Invalid email' }))
+    .transform((e) => e.toLowerCase())
+    .nullable()
+    .optional(),
 );
 const optionalPhone = z.preprocess(
   blankToNull,
-  z.string().trim().max(32).regex(/^\+?[0-9 ()-]{5,}$/, { error: 'Invalid phone number' }).nullable().optional(),
+  z
+    .string()
+    .trim()
+    .max(32)
+    .regex(/^\+?[0-9 ()-]{5,}$/, { error: 'Invalid phone number' })
+    .nullable()
+    .optional(),
 );
 const optionalCountry = z.preprocess(
   blankToNull,
@@ -117,13 +138,24 @@ const optionalCountry = z.preprocess(
 );
 const optionalUrl = z.preprocess(
   blankToNull,
-  z.string().trim().max(500).refine((s) => /^https?:\/\/\S+$/i.test(s), { error: 'Enter a link starting with http:// or https://' }).nullable().optional(),
+  z
+    .string()
+    .trim()
+    .max(500)
+    .refine((s) => /^https?:\/\/\S+$/i.test(s), { error: 'Enter a link starting with http:// or https://' })
+    .nullable()
+    .optional(),
 );
-export const leadStatusField = requiredString('Status is required', 60).refine((s) => !s.includes('_'), { error: 'Status cannot contain "_"' });
+export const leadStatusField = requiredString('Status is required', 60).refine((s) => !s.includes('_'), {
+  error: 'Status cannot contain "_"',
+});
 
 /** A picker's choice: a user id, or -2 / empty for unassigned (spec §9). */
 export const assigneeId = z
-  .preprocess((v) => (v === '' || v === null || v === undefined ? UNASSIGNED : v), z.coerce.number().int().min(UNASSIGNED).max(2_147_483_647))
+  .preprocess(
+    (v) => (v === '' || v === null || v === undefined ? UNASSIGNED : v),
+    z.coerce.number().int().min(UNASSIGNED).max(2_147_483_647),
+  )
   .refine((n) => n === UNASSIGNED || n > 0, { error: 'Choose someone from the list' })
   .transform((n) => (n > 0 ? n : null));
 
@@ -158,7 +190,10 @@ const leadId = z.coerce.number().int().positive({ error: 'Invalid id' }).max(2_1
 
 /** PUT /admin/leads/bulk: move to a group, or assign a sales agent or a retention agent (-2 unassigns). */
 export const LeadBulkRequest = z.object({
-  ids: z.array(leadId, { error: 'Select at least one lead' }).min(1, { error: 'Select at least one lead' }).max(500, { error: 'At most 500 leads at once' }),
+  ids: z
+    .array(leadId, { error: 'Select at least one lead' })
+    .min(1, { error: 'Select at least one lead' })
+    .max(500, { error: 'At most 500 leads at once' }),
   data: z.union(
     [
       z.object({ group: z.enum(['sales', 'retentions', 'archived'], { error: 'Unknown group' }) }).strict(),
@@ -173,7 +208,9 @@ export type LeadBulkRequest = z.input<typeof LeadBulkRequest>;
 /** POST /admin/leads/convertLeadToUser */
 export const LeadConvertRequest = z.object({
   id: leadId,
-  password: secretString('Password is required').pipe(z.string().min(8, { error: 'Password must be at least 8 characters' })),
+  password: secretString('Password is required').pipe(
+    z.string().min(8, { error: 'Password must be at least 8 characters' }),
+  ),
 });
 export type LeadConvertRequest = z.input<typeof LeadConvertRequest>;
 export const LeadConvertResponse = z.object({ message: z.string(), userId: z.number() });
@@ -181,7 +218,11 @@ export const LeadConvertResponse = z.object({ message: z.string(), userId: z.num
 /** POST /admin/crm/note (spec §7: leadId defaults to -2 with no lead, which is refused). */
 export const LeadNoteRequest = z.object({
   content: requiredString('Content is required', 2000),
-  leadId: z.coerce.number().int().max(2_147_483_647).refine((n) => n > 0, { error: 'Choose a lead' }),
+  leadId: z.coerce
+    .number()
+    .int()
+    .max(2_147_483_647)
+    .refine((n) => n > 0, { error: 'Choose a lead' }),
 });
 export type LeadNoteRequest = z.input<typeof LeadNoteRequest>;
 export const LeadNoteResponse = z.object({ message: z.string(), note: LeadNote });
@@ -204,7 +245,12 @@ export type LeadHistoryResponse = z.infer<typeof LeadHistoryResponse>;
 export type LeadHistoryItem = z.infer<typeof LeadHistoryItem>;
 
 /* Sales statuses (CRM configuration). */
-export const SalesStatusItem = z.object({ id: z.number(), status: z.string(), is_default: z.boolean(), leads: z.number() });
+export const SalesStatusItem = z.object({
+  id: z.number(),
+  status: z.string(),
+  is_default: z.boolean(),
+  leads: z.number(),
+});
 export type SalesStatusItem = z.infer<typeof SalesStatusItem>;
 export const SalesStatusListResponse = paged(SalesStatusItem);
 export type SalesStatusListResponse = z.infer<typeof SalesStatusListResponse>;

@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { isCountry } from '../countries.ts';
 import { BalanceDto } from './auth.ts';
-import { DateString, PagedQuery, emailField, optionalString, paged, parseIsoDate, passwordField, requiredString } from './common.ts';
+import {
+  DateString,
+  PagedQuery,
+  emailField,
+  optionalString,
+  paged,
+  parseIsoDate,
+  passwordField,
+  requiredString,
+} from './common.ts';
 import { moneyAmount } from './money.ts';
 
 /**
@@ -36,16 +45,29 @@ export const CustomerListQuery = PagedQuery;
 const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
 const optionalPhone = z.preprocess(
   blankToNull,
-  requiredString('Phone is required', 32).regex(/^\+?[0-9 ()-]{5,}$/, { error: 'Invalid phone number' }).nullable().optional(),
+  requiredString('Phone is required', 32)
+    .regex(/^\+?[0-9 ()-]{5,}$/, { error: 'Invalid phone number' })
+    .nullable()
+    .optional(),
 );
-const optionalBirthDate = z.preprocess(blankToNull, DateString.refine((d) => parseIsoDate(d) !== null).nullable().optional());
-const optionalCountry = z.preprocess(blankToNull, requiredString('Country is required', 100).refine(isCountry, { error: 'Unknown country' }).nullable().optional());
+const optionalBirthDate = z.preprocess(
+  blankToNull,
+  DateString.refine((d) => parseIsoDate(d) !== null)
+    .nullable()
+    .optional(),
+);
+const optionalCountry = z.preprocess(
+  blankToNull,
+  requiredString('Country is required', 100).refine(isCountry, { error: 'Unknown country' }).nullable().optional(),
+);
 
 /** A picker's choice: a user or plan id, or -2 / empty for none. */
-const pickerId = z.preprocess(
-  (v) => (v === '' || v === null || v === undefined ? UNASSIGNED : v),
-  z.coerce.number().int().min(UNASSIGNED).max(2_147_483_647),
-).transform((n) => (n > 0 ? n : null));
+const pickerId = z
+  .preprocess(
+    (v) => (v === '' || v === null || v === undefined ? UNASSIGNED : v),
+    z.coerce.number().int().min(UNASSIGNED).max(2_147_483_647),
+  )
+  .transform((n) => (n > 0 ? n : null));
 
 const profileShape = {
   phone: optionalPhone,
@@ -76,7 +98,11 @@ export const CustomerUpdateRequest = CustomerCreateRequest.extend({
     .transform((p) => (p ? p : undefined))
     .pipe(z.string().min(8, { error: 'Password must be at least 8 characters' }).max(128).optional()),
   // Customers keep the customer role: staff accounts are made in Admin & Staffs.
-  roleId: z.coerce.number().int().refine((r) => r === 3, { error: 'Customers keep the customer role' }).optional(),
+  roleId: z.coerce
+    .number()
+    .int()
+    .refine((r) => r === 3, { error: 'Customers keep the customer role' })
+    .optional(),
   managerId: pickerId.optional(),
   pricingTableId: pickerId.optional(),
 });
@@ -120,7 +146,12 @@ export type BalanceAdjustRequest = z.input<typeof BalanceAdjustRequest>;
 export const BalanceAdjustResponse = z.object({ message: z.string(), balance: z.string() });
 
 /** Pickers: users of one role (managers 2, agents 5, retention agents 6). */
-export const StaffPickerParams = z.object({ roleId: z.coerce.number().int().refine((r) => r === 2 || r === 5 || r === 6, { error: 'Unknown role' }) });
+export const StaffPickerParams = z.object({
+  roleId: z.coerce
+    .number()
+    .int()
+    .refine((r) => r === 2 || r === 5 || r === 6, { error: 'Unknown role' }),
+});
 export const StaffPickerItem = z.object({ id: z.number(), full_name: z.string(), email: z.string() });
 export type StaffPickerItem = z.infer<typeof StaffPickerItem>;
 export const StaffPickerResponse = z.object({ data: z.array(StaffPickerItem) });

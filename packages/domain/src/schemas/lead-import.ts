@@ -4,15 +4,39 @@ import { z } from 'zod';
  * CSV upload of leads (back-office §2 Upload Leads modal, §7 POST /admin/leads/csv). The columns a file may carry,
  * the header spellings each accepts, and the report the server answers with.
  */
-export const LEAD_CSV_COLUMNS = ['firstName', 'lastName', 'email', 'phone', 'country', 'city', 'funnelLink', 'reference', 'leadStatus'] as const;
+export const LEAD_CSV_COLUMNS = [
+  'firstName',
+  'lastName',
+  'email',
+  'phone',
+  'country',
+  'city',
+  'funnelLink',
+  'reference',
+  'leadStatus',
+] as const;
 export type LeadCsvColumn = (typeof LEAD_CSV_COLUMNS)[number];
 
 /** Header spellings, compared lower-case with spaces, dashes and underscores removed. */
 export const LEAD_CSV_HEADER_ALIASES: Record<string, LeadCsvColumn> = {
-  firstname: 'firstName', name: 'firstName', lastname: 'lastName', surname: 'lastName',
-  email: 'email', emailaddress: 'email', phone: 'phone', phonenumber: 'phone', mobile: 'phone',
-  country: 'country', city: 'city', funnellink: 'funnelLink', funnel: 'funnelLink',
-  reference: 'reference', ref: 'reference', leadstatus: 'leadStatus', status: 'leadStatus', salesstatus: 'leadStatus',
+  firstname: 'firstName',
+  name: 'firstName',
+  lastname: 'lastName',
+  surname: 'lastName',
+  email: 'email',
+  emailaddress: 'email',
+  phone: 'phone',
+  phonenumber: 'phone',
+  mobile: 'phone',
+  country: 'country',
+  city: 'city',
+  funnellink: 'funnelLink',
+  funnel: 'funnelLink',
+  reference: 'reference',
+  ref: 'reference',
+  leadstatus: 'leadStatus',
+  status: 'leadStatus',
+  salesstatus: 'leadStatus',
 };
 
 export const normaliseCsvHeader = (h: string): string => h.toLowerCase().replace(/[\s_-]+/g, '');

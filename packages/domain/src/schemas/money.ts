@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { Decimal } from '../money.ts';
 import { PricingTableDto } from './auth.ts';
-import { IdParam, PagedQuery, isSafeText, optionalString, paged, requiredString, UNSAFE_TEXT_MESSAGE } from './common.ts';
+import {
+  IdParam,
+  PagedQuery,
+  isSafeText,
+  optionalString,
+  paged,
+  requiredString,
+  UNSAFE_TEXT_MESSAGE,
+} from './common.ts';
 
 /**
  * Money and compliance (client-area §2 Deposits, Withdraws, KYC, Pricing; back-office §2 "Deposits and
@@ -22,22 +30,27 @@ export const MONEY_DECIMALS = 2;
  * 0 unless `zeroAllowed`). Out as a normalised decimal string, so the server never sees a float.
  */
 function decimalAmount(required: string, opts: { max: number; decimals: number; zeroAllowed: boolean; noun: string }) {
-  return z
-    .union([z.string(), z.number()], { error: required })
-    .transform((v, ctx) => {
-      const fail = (message: string) => {
-        ctx.addIssue({ code: 'custom', message });
-        return z.NEVER;
-      };
-      const s = String(v).trim();
-      if (s === '') return fail(required);
-      if (!/^\d{1,12}(\.\d+)?$/.test(s)) return fail(opts.zeroAllowed ? 'Must be a number of 0 or more' : `${opts.noun} must be a positive number`);
-      const d = new Decimal(s);
-      if (d.decimalPlaces() > opts.decimals) return fail(opts.zeroAllowed ? `At most ${opts.decimals} decimals` : `${opts.noun} can have at most ${opts.decimals} decimals`);
-      if (!opts.zeroAllowed && d.lte(0)) return fail(`${opts.noun} must be greater than 0`);
-      if (d.gt(opts.max)) return fail(`${opts.zeroAllowed ? 'Must' : `${opts.noun} must`} be at most ${opts.max.toLocaleString('en-US')}`);
-      return d.toFixed(opts.decimals);
-    });
+  return z.union([z.string(), z.number()], { error: required }).transform((v, ctx) => {
+    const fail = (message: string) => {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    };
+    const s = String(v).trim();
+    if (s === '') return fail(required);
+    if (!/^\d{1,12}(\.\d+)?$/.test(s))
+      return fail(opts.zeroAllowed ? 'Must be a number of 0 or more' : `${opts.noun} must be a positive number`);
+    const d = new Decimal(s);
+    if (d.decimalPlaces() > opts.decimals)
+      return fail(
+        opts.zeroAllowed
+          ? `At most ${opts.decimals} decimals`
+          : `${opts.noun} can have at most ${opts.decimals} decimals`,
+      );
+    if (!opts.zeroAllowed && d.lte(0)) return fail(`${opts.noun} must be greater than 0`);
+    if (d.gt(opts.max))
+      return fail(`${opts.zeroAllowed ? 'Must' : `${opts.noun} must`} be at most ${opts.max.toLocaleString('en-US')}`);
+    return d.toFixed(opts.decimals);
+  });
 }
 
 /** A positive amount of money: above 0, at most MAX_MONEY_AMOUNT, to the cent. */
@@ -66,14 +79,24 @@ export type MoneyStatus = (typeof MONEY_STATUSES)[number];
 
 /** Automatic gateways: the card and wallet providers, plus the built-in sandbox card gateway. */
 export const AUTOMATIC_GATEWAYS = [
-  'sandbox', 'stripe', 'paypal', 'flutterwave', 'coinpayments', 'wipays', 'perfectmoney', 'globiance', 'moonpay', 'prmoney',
+  'sandbox',
+  'stripe',
+  'paypal',
+  'flutterwave',
+  'coinpayments',
+  'wipays',
+  'perfectmoney',
+  'globiance',
+  'moonpay',
+  'prmoney',
 ] as const;
 /** Manual gateways: staff confirm the money arrived. */
 export const MANUAL_GATEWAYS = ['bank', 'btc', 'usdt'] as const;
 export const GATEWAY_KINDS = [...AUTOMATIC_GATEWAYS, ...MANUAL_GATEWAYS] as const;
 export type GatewayKind = (typeof GATEWAY_KINDS)[number];
 export type AutomaticGateway = (typeof AUTOMATIC_GATEWAYS)[number];
-export const isAutomaticGateway = (k: string): k is AutomaticGateway => (AUTOMATIC_GATEWAYS as readonly string[]).includes(k);
+export const isAutomaticGateway = (k: string): k is AutomaticGateway =>
+  (AUTOMATIC_GATEWAYS as readonly string[]).includes(k);
 export const isCryptoGateway = (k: string): k is 'btc' | 'usdt' => k === 'btc' || k === 'usdt';
 
 export interface GatewayField {
@@ -99,43 +122,139 @@ export interface GatewaySpec {
   coin?: string;
 }
 
-const secret = (key: GatewayField['key'], label: string): GatewayField => ({ key, label, secret: true, required: true });
+const secret = (key: GatewayField['key'], label: string): GatewayField => ({
+  key,
+  label,
+  secret: true,
+  required: true,
+});
 const plain = (key: GatewayField['key'], label: string): GatewayField => ({ key, label, required: true });
 
 /** Each gateway kind's card: exactly its field set from back-office §3. */
 export const GATEWAY_SPECS: Record<GatewayKind, GatewaySpec> = {
-  sandbox: { kind: 'sandbox', name: 'Sandbox Card', group: 'automatic', fields: [secret('key1', 'Signing Secret')], hasFee: true, hasFile: false },
-  stripe: { kind: 'stripe', name: 'Stripe', group: 'automatic', fields: [secret('key1', 'Secret Key'), secret('key2', 'Webhook Signing Secret')], hasFee: true, hasFile: false },
+  sandbox: {
+    kind: 'sandbox',
+    name: 'Sandbox Card',
+    group: 'automatic',
+    fields: [secret('key1', 'Signing Secret')],
+    hasFee: true,
+    hasFile: false,
+  },
+  stripe: {
+    kind: 'stripe',
+    name: 'Stripe',
+    group: 'automatic',
+    fields: [secret('key1', 'Secret Key'), secret('key2', 'Webhook Signing Secret')],
+    hasFee: true,
+    hasFile: false,
+  },
   paypal: {
-    kind: 'paypal', name: 'PayPal', group: 'automatic', hasFee: true, hasFile: false,
-    fields: [plain('key1', 'Client Key'), secret('key2', 'Secret Key'), { key: 'key3', label: 'Mode', options: ['sandbox', 'live'], required: true }],
+    kind: 'paypal',
+    name: 'PayPal',
+    group: 'automatic',
+    hasFee: true,
+    hasFile: false,
+    fields: [
+      plain('key1', 'Client Key'),
+      secret('key2', 'Secret Key'),
+      { key: 'key3', label: 'Mode', options: ['sandbox', 'live'], required: true },
+    ],
   },
   flutterwave: {
-    kind: 'flutterwave', name: 'Flutterwave', group: 'automatic', hasFee: true, hasFile: false,
+    kind: 'flutterwave',
+    name: 'Flutterwave',
+    group: 'automatic',
+    hasFee: true,
+    hasFile: false,
     fields: [plain('key1', 'Public Key'), secret('key2', 'Secret Key'), secret('key3', 'Encryption Key')],
   },
   coinpayments: {
-    kind: 'coinpayments', name: 'CoinPayments', group: 'automatic', hasFee: true, hasFile: false,
+    kind: 'coinpayments',
+    name: 'CoinPayments',
+    group: 'automatic',
+    hasFee: true,
+    hasFile: false,
     fields: [plain('key1', 'Public Key'), secret('key2', 'Secret Key'), plain('key3', 'Payment Currency')],
   },
-  wipays: { kind: 'wipays', name: 'WiPays', group: 'automatic', hasFee: true, hasFile: false, fields: [plain('key1', 'Public Key'), secret('key2', 'Secret Key')] },
+  wipays: {
+    kind: 'wipays',
+    name: 'WiPays',
+    group: 'automatic',
+    hasFee: true,
+    hasFile: false,
+    fields: [plain('key1', 'Public Key'), secret('key2', 'Secret Key')],
+  },
   perfectmoney: {
-    kind: 'perfectmoney', name: 'Perfect Money', group: 'automatic', hasFee: true, hasFile: false,
+    kind: 'perfectmoney',
+    name: 'Perfect Money',
+    group: 'automatic',
+    hasFee: true,
+    hasFile: false,
     // The alternate passphrase is not in the spec's field set, but without it no Perfect Money payment can be verified.
     fields: [plain('key1', 'USD Wallet'), { key: 'key2', label: 'EUR Wallet' }, secret('key3', 'Alternate Passphrase')],
   },
-  globiance: { kind: 'globiance', name: 'Globiance', group: 'automatic', hasFee: true, hasFile: false, fields: [plain('key1', 'API Key'), secret('key2', 'Secret Key')] },
+  globiance: {
+    kind: 'globiance',
+    name: 'Globiance',
+    group: 'automatic',
+    hasFee: true,
+    hasFile: false,
+    fields: [plain('key1', 'API Key'), secret('key2', 'Secret Key')],
+  },
   moonpay: {
-    kind: 'moonpay', name: 'MoonPay', group: 'automatic', hasFee: true, hasFile: false,
-    fields: [plain('key1', 'Public Key'), secret('key2', 'Secret Key'), secret('key3', 'Webhook Key'), plain('key4', 'Wallet Address'), plain('key5', 'Crypto Receiving')],
+    kind: 'moonpay',
+    name: 'MoonPay',
+    group: 'automatic',
+    hasFee: true,
+    hasFile: false,
+    fields: [
+      plain('key1', 'Public Key'),
+      secret('key2', 'Secret Key'),
+      secret('key3', 'Webhook Key'),
+      plain('key4', 'Wallet Address'),
+      plain('key5', 'Crypto Receiving'),
+    ],
   },
-  prmoney: { kind: 'prmoney', name: 'PR Money', group: 'automatic', hasFee: false, hasFile: false, fields: [plain('key1', 'Client ID'), secret('key2', 'Client Secret')] },
+  prmoney: {
+    kind: 'prmoney',
+    name: 'PR Money',
+    group: 'automatic',
+    hasFee: false,
+    hasFile: false,
+    fields: [plain('key1', 'Client ID'), secret('key2', 'Client Secret')],
+  },
   bank: {
-    kind: 'bank', name: 'Bank', group: 'manual', hasFee: false, hasFile: false,
-    fields: [plain('key1', 'Bank Name'), plain('key2', 'Account Holder Name'), plain('key3', 'IBAN / Account Number'), plain('key4', 'BIC / Swift Code'), plain('key5', 'Country')],
+    kind: 'bank',
+    name: 'Bank',
+    group: 'manual',
+    hasFee: false,
+    hasFile: false,
+    fields: [
+      plain('key1', 'Bank Name'),
+      plain('key2', 'Account Holder Name'),
+      plain('key3', 'IBAN / Account Number'),
+      plain('key4', 'BIC / Swift Code'),
+      plain('key5', 'Country'),
+    ],
   },
-  btc: { kind: 'btc', name: 'Bitcoin', group: 'manual', hasFee: true, hasFile: true, coin: 'BTC', fields: [plain('key1', 'Wallet Address')] },
-  usdt: { kind: 'usdt', name: 'USDT', group: 'manual', hasFee: true, hasFile: true, coin: 'USDT', fields: [plain('key1', 'Wallet Address')] },
+  btc: {
+    kind: 'btc',
+    name: 'Bitcoin',
+    group: 'manual',
+    hasFee: true,
+    hasFile: true,
+    coin: 'BTC',
+    fields: [plain('key1', 'Wallet Address')],
+  },
+  usdt: {
+    kind: 'usdt',
+    name: 'USDT',
+    group: 'manual',
+    hasFee: true,
+    hasFile: true,
+    coin: 'USDT',
+    fields: [plain('key1', 'Wallet Address')],
+  },
 };
 
 /** What a secret field reads as in the browser; sending it back unchanged keeps the stored secret. */
@@ -210,7 +329,11 @@ export const DepositRequest = z.object({
 export type DepositRequest = z.input<typeof DepositRequest>;
 
 /** A hidden form the browser posts to the provider (Perfect Money's SCI). */
-export const PaymentFormDto = z.object({ action: z.string(), method: z.literal('POST'), fields: z.record(z.string(), z.string()) });
+export const PaymentFormDto = z.object({
+  action: z.string(),
+  method: z.literal('POST'),
+  fields: z.record(z.string(), z.string()),
+});
 export type PaymentFormDto = z.infer<typeof PaymentFormDto>;
 
 export const DepositCreatedResponse = z.object({
@@ -223,7 +346,13 @@ export const DepositCreatedResponse = z.object({
 });
 export type DepositCreatedResponse = z.infer<typeof DepositCreatedResponse>;
 
-export const BankDetailsDto = z.object({ key1: z.string(), key2: z.string(), key3: z.string(), key4: z.string(), key5: z.string() });
+export const BankDetailsDto = z.object({
+  key1: z.string(),
+  key2: z.string(),
+  key3: z.string(),
+  key4: z.string(),
+  key5: z.string(),
+});
 export type BankDetailsDto = z.infer<typeof BankDetailsDto>;
 
 /** GET /deposits/{id}: what the bank, crypto and sandbox pages need about one of the caller's deposits. */
@@ -240,7 +369,13 @@ export const DepositDetailResponse = z.object({
   bank: BankDetailsDto.nullable(),
   /** Crypto gateways: the wallet to pay to, its QR image (data URL) and the total converted to the coin. */
   crypto: z
-    .object({ coin: z.string(), walletCode: z.string(), qrCode: z.string(), convertedAmount: z.string(), rate: z.string() })
+    .object({
+      coin: z.string(),
+      walletCode: z.string(),
+      qrCode: z.string(),
+      convertedAmount: z.string(),
+      rate: z.string(),
+    })
     .nullable(),
   /** True once the client sent the bank transfer details. */
   proof_sent: z.boolean(),
@@ -294,14 +429,23 @@ export const UserIdParam = z.object({ userId: IdParam.shape.id });
 // ---------------------------------------------------------------------------------------------------------------
 // Payments (card and wallet gateways)
 
-export const TxRefParam = z.object({ tx_ref: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'Invalid payment reference' }) });
-export const OrderIdParam = z.object({ orderID: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'Invalid order id' }) });
+export const TxRefParam = z.object({
+  tx_ref: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'Invalid payment reference' }),
+});
+export const OrderIdParam = z.object({
+  orderID: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'Invalid order id' }),
+});
 export const PaymentKindParam = z.object({ kind: z.enum(AUTOMATIC_GATEWAYS, { error: 'Unknown gateway' }) });
 
 /** POST /payments/paypal/{tx_ref}: the PayPal order id the buttons approve. */
 export const PaypalOrderResponse = z.object({ id: z.string() });
 /** Where the browser goes once a payment returns: /deposits?status&amount&message. */
-export const PaymentResultResponse = z.object({ status: z.enum(['success', 'pending', 'failed']), amount: z.string(), message: z.string(), redirect: z.string() });
+export const PaymentResultResponse = z.object({
+  status: z.enum(['success', 'pending', 'failed']),
+  amount: z.string(),
+  message: z.string(),
+  redirect: z.string(),
+});
 export type PaymentResultResponse = z.infer<typeof PaymentResultResponse>;
 
 /** GET /payments/sandbox/{tx_ref}: the sandbox payment page. */
@@ -313,7 +457,10 @@ export const SandboxCheckoutResponse = z.object({
   status: z.enum(MONEY_STATUSES),
 });
 export type SandboxCheckoutResponse = z.infer<typeof SandboxCheckoutResponse>;
-export const SandboxDecisionParam = z.object({ tx_ref: TxRefParam.shape.tx_ref, decision: z.enum(['approve', 'decline']) });
+export const SandboxDecisionParam = z.object({
+  tx_ref: TxRefParam.shape.tx_ref,
+  decision: z.enum(['approve', 'decline']),
+});
 
 // ---------------------------------------------------------------------------------------------------------------
 // Withdrawals
@@ -360,7 +507,9 @@ export type ExternalPaymentDto = z.infer<typeof ExternalPaymentDto>;
 export const ExternalPaymentListResponse = paged(ExternalPaymentDto);
 
 const httpUrl = (message: string) =>
-  requiredString(message, 500).refine((s) => /^https?:\/\/[^\s]+$/i.test(s), { error: 'Link must start with http:// or https://' });
+  requiredString(message, 500).refine((s) => /^https?:\/\/[^\s]+$/i.test(s), {
+    error: 'Link must start with http:// or https://',
+  });
 
 /** POST /admin/externalPayments and PUT .../{id} (multipart; the logo is a file part, required on create). */
 export const ExternalPaymentRequest = z.object({

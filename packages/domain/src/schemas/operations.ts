@@ -64,7 +64,12 @@ export const DashboardQuery = z
   .object({ from: filterDate, to: filterDate })
   .refine((q) => !q.from || !q.to || q.from <= q.to, { error: 'From must not be after To', path: ['from'] });
 
-const moneyTotals = z.object({ currency: z.string(), deposits: z.string(), withdraws: z.string(), proLoss: z.string() });
+const moneyTotals = z.object({
+  currency: z.string(),
+  deposits: z.string(),
+  withdraws: z.string(),
+  proLoss: z.string(),
+});
 
 /**
  * The admin dashboard (back-office spec §2): money on real wallets only (demo money is not the broker's), in the
@@ -79,7 +84,10 @@ export const DashboardResponse = z.object({
   /** The broker's result: minus the clients' realised profit or loss on real wallets. */
   totalProLoss: z.string(),
   otherCurrencies: z.array(moneyTotals),
-  last7DaysTransactions: z.object({ categories: z.array(z.string()), series: z.array(z.object({ name: z.string(), data: z.array(z.number()) })) }),
+  last7DaysTransactions: z.object({
+    categories: z.array(z.string()),
+    series: z.array(z.object({ name: z.string(), data: z.array(z.number()) })),
+  }),
   tradeEngagement: z.object({ categories: z.array(z.string()), data: z.array(z.number()) }),
 });
 export type DashboardResponse = z.infer<typeof DashboardResponse>;
@@ -93,7 +101,9 @@ const switchField = z
 /** POST /admin/settings (multipart; the files travel beside these fields). Spec §5: app name, URL and currency "required". */
 export const SiteSettingsRequest = z.object({
   appName: requiredString('required', 60),
-  appUrl: requiredString('required', 255).refine((s) => /^https?:\/\/[^\s]+$/i.test(s), { error: 'Enter an address starting with http:// or https://' }),
+  appUrl: requiredString('required', 255).refine((s) => /^https?:\/\/[^\s]+$/i.test(s), {
+    error: 'Enter an address starting with http:// or https://',
+  }),
   appCurrency: requiredString('required', 10).transform((s) => s.toUpperCase()),
   recaptchaClientKey: optionalString(255),
   /** Write-only: blank keeps the stored secret. */
@@ -156,7 +166,14 @@ export const LanguagesRequest = z
   .refine((list) => new Set(list.map((l) => l.code)).size === list.length, { error: 'Each code may appear once' })
   .refine((list) => list.some((l) => l.code === 'en'), { error: 'English (en) cannot be removed' });
 
-export const TranslationCodeParam = z.object({ code: z.string().trim().toLowerCase().max(10).regex(/^[a-z]{2,3}(-[a-z0-9]{2,8})?$/, { error: 'Unknown language' }) });
+export const TranslationCodeParam = z.object({
+  code: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(10)
+    .regex(/^[a-z]{2,3}(-[a-z0-9]{2,8})?$/, { error: 'Unknown language' }),
+});
 /** GET /admin/languages/api/{code}: its texts, or with `missing=1` the keys clients asked for that have none. */
 export const TranslationsQuery = PagedQuery.extend({ missing: z.enum(['0', '1']).optional() });
 export const TranslationDto = z.object({ id: z.number(), key: z.string(), value: z.string(), missing: z.boolean() });

@@ -112,7 +112,13 @@ export const nonNegativeDecimal = (required: string, max = 1_000_000) =>
 // ---------------------------------------------------------------------------------------------------------------
 // Spread settings: spread_{category}.value1, the multiplier of the quoted spread charged per trade (client spec §9)
 
-export const SPREAD_KEYS = ['spread_forex', 'spread_commodity', 'spread_index', 'spread_crypto', 'spread_stock'] as const;
+export const SPREAD_KEYS = [
+  'spread_forex',
+  'spread_commodity',
+  'spread_index',
+  'spread_crypto',
+  'spread_stock',
+] as const;
 export type SpreadKey = (typeof SPREAD_KEYS)[number];
 
 /** POST /admin/spreads: all five required, each a number of at least 0. */
@@ -154,11 +160,14 @@ export const LotModesRequest = z.object({
 export type LotModesRequest = z.input<typeof LotModesRequest>;
 
 /** A form's number: '' is no value (undefined), other text is parsed (NaN when it is not a number). */
-const toNumber = (v: number | string): number | undefined => (typeof v === 'number' ? v : v.trim() === '' ? undefined : Number(v.trim()));
+const toNumber = (v: number | string): number | undefined =>
+  typeof v === 'number' ? v : v.trim() === '' ? undefined : Number(v.trim());
 
 /** A preset's size in units: a JSON number or a numeric string from a form, greater than 0. */
 const presetValue = z
-  .union([z.number({ error: 'Value is required' }), z.string({ error: 'Value is required' })], { error: 'Value is required' })
+  .union([z.number({ error: 'Value is required' }), z.string({ error: 'Value is required' })], {
+    error: 'Value is required',
+  })
   .transform(toNumber)
   .pipe(
     z
@@ -211,7 +220,9 @@ const optionalPrice = (label: string) =>
   z
     .union([z.number(), z.string(), z.null()], { error: `${label} must be a number` })
     .optional()
-    .transform((v) => (v === null || v === undefined ? null : typeof v === 'number' ? plainNumber(v) || 'x' : v.trim() || null))
+    .transform((v) =>
+      v === null || v === undefined ? null : typeof v === 'number' ? plainNumber(v) || 'x' : v.trim() || null,
+    )
     .pipe(
       z
         .string()
@@ -222,7 +233,9 @@ const optionalPrice = (label: string) =>
     );
 
 const leverageField = z
-  .union([z.number({ error: 'Leverage is required' }), z.string({ error: 'Leverage is required' })], { error: 'Leverage is required' })
+  .union([z.number({ error: 'Leverage is required' }), z.string({ error: 'Leverage is required' })], {
+    error: 'Leverage is required',
+  })
   .transform(toNumber)
   .pipe(
     z
@@ -236,7 +249,9 @@ const leverageField = z
 const swapField = z
   .union([z.number(), z.string(), z.null()], { error: 'Swap must be a number' })
   .optional()
-  .transform((v) => (v === null || v === undefined ? '0' : typeof v === 'number' ? plainNumber(v) || 'x' : v.trim() || '0'))
+  .transform((v) =>
+    v === null || v === undefined ? '0' : typeof v === 'number' ? plainNumber(v) || 'x' : v.trim() || '0',
+  )
   .pipe(
     z
       .string()
@@ -245,7 +260,10 @@ const swapField = z
   );
 
 /** True when bid and ask have no issues of their own (the cross-field rules can then read them). */
-function pricesParsed(payload: { value: unknown; issues: ReadonlyArray<{ path?: ReadonlyArray<PropertyKey> }> }): boolean {
+function pricesParsed(payload: {
+  value: unknown;
+  issues: ReadonlyArray<{ path?: ReadonlyArray<PropertyKey> }>;
+}): boolean {
   const v = payload.value;
   if (!v || typeof v !== 'object' || !('bids' in v) || !('asks' in v)) return false;
   return !payload.issues.some((i) => i.path?.[0] === 'bids' || i.path?.[0] === 'asks');
@@ -258,7 +276,12 @@ function pricesParsed(payload: { value: unknown; issues: ReadonlyArray<{ path?: 
  */
 export const InstrumentRequest = z
   .object({
-    name: symbolField('Name is required', 40, /^[A-Z0-9][A-Z0-9_.\-/]*$/, 'Use letters, digits and underscores, e.g. EUR_USD'),
+    name: symbolField(
+      'Name is required',
+      40,
+      /^[A-Z0-9][A-Z0-9_.\-/]*$/,
+      'Use letters, digits and underscores, e.g. EUR_USD',
+    ),
     base: symbolField('Base is required', 20, /^[A-Z0-9][A-Z0-9.\-]*$/, 'Use letters and digits, e.g. EUR'),
     quote: symbolField('Quote is required', 20, /^[A-Z0-9][A-Z0-9.\-]*$/, 'Use letters and digits, e.g. USD'),
     category: z.enum(CATEGORIES, { error: 'Category is required' }),
@@ -279,8 +302,16 @@ export const InstrumentRequest = z
   })
   // Checked even while other fields are still missing (the form shows it as soon as a price is typed), once both
   // prices parsed on their own. (No check above may use `abort`: an aborted issue would skip these.)
-  .refine((v) => v.bids === null || v.asks !== null, { path: ['asks'], error: 'Enter both bid and ask, or neither', when: pricesParsed })
-  .refine((v) => v.asks === null || v.bids !== null, { path: ['bids'], error: 'Enter both bid and ask, or neither', when: pricesParsed })
+  .refine((v) => v.bids === null || v.asks !== null, {
+    path: ['asks'],
+    error: 'Enter both bid and ask, or neither',
+    when: pricesParsed,
+  })
+  .refine((v) => v.asks === null || v.bids !== null, {
+    path: ['bids'],
+    error: 'Enter both bid and ask, or neither',
+    when: pricesParsed,
+  })
   .refine((v) => v.bids === null || v.asks === null || Number(v.asks) >= Number(v.bids), {
     path: ['asks'],
     error: 'Ask must not be below bid',

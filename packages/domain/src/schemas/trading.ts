@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { CANDLE_INTERVALS, CATEGORIES, CHART_INTERVALS, CLOSE_REASONS, type Category } from '../trading.ts';
-import { MoneyString, PagedQuery, UNSAFE_TEXT_MESSAGE, isSafeText, paged, parseIsoDate, requiredString } from './common.ts';
+import {
+  MoneyString,
+  PagedQuery,
+  UNSAFE_TEXT_MESSAGE,
+  isSafeText,
+  paged,
+  parseIsoDate,
+  requiredString,
+} from './common.ts';
 
 /**
  * Payloads of the trading dashboard and statements (client-area spec §3, §7). Money and rates of orders travel
@@ -71,7 +79,11 @@ export const ApiStatusResponse = z.object({
   /** Providers that price at least one category now (they have a key); the others leave it to the simulated feed. */
   configured: z.array(z.enum(HEARTBEAT_APIS)),
   /** The simulated feed's own heartbeat: the categories it prices and when it last moved a price. */
-  simulated: z.object({ categories: z.array(z.enum(CATEGORIES)), instruments: z.number().int(), lastTickAt: z.string().nullable() }),
+  simulated: z.object({
+    categories: z.array(z.enum(CATEGORIES)),
+    instruments: z.number().int(),
+    lastTickAt: z.string().nullable(),
+  }),
 });
 export type ApiStatusResponse = z.infer<typeof ApiStatusResponse>;
 
@@ -83,7 +95,13 @@ export const CandlesQuery = z.object({
   limit: z.coerce.number().int().min(1).max(2000).default(500),
 });
 /** time = bar start in Unix seconds (UTC), as lightweight-charts expects. */
-export const Candle = z.object({ time: z.number().int(), open: z.number(), high: z.number(), low: z.number(), close: z.number() });
+export const Candle = z.object({
+  time: z.number().int(),
+  open: z.number(),
+  high: z.number(),
+  low: z.number(),
+  close: z.number(),
+});
 export type Candle = z.infer<typeof Candle>;
 
 /**
@@ -118,7 +136,11 @@ export const OrderCreateRequest = z.object({
 export type OrderCreateRequest = z.input<typeof OrderCreateRequest>;
 
 export const OrderCloseRequest = z.object({
-  orderId: z.coerce.number({ error: 'Order is required' }).int().positive({ error: 'Order is required' }).max(2_147_483_647),
+  orderId: z.coerce
+    .number({ error: 'Order is required' })
+    .int()
+    .positive({ error: 'Order is required' })
+    .max(2_147_483_647),
   instrument: z.string().trim().max(40).refine(isSafeText, { error: UNSAFE_TEXT_MESSAGE }).optional(),
 });
 export type OrderCloseRequest = z.input<typeof OrderCloseRequest>;
@@ -166,7 +188,9 @@ export type OrdersResponse = z.infer<typeof OrdersResponse>;
 export const OrderResponse = z.object({ message: z.string(), order: OrderDto });
 export type OrderResponse = z.infer<typeof OrderResponse>;
 
-export const FavoriteRequest = z.object({ id: z.coerce.number({ error: 'Instrument is required' }).int().positive().max(2_147_483_647) });
+export const FavoriteRequest = z.object({
+  id: z.coerce.number({ error: 'Instrument is required' }).int().positive().max(2_147_483_647),
+});
 /** A favourite: list_id is the instrument's id. */
 export const FavoriteDto = z.object({ id: z.number().int(), list_id: z.number().int(), name: z.string() });
 export type FavoriteDto = z.infer<typeof FavoriteDto>;
@@ -198,7 +222,11 @@ const dateParam = z
   .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'Use the date format YYYY-MM-DD' })
   .optional()
   .or(z.literal('').transform(() => undefined));
-export const StatementsQuery = PagedQuery.extend({ dateStart: dateParam, dateEnd: dateParam, format: z.enum(['csv', 'xlsx']).default('csv') });
+export const StatementsQuery = PagedQuery.extend({
+  dateStart: dateParam,
+  dateEnd: dateParam,
+  format: z.enum(['csv', 'xlsx']).default('csv'),
+});
 export const StatementDto = z.object({
   id: z.number().int(),
   created_at: z.string(),
@@ -267,7 +295,10 @@ export const AdminTradeUpdateRequest = z.object({
     .string()
     .trim()
     .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, { error: 'Use the format YYYY-MM-DDTHH:mm' })
-    .refine((s) => parseIsoDate(s.slice(0, 10)) !== null && Number(s.slice(11, 13)) < 24 && Number(s.slice(14, 16)) < 60, { error: 'Enter a real date and time' })
+    .refine(
+      (s) => parseIsoDate(s.slice(0, 10)) !== null && Number(s.slice(11, 13)) < 24 && Number(s.slice(14, 16)) < 60,
+      { error: 'Enter a real date and time' },
+    )
     .optional(),
 });
 export type AdminTradeUpdateRequest = z.input<typeof AdminTradeUpdateRequest>;

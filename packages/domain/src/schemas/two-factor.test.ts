@@ -4,7 +4,8 @@ import { TwoFactorLoginRequest, TwoFactorPolicy, recoveryCode, totpCode } from '
 describe('two-factor schemas', () => {
   it('takes 6 digits, spaces ignored', () => {
     expect(totpCode.parse(' 123 456 ')).toBe('123456');
-    for (const bad of ['12345', '1234567', 'abcdef', '', '１２３４５６']) expect(totpCode.safeParse(bad).success).toBe(false);
+    for (const bad of ['12345', '1234567', 'abcdef', '', '１２３４５６'])
+      expect(totpCode.safeParse(bad).success).toBe(false);
   });
 
   it('normalises recovery codes', () => {
@@ -16,7 +17,9 @@ describe('two-factor schemas', () => {
     expect(TwoFactorLoginRequest.safeParse({ challenge: 'x', code: '123456' }).success).toBe(true);
     expect(TwoFactorLoginRequest.safeParse({ challenge: 'x', recoveryCode: 'abcde-fghjk' }).success).toBe(true);
     expect(TwoFactorLoginRequest.safeParse({ challenge: 'x' }).success).toBe(false);
-    expect(TwoFactorLoginRequest.safeParse({ challenge: 'x', code: '123456', recoveryCode: 'abcde-fghjk' }).success).toBe(false);
+    expect(
+      TwoFactorLoginRequest.safeParse({ challenge: 'x', code: '123456', recoveryCode: 'abcde-fghjk' }).success,
+    ).toBe(false);
   });
 
   it('accepts staff roles only, each once, sorted', () => {

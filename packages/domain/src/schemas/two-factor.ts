@@ -36,7 +36,10 @@ export const TwoFactorLoginRequest = z
     recoveryCode: recoveryCode.optional(),
     remember: z.boolean().optional().default(false),
   })
-  .refine((v) => (v.code === undefined) !== (v.recoveryCode === undefined), { path: ['code'], error: 'Enter the 6-digit code' });
+  .refine((v) => (v.code === undefined) !== (v.recoveryCode === undefined), {
+    path: ['code'],
+    error: 'Enter the 6-digit code',
+  });
 export type TwoFactorLoginRequest = z.input<typeof TwoFactorLoginRequest>;
 
 export const TwoFactorLoginResponse = z.object({
@@ -50,7 +53,11 @@ export const TwoFactorLoginResponse = z.object({
 export const TwoFactorSetupResponse = z.object({ secret: z.string(), otpauthUrl: z.string(), qrDataUrl: z.string() });
 export type TwoFactorSetupResponse = z.infer<typeof TwoFactorSetupResponse>;
 
-export const TwoFactorStatusResponse = z.object({ enabled: z.boolean(), required: z.boolean(), recoveryCodesLeft: z.number().int() });
+export const TwoFactorStatusResponse = z.object({
+  enabled: z.boolean(),
+  required: z.boolean(),
+  recoveryCodesLeft: z.number().int(),
+});
 export type TwoFactorStatusResponse = z.infer<typeof TwoFactorStatusResponse>;
 
 export const TwoFactorCodeRequest = z.object({ code: totpCode });
@@ -62,7 +69,12 @@ export type RecoveryCodesResponse = z.infer<typeof RecoveryCodesResponse>;
 /** GET/PUT /admin/security/two-factor-policy: the staff roles that must use two-factor sign-in. */
 export const TwoFactorPolicy = z.object({
   roles: z
-    .array(z.number().int().refine((r) => (STAFF_ROLES as readonly number[]).includes(r), { error: 'Only staff roles can be required' }))
+    .array(
+      z
+        .number()
+        .int()
+        .refine((r) => (STAFF_ROLES as readonly number[]).includes(r), { error: 'Only staff roles can be required' }),
+    )
     .max(10)
     .transform((rs) => [...new Set(rs)].sort((a, b) => a - b)),
 });

@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { isIP } from '../ip.ts';
 import { emailField, passwordField, requiredString } from './common.ts';
 
-const roleField = z.coerce.number({ error: 'Role is required' }).int().min(1, { error: 'Role is required' }).max(6, { error: 'Role is required' });
+const roleField = z.coerce
+  .number({ error: 'Role is required' })
+  .int()
+  .min(1, { error: 'Role is required' })
+  .max(6, { error: 'Role is required' });
 
 /** Comma-separated IP addresses; blank means any address. */
 export const WhitelistField = z
@@ -11,7 +15,12 @@ export const WhitelistField = z
   .max(2000)
   .optional()
   .nullable()
-  .transform((s) => (s ?? '').split(',').map((p) => p.trim()).filter(Boolean))
+  .transform((s) =>
+    (s ?? '')
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean),
+  )
   .refine((list) => list.every(isIP), { error: 'Whitelist must be comma-separated IP addresses' });
 
 /** POST /admin/users (back-office spec §3 User create payload, §5 rules). */

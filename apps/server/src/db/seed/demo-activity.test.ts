@@ -8,11 +8,18 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const rows = async <T,>(q: ReturnType<typeof sql>): Promise<T[]> => ((await t.ctx.db.execute(q)) as unknown as { rows: T[] }).rows;
+const rows = async <T>(q: ReturnType<typeof sql>): Promise<T[]> =>
+  ((await t.ctx.db.execute(q)) as unknown as { rows: T[] }).rows;
 
 describe('demo activity', () => {
   it('gives the back office a month of customers, money and trades', async () => {
-    const [c] = await rows<{ customers: number; deposits: number; withdrawals: number; closed: number; open: number }>(sql`
+    const [c] = await rows<{
+      customers: number;
+      deposits: number;
+      withdrawals: number;
+      closed: number;
+      open: number;
+    }>(sql`
       select (select count(*)::int from users where role_id = 3) as customers,
              (select count(*)::int from deposits) as deposits,
              (select count(*)::int from withdrawals) as withdrawals,

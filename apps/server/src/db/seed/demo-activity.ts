@@ -1,7 +1,18 @@
 import { eq, inArray } from 'drizzle-orm';
 import { dec, profitLoss, requiredMargin, type Decimal } from '@platform/domain';
 import type { Db, DbOrTx } from '../client.ts';
-import { balances, deposits, instruments, kycDocuments, ledgerEntries, orders, pricingPlans, userProfiles, users, withdrawals } from '../schema.ts';
+import {
+  balances,
+  deposits,
+  instruments,
+  kycDocuments,
+  ledgerEntries,
+  orders,
+  pricingPlans,
+  userProfiles,
+  users,
+  withdrawals,
+} from '../schema.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 import { DEFAULT_LEVERAGE, UNIVERSE } from './instruments.ts';
 
@@ -13,12 +24,65 @@ import { DEFAULT_LEVERAGE, UNIVERSE } from './instruments.ts';
  * left as they were seeded, so their own screens stay predictable. Deterministic: the same demo every time.
  */
 
-const FIRST = ['Olivia', 'Liam', 'Emma', 'Noah', 'Sofia', 'Lucas', 'Mia', 'Mateo', 'Amelia', 'Leon', 'Chloe', 'Hugo', 'Isabella', 'Arjun', 'Yuki', 'Omar', 'Lea', 'Ethan', 'Zara', 'Diego', 'Nina', 'Felix', 'Aisha', 'Marco'];
-const LAST = ['Smith', 'García', 'Müller', 'Rossi', 'Dubois', 'Kowalski', 'Silva', 'Nguyen', 'Khan', 'Jensen', 'Novak', 'Tanaka', 'Okafor', 'Larsen', 'Moreau', 'Costa'];
+const FIRST = [
+  'Olivia',
+  'Liam',
+  'Emma',
+  'Noah',
+  'Sofia',
+  'Lucas',
+  'Mia',
+  'Mateo',
+  'Amelia',
+  'Leon',
+  'Chloe',
+  'Hugo',
+  'Isabella',
+  'Arjun',
+  'Yuki',
+  'Omar',
+  'Lea',
+  'Ethan',
+  'Zara',
+  'Diego',
+  'Nina',
+  'Felix',
+  'Aisha',
+  'Marco',
+];
+const LAST = [
+  'Smith',
+  'García',
+  'Müller',
+  'Rossi',
+  'Dubois',
+  'Kowalski',
+  'Silva',
+  'Nguyen',
+  'Khan',
+  'Jensen',
+  'Novak',
+  'Tanaka',
+  'Okafor',
+  'Larsen',
+  'Moreau',
+  'Costa',
+];
 const PLACES: Array<[string, string]> = [
-  ['United Kingdom', 'Manchester'], ['Germany', 'Hamburg'], ['Spain', 'Valencia'], ['France', 'Lyon'], ['Italy', 'Milan'],
-  ['Poland', 'Kraków'], ['Portugal', 'Porto'], ['Netherlands', 'Utrecht'], ['Sweden', 'Gothenburg'], ['Ireland', 'Cork'],
-  ['United Arab Emirates', 'Dubai'], ['South Africa', 'Cape Town'], ['Singapore', 'Singapore'], ['Canada', 'Toronto'],
+  ['United Kingdom', 'Manchester'],
+  ['Germany', 'Hamburg'],
+  ['Spain', 'Valencia'],
+  ['France', 'Lyon'],
+  ['Italy', 'Milan'],
+  ['Poland', 'Kraków'],
+  ['Portugal', 'Porto'],
+  ['Netherlands', 'Utrecht'],
+  ['Sweden', 'Gothenburg'],
+  ['Ireland', 'Cork'],
+  ['United Arab Emirates', 'Dubai'],
+  ['South Africa', 'Cape Town'],
+  ['Singapore', 'Singapore'],
+  ['Canada', 'Toronto'],
 ];
 const GATEWAYS = ['stripe', 'bank', 'btc', 'paypal', 'usdt', 'stripe', 'bank'];
 const BANKS = ['Barclays', 'Deutsche Bank', 'BBVA', 'BNP Paribas', 'ING', 'Santander', 'HSBC'];
@@ -39,9 +103,28 @@ function random(seed: number): () => number {
 type Event =
   | { at: number; kind: 'deposit'; amount: Decimal; gateway: string; status: 'approved' | 'pending' | 'declined' }
   | { at: number; kind: 'withdrawal'; amount: Decimal; status: 'approved' | 'pending' | 'declined' }
-  | { at: number; kind: 'trade'; name: string; side: 'buy' | 'sell'; amount: Decimal; move: number; hours: number; open: boolean; demo: boolean };
+  | {
+      at: number;
+      kind: 'trade';
+      name: string;
+      side: 'buy' | 'sell';
+      amount: Decimal;
+      move: number;
+      hours: number;
+      open: boolean;
+      demo: boolean;
+    };
 
-interface Tradable { id: number; name: string; base: string; quote: string; category: string; mid: number; spread: number; digits: number }
+interface Tradable {
+  id: number;
+  name: string;
+  base: string;
+  quote: string;
+  category: string;
+  mid: number;
+  spread: number;
+  digits: number;
+}
 
 export async function seedDemoActivity(db: Db, now = Date.now()): Promise<void> {
   const rnd = random(20261123);
@@ -63,15 +146,28 @@ export async function seedDemoActivity(db: Db, now = Date.now()): Promise<void> 
       const [user] = await tx
         .insert(users)
         .values({
-          fullName: `${first} ${last}`, email: `${first}.${last}.${i + 1}@example.com`.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, ''),
-          passwordHash, roleId: 3, isEmailVerified: rnd() > 0.1, isActive: i % 16 !== 5, pricingTableId: plan?.id ?? null,
-          createdAt: new Date(joined), lastSeenAt: new Date(now - Math.floor(rnd() * 5 * DAY)),
+          fullName: `${first} ${last}`,
+          email: `${first}.${last}.${i + 1}@example.com`
+            .toLowerCase()
+            .normalize('NFD')
+            .replace(/[\u0300-\u036f]/g, ''),
+          passwordHash,
+          roleId: 3,
+          isEmailVerified: rnd() > 0.1,
+          isActive: i % 16 !== 5,
+          pricingTableId: plan?.id ?? null,
+          createdAt: new Date(joined),
+          lastSeenAt: new Date(now - Math.floor(rnd() * 5 * DAY)),
         })
         .returning({ id: users.id });
       await tx.insert(userProfiles).values({
-        userId: user.id, phone: `+${30 + (i % 60)} ${String(600000000 + Math.floor(rnd() * 399999999))}`,
-        birthDate: `19${60 + Math.floor(rnd() * 40)}-0${1 + Math.floor(rnd() * 9)}-1${Math.floor(rnd() * 9)}`, country, city,
-        address: `${10 + i} Market Street`, postalCode: String(10000 + Math.floor(rnd() * 89999)),
+        userId: user.id,
+        phone: `+${30 + (i % 60)} ${String(600000000 + Math.floor(rnd() * 399999999))}`,
+        birthDate: `19${60 + Math.floor(rnd() * 40)}-0${1 + Math.floor(rnd() * 9)}-1${Math.floor(rnd() * 9)}`,
+        country,
+        city,
+        address: `${10 + i} Market Street`,
+        postalCode: String(10000 + Math.floor(rnd() * 89999)),
         managerId: i % 3 === 0 ? (manager?.id ?? null) : null,
       });
       const [demo, real] = await tx
@@ -83,7 +179,14 @@ export async function seedDemoActivity(db: Db, now = Date.now()): Promise<void> 
         .returning({ id: balances.id });
       await tx.update(users).set({ activeBalanceId: real.id }).where(eq(users.id, user.id));
       if (events.some((e) => e.kind === 'deposit' && e.status === 'approved'))
-        await tx.insert(kycDocuments).values({ userId: user.id, type: pick(['passport', 'id_card', 'driving_license']), status: 'approved', createdAt: new Date(joined + DAY / 4) });
+        await tx
+          .insert(kycDocuments)
+          .values({
+            userId: user.id,
+            type: pick(['passport', 'id_card', 'driving_license']),
+            status: 'approved',
+            createdAt: new Date(joined + DAY / 4),
+          });
       const wallets = { demo: new Wallet(tx, demo.id), real: new Wallet(tx, real.id) };
       await wallets.demo.move(dec(10000), 'seed', null, null, null, 'Demo funding', joined);
       for (const e of events) await apply(tx, e, user.id, wallets, tradables, admin?.id ?? null, rnd);
@@ -94,7 +197,13 @@ export async function seedDemoActivity(db: Db, now = Date.now()): Promise<void> 
 }
 
 /** One customer's month: a few deposits, trades after the money arrived, perhaps a withdrawal. */
-function planEvents(rnd: () => number, pick: <T>(xs: readonly T[]) => T, tradables: Tradable[], joined: number, now: number): Event[] {
+function planEvents(
+  rnd: () => number,
+  pick: <T>(xs: readonly T[]) => T,
+  tradables: Tradable[],
+  joined: number,
+  now: number,
+): Event[] {
   const events: Event[] = [];
   const span = now - joined;
   const deposits = rnd() < 0.8 ? 1 + Math.floor(rnd() * 3) : 0;
@@ -102,7 +211,13 @@ function planEvents(rnd: () => number, pick: <T>(xs: readonly T[]) => T, tradabl
     const last = d === deposits - 1;
     const status = last && rnd() < 0.2 ? 'pending' : rnd() < 0.1 ? 'declined' : 'approved';
     const amount = dec(pick([250, 500, 1000, 1500, 2500, 5000])).plus(Math.floor(rnd() * 10) * 50);
-    events.push({ at: joined + span * (0.05 + 0.3 * d + rnd() * 0.1), kind: 'deposit', amount, gateway: pick(GATEWAYS), status });
+    events.push({
+      at: joined + span * (0.05 + 0.3 * d + rnd() * 0.1),
+      kind: 'deposit',
+      amount,
+      gateway: pick(GATEWAYS),
+      status,
+    });
   }
   const trades = deposits > 0 ? Math.floor(rnd() * 9) : 0;
   for (let t = 0; t < trades; t++) {
@@ -110,13 +225,25 @@ function planEvents(rnd: () => number, pick: <T>(xs: readonly T[]) => T, tradabl
     const at = joined + span * (0.15 + rnd() * 0.8);
     const open = t === trades - 1 && rnd() < 0.35;
     events.push({
-      at, kind: 'trade', name: ins.name, side: rnd() < 0.55 ? 'buy' : 'sell', amount: tradeSize(ins, rnd), move: (rnd() - 0.45) * 0.012,
-      hours: 1 + rnd() * 40, open, demo: rnd() < 0.25,
+      at,
+      kind: 'trade',
+      name: ins.name,
+      side: rnd() < 0.55 ? 'buy' : 'sell',
+      amount: tradeSize(ins, rnd),
+      move: (rnd() - 0.45) * 0.012,
+      hours: 1 + rnd() * 40,
+      open,
+      demo: rnd() < 0.25,
     });
   }
   if (deposits > 0 && rnd() < 0.35) {
     const status = rnd() < 0.4 ? 'pending' : rnd() < 0.2 ? 'declined' : 'approved';
-    events.push({ at: joined + span * (0.85 + rnd() * 0.1), kind: 'withdrawal', amount: dec(pick([100, 200, 300, 500])), status });
+    events.push({
+      at: joined + span * (0.85 + rnd() * 0.1),
+      kind: 'withdrawal',
+      amount: dec(pick([100, 200, 300, 500])),
+      status,
+    });
   }
   return events.sort((a, b) => a.at - b.at);
 }
@@ -130,24 +257,49 @@ function tradeSize(ins: Tradable, rnd: () => number): Decimal {
   return dec(units.toFixed(2)).gt(0) ? dec(units.toFixed(2)) : dec('0.01');
 }
 
-async function apply(tx: DbOrTx, e: Event, userId: number, wallets: { demo: Wallet; real: Wallet }, tradables: Tradable[], adminId: number | null, rnd: () => number): Promise<void> {
+async function apply(
+  tx: DbOrTx,
+  e: Event,
+  userId: number,
+  wallets: { demo: Wallet; real: Wallet },
+  tradables: Tradable[],
+  adminId: number | null,
+  rnd: () => number,
+): Promise<void> {
   const at = Math.floor(e.at);
   if (e.kind === 'deposit') {
     const fee = e.gateway === 'bank' ? dec(0) : e.amount.times('0.02').toDecimalPlaces(2);
     const [row] = await tx
       .insert(deposits)
       .values({
-        userId, balanceId: wallets.real.id, gateway: e.gateway, amount: e.amount.toString(), fee: fee.toString(), total: e.amount.plus(fee).toString(),
-        currency: 'USD', status: e.status, reference: `DEMO-${userId}-${at}`,
-        bankName: e.gateway === 'bank' ? BANKS[userId % BANKS.length] : null, accountName: e.gateway === 'bank' ? 'Account holder' : null,
+        userId,
+        balanceId: wallets.real.id,
+        gateway: e.gateway,
+        amount: e.amount.toString(),
+        fee: fee.toString(),
+        total: e.amount.plus(fee).toString(),
+        currency: 'USD',
+        status: e.status,
+        reference: `DEMO-${userId}-${at}`,
+        bankName: e.gateway === 'bank' ? BANKS[userId % BANKS.length] : null,
+        accountName: e.gateway === 'bank' ? 'Account holder' : null,
         accountNumber: e.gateway === 'bank' ? `GB${String(10 + (userId % 89))}DEMO${String(at).slice(-8)}` : null,
         declineReason: e.status === 'declined' ? 'Payment not received' : null,
-        reviewedBy: e.status === 'pending' ? null : adminId, reviewedAt: e.status === 'pending' ? null : new Date(at + 3_600_000),
+        reviewedBy: e.status === 'pending' ? null : adminId,
+        reviewedAt: e.status === 'pending' ? null : new Date(at + 3_600_000),
         createdAt: new Date(at),
       })
       .returning({ id: deposits.id });
     if (e.status !== 'approved') return;
-    const after = await wallets.real.move(e.amount, 'deposit', 'deposit', row.id, adminId, `Deposit #${row.id}`, at + 3_600_000);
+    const after = await wallets.real.move(
+      e.amount,
+      'deposit',
+      'deposit',
+      row.id,
+      adminId,
+      `Deposit #${row.id}`,
+      at + 3_600_000,
+    );
     await tx.update(deposits).set({ balanceAfter: after.toString() }).where(eq(deposits.id, row.id));
     return;
   }
@@ -157,15 +309,54 @@ async function apply(tx: DbOrTx, e: Event, userId: number, wallets: { demo: Wall
     const [row] = await tx
       .insert(withdrawals)
       .values({
-        userId, balanceId: w.id, amount: e.amount.toString(), fee: '0', total: e.amount.toString(), currency: 'USD', status: e.status,
-        bankName: BANKS[userId % BANKS.length], accountName: 'Account holder', accountNumber: `DE${String(100000 + userId)}DEMO`, swiftCode: 'DEMOGB2L',
-        bankCountry: 'United Kingdom', balanceAfter: w.balance.minus(e.amount).toString(), declineReason: e.status === 'declined' ? 'Bank details do not match the account holder' : null,
-        reviewedBy: e.status === 'pending' ? null : adminId, reviewedAt: e.status === 'pending' ? null : new Date(at + 7_200_000), createdAt: new Date(at),
+        userId,
+        balanceId: w.id,
+        amount: e.amount.toString(),
+        fee: '0',
+        total: e.amount.toString(),
+        currency: 'USD',
+        status: e.status,
+        bankName: BANKS[userId % BANKS.length],
+        accountName: 'Account holder',
+        accountNumber: `DE${String(100000 + userId)}DEMO`,
+        swiftCode: 'DEMOGB2L',
+        bankCountry: 'United Kingdom',
+        balanceAfter: w.balance.minus(e.amount).toString(),
+        declineReason: e.status === 'declined' ? 'Bank details do not match the account holder' : null,
+        reviewedBy: e.status === 'pending' ? null : adminId,
+        reviewedAt: e.status === 'pending' ? null : new Date(at + 7_200_000),
+        createdAt: new Date(at),
       })
       .returning({ id: withdrawals.id });
-    await w.move(e.amount.negated(), 'withdrawal_hold', 'withdrawal', row.id, userId, `Withdrawal #${row.id} requested`, at);
-    if (e.status === 'declined') await w.move(e.amount, 'withdrawal_release', 'withdrawal', row.id, adminId, `Withdrawal #${row.id} declined: hold released`, at + 7_200_000);
-    if (e.status === 'approved') await w.move(dec(0), 'withdrawal_payout', 'withdrawal', row.id, adminId, `Withdrawal #${row.id} paid out`, at + 7_200_000);
+    await w.move(
+      e.amount.negated(),
+      'withdrawal_hold',
+      'withdrawal',
+      row.id,
+      userId,
+      `Withdrawal #${row.id} requested`,
+      at,
+    );
+    if (e.status === 'declined')
+      await w.move(
+        e.amount,
+        'withdrawal_release',
+        'withdrawal',
+        row.id,
+        adminId,
+        `Withdrawal #${row.id} declined: hold released`,
+        at + 7_200_000,
+      );
+    if (e.status === 'approved')
+      await w.move(
+        dec(0),
+        'withdrawal_payout',
+        'withdrawal',
+        row.id,
+        adminId,
+        `Withdrawal #${row.id} paid out`,
+        at + 7_200_000,
+      );
     return;
   }
   const w = e.demo ? wallets.demo : wallets.real;
@@ -178,19 +369,52 @@ async function apply(tx: DbOrTx, e: Event, userId: number, wallets: { demo: Wall
   const ask = round(mid.plus(ins.spread / 2));
   const openRate = e.side === 'buy' ? ask : bid;
   const spread = ask.minus(bid).times(e.amount).toDecimalPlaces(8);
-  const margin = requiredMargin({ price: openRate, amount: e.amount, leverage, conversionRate: 1 }).toDecimalPlaces(2, 0);
+  const margin = requiredMargin({ price: openRate, amount: e.amount, leverage, conversionRate: 1 }).toDecimalPlaces(
+    2,
+    0,
+  );
   if (w.free().lt(margin.times(3))) return;
   const closeMid = mid.times(1 + e.move);
   const closeRate = round(e.side === 'buy' ? closeMid.minus(ins.spread / 2) : closeMid.plus(ins.spread / 2));
-  const pl = profitLoss({ side: e.side, openRate, closeRate, amount: e.amount, spread, conversionRate: 1 }).toDecimalPlaces(2);
+  const pl = profitLoss({
+    side: e.side,
+    openRate,
+    closeRate,
+    amount: e.amount,
+    spread,
+    conversionRate: 1,
+  }).toDecimalPlaces(2);
   const closeAt = Math.floor(e.at + e.hours * 3_600_000);
   const [row] = await tx
     .insert(orders)
     .values({
-      userId, balanceId: w.id, balanceMode: e.demo ? 'demo' : 'real', balanceCurrency: 'USD', instrumentId: ins.id, instrument: ins.name, baseSymbol: ins.base, quoteSymbol: ins.quote, kind: ins.category,
-      type: e.side, tradeAmount: e.amount.toString(), openRate: openRate.toString(), openBid: bid.toString(), openAsk: ask.toString(),
-      spread: spread.toString(), exchangeRate: '1', marginUsed: margin.toString(), leverage, createdAt: new Date(at),
-      ...(e.open ? {} : { closeRate: closeRate.toString(), closeTime: new Date(closeAt), proLoss: pl.toString(), closeReason: 'manual' }),
+      userId,
+      balanceId: w.id,
+      balanceMode: e.demo ? 'demo' : 'real',
+      balanceCurrency: 'USD',
+      instrumentId: ins.id,
+      instrument: ins.name,
+      baseSymbol: ins.base,
+      quoteSymbol: ins.quote,
+      kind: ins.category,
+      type: e.side,
+      tradeAmount: e.amount.toString(),
+      openRate: openRate.toString(),
+      openBid: bid.toString(),
+      openAsk: ask.toString(),
+      spread: spread.toString(),
+      exchangeRate: '1',
+      marginUsed: margin.toString(),
+      leverage,
+      createdAt: new Date(at),
+      ...(e.open
+        ? {}
+        : {
+            closeRate: closeRate.toString(),
+            closeTime: new Date(closeAt),
+            proLoss: pl.toString(),
+            closeReason: 'manual',
+          }),
     })
     .returning({ id: orders.id });
   if (e.open) {
@@ -198,7 +422,15 @@ async function apply(tx: DbOrTx, e: Event, userId: number, wallets: { demo: Wall
     return;
   }
   const spreadCharge = spread.toDecimalPlaces(2);
-  await w.move(pl.plus(spreadCharge), 'trade_pl', 'order', row.id, null, `P/L of order #${row.id} ${ins.name}`, closeAt);
+  await w.move(
+    pl.plus(spreadCharge),
+    'trade_pl',
+    'order',
+    row.id,
+    null,
+    `P/L of order #${row.id} ${ins.name}`,
+    closeAt,
+  );
   await w.move(spreadCharge.negated(), 'spread', 'order', row.id, null, `Spread on ${ins.name}`, closeAt);
 }
 
@@ -206,31 +438,58 @@ async function apply(tx: DbOrTx, e: Event, userId: number, wallets: { demo: Wall
 class Wallet {
   balance = dec(0);
   margin = dec(0);
-  constructor(private readonly tx: DbOrTx, readonly id: number) {}
+  constructor(
+    private readonly tx: DbOrTx,
+    readonly id: number,
+  ) {}
   free(): Decimal {
     return this.balance.minus(this.margin);
   }
-  async move(amount: Decimal, kind: string, refType: string | null, refId: number | null, actorId: number | null, note: string, at: number): Promise<Decimal> {
+  async move(
+    amount: Decimal,
+    kind: string,
+    refType: string | null,
+    refId: number | null,
+    actorId: number | null,
+    note: string,
+    at: number,
+  ): Promise<Decimal> {
     // A loss never takes a demo wallet below zero: negative balance protection, as the close statement applies it.
     const next = this.balance.plus(amount);
     const applied = next.lt(0) ? this.balance.negated() : amount;
     this.balance = this.balance.plus(applied);
     await this.tx.insert(ledgerEntries).values({
-      balanceId: this.id, kind, amount: applied.toString(), balanceAfter: this.balance.toString(), refType, refId, actorId, note, createdAt: new Date(at),
+      balanceId: this.id,
+      kind,
+      amount: applied.toString(),
+      balanceAfter: this.balance.toString(),
+      refType,
+      refId,
+      actorId,
+      note,
+      createdAt: new Date(at),
     });
     return this.balance;
   }
   async save(): Promise<void> {
-    await this.tx.update(balances).set({ balance: this.balance.toString(), margin: this.margin.toString() }).where(eq(balances.id, this.id));
+    await this.tx
+      .update(balances)
+      .set({ balance: this.balance.toString(), margin: this.margin.toString() })
+      .where(eq(balances.id, this.id));
   }
 }
 
 /** Instruments quoted in USD (the demo wallets' currency), with the seeded mid prices the simulated feed starts from. */
 async function loadTradables(db: Db): Promise<Tradable[]> {
   const seeded = new Map(
-    Object.entries(UNIVERSE).flatMap(([category, rows]) => rows.map((r) => [r[0], { category, digits: r[5], mid: r[6], spread: r[7] }] as const)),
+    Object.entries(UNIVERSE).flatMap(([category, rows]) =>
+      rows.map((r) => [r[0], { category, digits: r[5], mid: r[6], spread: r[7] }] as const),
+    ),
   );
   const names = [...seeded.keys()].filter((n) => n.endsWith('_USD'));
-  const rows = await db.select({ id: instruments.id, name: instruments.name, base: instruments.base, quote: instruments.quote }).from(instruments).where(inArray(instruments.name, names));
+  const rows = await db
+    .select({ id: instruments.id, name: instruments.name, base: instruments.base, quote: instruments.quote })
+    .from(instruments)
+    .where(inArray(instruments.name, names));
   return rows.map((r) => ({ ...r, ...seeded.get(r.name)! }));
 }

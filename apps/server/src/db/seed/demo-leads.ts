@@ -7,14 +7,64 @@ import { leadNotes, leads, salesStatuses, userProfiles, users } from '../schema.
  * and retention agent, some brought by the demo affiliate, a few converted into demo customers (linked to customers
  * the demo activity created). Deterministic, like the demo activity.
  */
-const FIRST = ['Hannah', 'Tom', 'Elena', 'Raj', 'Camille', 'Jonas', 'Marta', 'Kenji', 'Fatima', 'Pierre', 'Sara', 'Lukas', 'Ana', 'Samuel', 'Ingrid', 'Victor'];
-const LAST = ['Brown', 'Fischer', 'Martínez', 'Patel', 'Bernard', 'Berg', 'Nowak', 'Sato', 'Haddad', 'Laurent', 'Ricci', 'Weber', 'Santos', 'Cohen'];
-const PLACES: Array<[string, string]> = [
-  ['United Kingdom', 'Leeds'], ['Germany', 'Munich'], ['Spain', 'Seville'], ['France', 'Nantes'], ['Italy', 'Turin'],
-  ['Poland', 'Gdańsk'], ['Netherlands', 'Rotterdam'], ['Canada', 'Vancouver'], ['Australia', 'Melbourne'], ['Brazil', 'Curitiba'],
+const FIRST = [
+  'Hannah',
+  'Tom',
+  'Elena',
+  'Raj',
+  'Camille',
+  'Jonas',
+  'Marta',
+  'Kenji',
+  'Fatima',
+  'Pierre',
+  'Sara',
+  'Lukas',
+  'Ana',
+  'Samuel',
+  'Ingrid',
+  'Victor',
 ];
-const FUNNELS = ['https://promo.example.com/forex-start', 'https://promo.example.com/crypto-weekly', 'https://landing.example.com/gold'];
-const NOTES = ['Called, asked to ring back after 6pm.', 'Interested in crypto, sent the brochure.', 'No answer twice.', 'Wants a demo of the platform.', 'Prefers WhatsApp.'];
+const LAST = [
+  'Brown',
+  'Fischer',
+  'Martínez',
+  'Patel',
+  'Bernard',
+  'Berg',
+  'Nowak',
+  'Sato',
+  'Haddad',
+  'Laurent',
+  'Ricci',
+  'Weber',
+  'Santos',
+  'Cohen',
+];
+const PLACES: Array<[string, string]> = [
+  ['United Kingdom', 'Leeds'],
+  ['Germany', 'Munich'],
+  ['Spain', 'Seville'],
+  ['France', 'Nantes'],
+  ['Italy', 'Turin'],
+  ['Poland', 'Gdańsk'],
+  ['Netherlands', 'Rotterdam'],
+  ['Canada', 'Vancouver'],
+  ['Australia', 'Melbourne'],
+  ['Brazil', 'Curitiba'],
+];
+const FUNNELS = [
+  'https://promo.example.com/forex-start',
+  'https://promo.example.com/crypto-weekly',
+  'https://landing.example.com/gold',
+];
+const NOTES = [
+  'Called, asked to ring back after 6pm.',
+  'Interested in crypto, sent the brochure.',
+  'No answer twice.',
+  'Wants a demo of the platform.',
+  'Prefers WhatsApp.',
+];
 const LEADS = 120;
 const DAY = 86_400_000;
 
@@ -31,15 +81,26 @@ function random(seed: number): () => number {
 export async function seedDemoLeads(db: Db, now = Date.now()): Promise<void> {
   const rnd = random(20261124);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
-  const byEmail = async (email: string) => (await db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0]?.id ?? null;
+  const byEmail = async (email: string) =>
+    (await db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0]?.id ?? null;
   const [manager, agent, retention, affiliate, admin] = await Promise.all(
-    ['manager@demo.test', 'agent@demo.test', 'retention@demo.test', 'affiliate@demo.test', 'admin@demo.test'].map(byEmail),
+    ['manager@demo.test', 'agent@demo.test', 'retention@demo.test', 'affiliate@demo.test', 'admin@demo.test'].map(
+      byEmail,
+    ),
   );
   const statuses = (await db.select({ status: salesStatuses.status }).from(salesStatuses)).map((s) => s.status);
   if (statuses.length === 0) return;
   // A few demo customers become converted leads (clients), keeping their own name and contacts.
   const customers = await db
-    .select({ id: users.id, fullName: users.fullName, email: users.email, phone: userProfiles.phone, country: userProfiles.country, city: userProfiles.city, createdAt: users.createdAt })
+    .select({
+      id: users.id,
+      fullName: users.fullName,
+      email: users.email,
+      phone: userProfiles.phone,
+      country: userProfiles.country,
+      city: userProfiles.city,
+      createdAt: users.createdAt,
+    })
     .from(users)
     .leftJoin(userProfiles, eq(userProfiles.userId, users.id))
     .where(and(eq(users.roleId, 3), isNull(users.deletedAt)))
@@ -57,7 +118,11 @@ export async function seedDemoLeads(db: Db, now = Date.now()): Promise<void> {
     const [country, city] = c ? [c.country, c.city] : pick(PLACES);
     const source = i % 5 === 0 ? 'affiliate' : i % 3 === 0 ? 'live' : 'manual';
     const group = c ? 'clients' : i % 9 === 0 ? 'archived' : i % 4 === 0 ? 'retentions' : 'sales';
-    const slug = `${first}.${last ?? 'lead'}.${i + 1}`.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^a-z0-9.]/g, '');
+    const slug = `${first}.${last ?? 'lead'}.${i + 1}`
+      .toLowerCase()
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .replace(/[^a-z0-9.]/g, '');
     rows.push({
       firstName: first,
       lastName: last,
@@ -83,6 +148,11 @@ export async function seedDemoLeads(db: Db, now = Date.now()): Promise<void> {
   const inserted = await db.insert(leads).values(rows).returning({ id: leads.id });
   const notes = inserted
     .filter((_, i) => i % 4 === 1)
-    .map((l, i) => ({ leadId: l.id, userId: i % 2 === 0 ? agent : admin, content: NOTES[i % NOTES.length], createdAt: new Date(now - (i + 1) * 3_600_000) }));
+    .map((l, i) => ({
+      leadId: l.id,
+      userId: i % 2 === 0 ? agent : admin,
+      content: NOTES[i % NOTES.length],
+      createdAt: new Date(now - (i + 1) * 3_600_000),
+    }));
   if (notes.length > 0) await db.insert(leadNotes).values(notes);
 }

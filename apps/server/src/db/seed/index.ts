@@ -2,7 +2,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { count, eq } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { balances, instruments, kycDocuments, languages, ledgerEntries, pricingPlans, settings, translations, userProfiles, users } from '../schema.ts';
+import {
+  balances,
+  instruments,
+  kycDocuments,
+  languages,
+  ledgerEntries,
+  pricingPlans,
+  settings,
+  translations,
+  userProfiles,
+  users,
+} from '../schema.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 import { seedInstruments } from './instruments.ts';
 import { seedDemoGateways, seedGateways } from '../../modules/gateways/service.ts';
@@ -20,7 +31,15 @@ export const DEMO_USERS = [
 
 /** Settings records of the back-office spec with a careful broker's defaults. */
 const DEFAULT_SETTINGS: Array<typeof settings.$inferInsert> = [
-  { key: 'branding', value1: 'Trading Platform', value2: 'USD,EUR,GBP', value3: 'http://localhost:3000', value4: 'USD', value5: '10000', file: '/logo.svg' },
+  {
+    key: 'branding',
+    value1: 'Trading Platform',
+    value2: 'USD,EUR,GBP',
+    value3: 'http://localhost:3000',
+    value4: 'USD',
+    value5: '10000',
+    file: '/logo.svg',
+  },
   { key: 'favicon', file: '/favicon.svg' },
   { key: 'authBackground', file: '/auth-background.svg' },
   { key: 'whatsapp', value1: '' },
@@ -75,7 +94,10 @@ const localesDir = path.join(import.meta.dirname, 'locales');
 export function shippedTranslations(code: string): Record<string, string> {
   if (!fs.existsSync(localesDir)) return {};
   const merged: Record<string, string> = {};
-  for (const file of fs.readdirSync(localesDir).filter((f) => f.endsWith(`.${code}.json`)).sort())
+  for (const file of fs
+    .readdirSync(localesDir)
+    .filter((f) => f.endsWith(`.${code}.json`))
+    .sort())
     Object.assign(merged, JSON.parse(fs.readFileSync(path.join(localesDir, file), 'utf8')) as Record<string, string>);
   return merged;
 }
@@ -88,7 +110,11 @@ export async function seedBase(db: Db): Promise<void> {
   if (n === 0) await seedInstruments(db);
   await seedGateways(db);
   await seedSalesStatuses(db);
-  for (const [i, l] of LANGUAGES.entries()) await db.insert(languages).values({ ...l, position: i }).onConflictDoNothing();
+  for (const [i, l] of LANGUAGES.entries())
+    await db
+      .insert(languages)
+      .values({ ...l, position: i })
+      .onConflictDoNothing();
   for (const l of LANGUAGES) {
     const entries = Object.entries(shippedTranslations(l.code));
     for (let i = 0; i < entries.length; i += 500) {
@@ -108,9 +134,51 @@ export async function seedDemo(db: Db): Promise<void> {
   const plans = await db
     .insert(pricingPlans)
     .values([
-      { name: 'Basic', description: 'Start trading with standard leverage.', price: '0', forexLeverage: 100, commodityLeverage: 50, indexLeverage: 50, stockLeverage: 10, cryptoLeverage: 5, forexStopout: 50, commodityStopout: 50, indexStopout: 50, stockStopout: 50, cryptoStopout: 50 },
-      { name: 'Silver', description: 'Higher leverage and priority support.', price: '250', forexLeverage: 200, commodityLeverage: 100, indexLeverage: 100, stockLeverage: 20, cryptoLeverage: 10, forexStopout: 40, commodityStopout: 40, indexStopout: 40, stockStopout: 40, cryptoStopout: 40 },
-      { name: 'Gold', description: 'Our best conditions for active traders.', price: '1000', forexLeverage: 500, commodityLeverage: 200, indexLeverage: 200, stockLeverage: 50, cryptoLeverage: 20, forexStopout: 30, commodityStopout: 30, indexStopout: 30, stockStopout: 30, cryptoStopout: 30 },
+      {
+        name: 'Basic',
+        description: 'Start trading with standard leverage.',
+        price: '0',
+        forexLeverage: 100,
+        commodityLeverage: 50,
+        indexLeverage: 50,
+        stockLeverage: 10,
+        cryptoLeverage: 5,
+        forexStopout: 50,
+        commodityStopout: 50,
+        indexStopout: 50,
+        stockStopout: 50,
+        cryptoStopout: 50,
+      },
+      {
+        name: 'Silver',
+        description: 'Higher leverage and priority support.',
+        price: '250',
+        forexLeverage: 200,
+        commodityLeverage: 100,
+        indexLeverage: 100,
+        stockLeverage: 20,
+        cryptoLeverage: 10,
+        forexStopout: 40,
+        commodityStopout: 40,
+        indexStopout: 40,
+        stockStopout: 40,
+        cryptoStopout: 40,
+      },
+      {
+        name: 'Gold',
+        description: 'Our best conditions for active traders.',
+        price: '1000',
+        forexLeverage: 500,
+        commodityLeverage: 200,
+        indexLeverage: 200,
+        stockLeverage: 50,
+        cryptoLeverage: 20,
+        forexStopout: 30,
+        commodityStopout: 30,
+        indexStopout: 30,
+        stockStopout: 30,
+        cryptoStopout: 30,
+      },
     ])
     .returning({ id: pricingPlans.id });
   const passwordHash = await hashPassword(DEMO_PASSWORD);
@@ -121,8 +189,13 @@ export async function seedDemo(db: Db): Promise<void> {
         .values({ ...u, passwordHash, isEmailVerified: true, pricingTableId: u.roleId === 3 ? plans[0].id : null })
         .returning({ id: users.id });
       await tx.insert(userProfiles).values({
-        userId: user.id, phone: '+44 20 7946 0' + String(100 + u.roleId), birthDate: '1990-04-12', country: 'United Kingdom',
-        city: 'London', address: `${u.roleId} Demo Street`, postalCode: 'EC1A 1BB',
+        userId: user.id,
+        phone: '+44 20 7946 0' + String(100 + u.roleId),
+        birthDate: '1990-04-12',
+        country: 'United Kingdom',
+        city: 'London',
+        address: `${u.roleId} Demo Street`,
+        postalCode: 'EC1A 1BB',
       });
       if (u.roleId !== 3) return;
       const wallets = await tx
@@ -133,7 +206,9 @@ export async function seedDemo(db: Db): Promise<void> {
         ])
         .returning({ id: balances.id, balance: balances.balance });
       for (const w of wallets)
-        await tx.insert(ledgerEntries).values({ balanceId: w.id, kind: 'seed', amount: w.balance, balanceAfter: w.balance, note: 'Demo funding' });
+        await tx
+          .insert(ledgerEntries)
+          .values({ balanceId: w.id, kind: 'seed', amount: w.balance, balanceAfter: w.balance, note: 'Demo funding' });
       await tx.update(users).set({ activeBalanceId: wallets[0].id }).where(eq(users.id, user.id));
       await tx.insert(kycDocuments).values({ userId: user.id, type: 'passport', status: 'approved' });
     });

@@ -6,7 +6,13 @@ import { instruments } from '../schema.ts';
 type Row = [string, string, string, string | null, string, number, number, number];
 
 /** Default leverage per category, used when the client's pricing plan sets none. */
-export const DEFAULT_LEVERAGE: Record<CategoryName, number> = { forex: 100, commodity: 50, index: 50, stock: 10, crypto: 5 };
+export const DEFAULT_LEVERAGE: Record<CategoryName, number> = {
+  forex: 100,
+  commodity: 50,
+  index: 50,
+  stock: 10,
+  crypto: 5,
+};
 
 /** The seeded universe: realistic mid prices and spreads; the simulated feed starts from these. */
 export const UNIVERSE: Record<CategoryName, Row[]> = {
@@ -86,7 +92,12 @@ export const UNIVERSE: Record<CategoryName, Row[]> = {
 export async function seedInstruments(db: Db): Promise<void> {
   const values = Object.entries(UNIVERSE).flatMap(([category, rows]) =>
     rows.map(([name, base, quote, alias, tradingview, digits, mid, spread]) => ({
-      name, base, quote, alias, tradingview, digits,
+      name,
+      base,
+      quote,
+      alias,
+      tradingview,
+      digits,
       category,
       leverage: DEFAULT_LEVERAGE[category as CategoryName],
       bids: (mid - spread / 2).toFixed(digits),

@@ -1,6 +1,12 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Decimal } from '@platform/domain';
-import { CallbackRejected, ProviderError, type AdapterOptions, type GatewayKeys, type IncomingCallback } from './types.ts';
+import {
+  CallbackRejected,
+  ProviderError,
+  type AdapterOptions,
+  type GatewayKeys,
+  type IncomingCallback,
+} from './types.ts';
 
 /**
  * What every provider adapter shares: calling a provider's API with a timeout and turning its failures into short
@@ -46,7 +52,12 @@ export interface ProviderResponse {
 }
 
 /** One HTTP call to a provider: opts.fetch (or the global fetch), a 15 s timeout, network failures as ProviderError. */
-export async function callProvider(provider: string, opts: AdapterOptions, url: string, init: RequestInit): Promise<ProviderResponse> {
+export async function callProvider(
+  provider: string,
+  opts: AdapterOptions,
+  url: string,
+  init: RequestInit,
+): Promise<ProviderResponse> {
   const doFetch = opts.fetch ?? globalThis.fetch;
   let res: Response;
   try {
@@ -80,7 +91,8 @@ export function field(obj: unknown, ...path: string[]): unknown {
   return cur;
 }
 
-export const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined);
+export const str = (v: unknown): string | undefined =>
+  typeof v === 'string' && v !== '' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined;
 
 /**
  * A non-negative decimal amount as a provider sent it (a decimal string, or a JSON number whose shortest text is the
@@ -102,7 +114,12 @@ export function toMinorUnits(amount: string, decimals: number, fail: (message: s
 
 /** A decimal string from minor units. */
 export function fromMinorUnits(minor: unknown, decimals: number): string | null {
-  const s = typeof minor === 'number' && Number.isSafeInteger(minor) ? String(minor) : typeof minor === 'string' && /^\d+$/.test(minor) ? minor : null;
+  const s =
+    typeof minor === 'number' && Number.isSafeInteger(minor)
+      ? String(minor)
+      : typeof minor === 'string' && /^\d+$/.test(minor)
+        ? minor
+        : null;
   if (s === null) return null;
   return new Decimal(s).div(new Decimal(10).pow(decimals)).toFixed(decimals);
 }

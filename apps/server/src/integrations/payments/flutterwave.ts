@@ -1,7 +1,13 @@
 import { callProvider, decimalString, field, requireKeys, scrub, str, trimBase } from './common.ts';
 import {
-  CallbackRejected, ProviderError, type AdapterOptions, type CheckoutRequest, type GatewayKeys, type IncomingCallback,
-  type PaymentAdapter, type PaymentConfirmation,
+  CallbackRejected,
+  ProviderError,
+  type AdapterOptions,
+  type CheckoutRequest,
+  type GatewayKeys,
+  type IncomingCallback,
+  type PaymentAdapter,
+  type PaymentConfirmation,
 } from './types.ts';
 
 /**
@@ -12,7 +18,11 @@ import {
  */
 
 const API = 'https://api.flutterwave.com';
-const LABELS = { key1: 'Flutterwave public key', key2: 'Flutterwave secret key', key3: 'Flutterwave encryption key' } as const;
+const LABELS = {
+  key1: 'Flutterwave public key',
+  key2: 'Flutterwave secret key',
+  key3: 'Flutterwave encryption key',
+} as const;
 const TX_ID = /^\d{1,20}$/;
 
 /** The transaction id and reference a callback names, from the webhook body or the return address. */
@@ -59,7 +69,9 @@ export function createFlutterwaveAdapter(opts: AdapterOptions = {}): PaymentAdap
     const link = str(field(res.json, 'data', 'link'));
     if (res.status !== 200 || str(field(res.json, 'status')) !== 'success' || !link || !/^https?:\/\//.test(link)) {
       const message = str(field(res.json, 'message'));
-      throw new ProviderError(`Flutterwave refused the payment (${res.status})${message ? `: ${scrub(message, keys)}` : ''}`);
+      throw new ProviderError(
+        `Flutterwave refused the payment (${res.status})${message ? `: ${scrub(message, keys)}` : ''}`,
+      );
     }
     return { type: 'redirect' as const, url: link };
   }
@@ -72,10 +84,13 @@ export function createFlutterwaveAdapter(opts: AdapterOptions = {}): PaymentAdap
       method: 'GET',
       headers: { authorization: `Bearer ${key2}`, accept: 'application/json' },
     });
-    if (res.status === 400 || res.status === 404) throw new CallbackRejected('Flutterwave does not know this transaction');
+    if (res.status === 400 || res.status === 404)
+      throw new CallbackRejected('Flutterwave does not know this transaction');
     if (res.status !== 200 || str(field(res.json, 'status')) !== 'success') {
       const message = str(field(res.json, 'message'));
-      throw new ProviderError(`Flutterwave verification failed (${res.status})${message ? `: ${scrub(message, keys)}` : ''}`);
+      throw new ProviderError(
+        `Flutterwave verification failed (${res.status})${message ? `: ${scrub(message, keys)}` : ''}`,
+      );
     }
     const data = field(res.json, 'data');
     const verifiedId = str(field(data, 'id'));
@@ -83,10 +98,19 @@ export function createFlutterwaveAdapter(opts: AdapterOptions = {}): PaymentAdap
     const status = str(field(data, 'status'));
     const amount = decimalString(field(data, 'amount'));
     const currency = str(field(data, 'currency'));
-    if (verifiedId !== id || !reference || !status || amount === null || !currency) throw new ProviderError('Flutterwave verification answer is incomplete');
-    if (txRef !== undefined && txRef !== reference) throw new CallbackRejected('callback reference does not match the verified transaction');
+    if (verifiedId !== id || !reference || !status || amount === null || !currency)
+      throw new ProviderError('Flutterwave verification answer is incomplete');
+    if (txRef !== undefined && txRef !== reference)
+      throw new CallbackRejected('callback reference does not match the verified transaction');
     const outcome = status === 'successful' ? 'approved' : status === 'failed' ? 'declined' : 'pending';
-    return { eventId: `${id}:${status}`, reference, outcome, amount, currency: currency.toUpperCase(), providerRef: id };
+    return {
+      eventId: `${id}:${status}`,
+      reference,
+      outcome,
+      amount,
+      currency: currency.toUpperCase(),
+      providerRef: id,
+    };
   }
 
   return {

@@ -1,6 +1,12 @@
 import {
-  CallbackRejected, ProviderError, type AdapterOptions, type CheckoutRequest, type GatewayKeys, type IncomingCallback,
-  type PaymentAdapter, type PaymentConfirmation,
+  CallbackRejected,
+  ProviderError,
+  type AdapterOptions,
+  type CheckoutRequest,
+  type GatewayKeys,
+  type IncomingCallback,
+  type PaymentAdapter,
+  type PaymentConfirmation,
 } from './types.ts';
 
 /**
@@ -9,7 +15,8 @@ import {
  * payment's status is documented. A Globiance payment can therefore not be verified, and an unverifiable callback
  * must never credit a wallet: the gateway cannot be switched on, starts no checkout and accepts no callback.
  */
-const NOTE = 'Globiance documents no way to verify a payment (its webhooks are unsigned and no status query is published); this gateway cannot be switched on.';
+const NOTE =
+  'Globiance documents no way to verify a payment (its webhooks are unsigned and no status query is published); this gateway cannot be switched on.';
 
 export function createGlobianceAdapter(opts: AdapterOptions = {}): PaymentAdapter {
   void opts;

@@ -31,7 +31,8 @@ const widget: Handler = (r, reply) => {
   const at = r.search.lastIndexOf('&signature=');
   if (at < 0) return reply.text(400, 'Missing signature');
   const expected = createHmac('sha256', SECRET).update(r.search.slice(0, at)).digest('base64');
-  if (decodeURIComponent(r.search.slice(at + '&signature='.length)) !== expected) return reply.text(400, 'Invalid signature');
+  if (decodeURIComponent(r.search.slice(at + '&signature='.length)) !== expected)
+    return reply.text(400, 'Invalid signature');
   if (r.query.get('apiKey') !== PUBLISHABLE) return reply.text(400, 'Invalid API key');
   reply.text(200, '<html>MoonPay</html>');
 };
@@ -41,15 +42,35 @@ function moonpayWebhook(type: string, data: Record<string, unknown>, opts: { key
   const body = JSON.stringify({
     type,
     data: {
-      id: 'bda09e91-559f-4e7a-807a-cdec1a903d9d', status: 'completed', baseCurrencyAmount: 295.45, quoteCurrencyAmount: 295.1, feeAmount: 3.99,
-      extraFeeAmount: 0, networkFeeAmount: 0.56, areFeesIncluded: true, walletAddress: WALLET, externalTransactionId: req.reference,
-      externalCustomerId: '12', baseCurrency: { type: 'fiat', name: 'US Dollar', code: 'usd' }, currency: { type: 'crypto', code: 'usdc' }, ...data,
+      id: 'bda09e91-559f-4e7a-807a-cdec1a903d9d',
+      status: 'completed',
+      baseCurrencyAmount: 295.45,
+      quoteCurrencyAmount: 295.1,
+      feeAmount: 3.99,
+      extraFeeAmount: 0,
+      networkFeeAmount: 0.56,
+      areFeesIncluded: true,
+      walletAddress: WALLET,
+      externalTransactionId: req.reference,
+      externalCustomerId: '12',
+      baseCurrency: { type: 'fiat', name: 'US Dollar', code: 'usd' },
+      currency: { type: 'crypto', code: 'usdc' },
+      ...data,
     },
     externalCustomerId: '12',
   });
   const t = opts.t ?? nowSeconds();
-  const s = createHmac('sha256', opts.key ?? WEBHOOK_KEY).update(`${t}.${body}`).digest('hex');
-  return { body, headers: { 'content-type': 'application/json', 'moonpay-signature-v2': `t=${t},s=${s}`, 'moonpay-signature': `t=${t},s=legacy` } };
+  const s = createHmac('sha256', opts.key ?? WEBHOOK_KEY)
+    .update(`${t}.${body}`)
+    .digest('hex');
+  return {
+    body,
+    headers: {
+      'content-type': 'application/json',
+      'moonpay-signature-v2': `t=${t},s=${s}`,
+      'moonpay-signature': `t=${t},s=legacy`,
+    },
+  };
 }
 
 describe('MoonPay adapter', () => {
@@ -66,8 +87,14 @@ describe('MoonPay adapter', () => {
     if (checkout.type !== 'redirect') return;
     const url = new URL(checkout.url);
     expect(Object.fromEntries(url.searchParams)).toMatchObject({
-      apiKey: PUBLISHABLE, currencyCode: 'usdc', walletAddress: WALLET, baseCurrencyCode: 'usd', baseCurrencyAmount: '300.00',
-      externalTransactionId: req.reference, redirectURL: req.urls.returnUrl, email: 'kim+test@example.com',
+      apiKey: PUBLISHABLE,
+      currencyCode: 'usdc',
+      walletAddress: WALLET,
+      baseCurrencyCode: 'usd',
+      baseCurrencyAmount: '300.00',
+      externalTransactionId: req.reference,
+      redirectURL: req.urls.returnUrl,
+      email: 'kim+test@example.com',
     });
     // MoonPay's check: the signature is the last parameter and signs exactly the query string before it.
     const [unsigned, sig] = url.search.split('&signature=');
@@ -95,35 +122,76 @@ describe('MoonPay adapter', () => {
   it('confirms a signed completed transaction: what the customer spent, fees included', async () => {
     const c = await adapter().verifyCallback(keys, incoming(moonpayWebhook('transaction_updated', {})));
     expect(c).toEqual({
-      eventId: 'bda09e91-559f-4e7a-807a-cdec1a903d9d:completed', reference: req.reference, outcome: 'approved', amount: '300', currency: 'USD',
+      eventId: 'bda09e91-559f-4e7a-807a-cdec1a903d9d:completed',
+      reference: req.reference,
+      outcome: 'approved',
+      amount: '300',
+      currency: 'USD',
       providerRef: 'bda09e91-559f-4e7a-807a-cdec1a903d9d',
     });
   });
 
   it('maps failed transactions to declined and the rest to pending', async () => {
-    await expect(adapter().verifyCallback(keys, incoming(moonpayWebhook('transaction_failed', { status: 'failed' })))).resolves.toMatchObject({ outcome: 'declined' });
-    await expect(adapter().verifyCallback(keys, incoming(moonpayWebhook('transaction_created', { status: 'waitingPayment' })))).resolves.toMatchObject({ outcome: 'pending' });
-    await expect(adapter().verifyCallback(keys, incoming(moonpayWebhook('transaction_updated', { areFeesIncluded: false, baseCurrencyAmount: 300 })))).resolves.toMatchObject({ amount: '300' });
+    await expect(
+      adapter().verifyCallback(keys, incoming(moonpayWebhook('transaction_failed', { status: 'failed' }))),
+    ).resolves.toMatchObject({ outcome: 'declined' });
+    await expect(
+      adapter().verifyCallback(keys, incoming(moonpayWebhook('transaction_created', { status: 'waitingPayment' }))),
+    ).resolves.toMatchObject({ outcome: 'pending' });
+    await expect(
+      adapter().verifyCallback(
+        keys,
+        incoming(moonpayWebhook('transaction_updated', { areFeesIncluded: false, baseCurrencyAmount: 300 })),
+      ),
+    ).resolves.toMatchObject({ amount: '300' });
   });
 
   it('refuses a bad signature, a missing one, and one from another key', async () => {
     const w = moonpayWebhook('transaction_updated', {});
-    await expect(adapter().verifyCallback(keys, incoming({ body: w.body, headers: { 'content-type': 'application/json' } }))).rejects.toBeInstanceOf(CallbackRejected);
-    await expect(adapter().verifyCallback(keys, incoming(moonpayWebhook('transaction_updated', {}, { key: 'wk_attacker' })))).rejects.toThrow(/signature/);
-    await expect(adapter().verifyCallback(keys, incoming({ ...w, headers: { ...w.headers, 'moonpay-signature-v2': `t=${nowSeconds()},s=${'0'.repeat(64)}` } }))).rejects.toThrow(/signature/);
+    await expect(
+      adapter().verifyCallback(keys, incoming({ body: w.body, headers: { 'content-type': 'application/json' } })),
+    ).rejects.toBeInstanceOf(CallbackRejected);
+    await expect(
+      adapter().verifyCallback(keys, incoming(moonpayWebhook('transaction_updated', {}, { key: 'wk_attacker' }))),
+    ).rejects.toThrow(/signature/);
+    await expect(
+      adapter().verifyCallback(
+        keys,
+        incoming({ ...w, headers: { ...w.headers, 'moonpay-signature-v2': `t=${nowSeconds()},s=${'0'.repeat(64)}` } }),
+      ),
+    ).rejects.toThrow(/signature/);
   });
 
   it('refuses a stale timestamp', async () => {
-    await expect(adapter().verifyCallback(keys, incoming(moonpayWebhook('transaction_updated', {}, { t: nowSeconds() + 10 * 60 })))).rejects.toThrow(/stale/);
-    await expect(adapter().verifyCallback(keys, incoming(moonpayWebhook('transaction_updated', {}, { t: nowSeconds() - 301 })))).rejects.toThrow(/stale/);
+    await expect(
+      adapter().verifyCallback(
+        keys,
+        incoming(moonpayWebhook('transaction_updated', {}, { t: nowSeconds() + 10 * 60 })),
+      ),
+    ).rejects.toThrow(/stale/);
+    await expect(
+      adapter().verifyCallback(keys, incoming(moonpayWebhook('transaction_updated', {}, { t: nowSeconds() - 301 }))),
+    ).rejects.toThrow(/stale/);
   });
 
   it('refuses a tampered body', async () => {
     const w = moonpayWebhook('transaction_updated', { status: 'pending' });
-    await expect(adapter().verifyCallback(keys, incoming({ ...w, body: w.body.replace('"status":"pending"', '"status":"completed"') }))).rejects.toThrow(/signature/);
+    await expect(
+      adapter().verifyCallback(
+        keys,
+        incoming({ ...w, body: w.body.replace('"status":"pending"', '"status":"completed"') }),
+      ),
+    ).rejects.toThrow(/signature/);
   });
 
   it('refuses a signed transaction paid to another wallet', async () => {
-    await expect(adapter().verifyCallback(keys, incoming(moonpayWebhook('transaction_updated', { walletAddress: '0x0000000000000000000000000000000000000bad' })))).rejects.toThrow(/wallet/);
+    await expect(
+      adapter().verifyCallback(
+        keys,
+        incoming(
+          moonpayWebhook('transaction_updated', { walletAddress: '0x0000000000000000000000000000000000000bad' }),
+        ),
+      ),
+    ).rejects.toThrow(/wallet/);
   });
 });

@@ -1,9 +1,26 @@
 import { createHmac } from 'node:crypto';
 import { Decimal } from '@platform/domain';
-import { checkTimestamp, decimalString, field, header, jsonBody, parseSignedHeader, requireKeys, safeEqual, str, trimBase } from './common.ts';
 import {
-  CallbackRejected, ProviderError, type AdapterOptions, type CheckoutRequest, type GatewayKeys, type IncomingCallback,
-  type PaymentAdapter, type PaymentConfirmation,
+  checkTimestamp,
+  decimalString,
+  field,
+  header,
+  jsonBody,
+  parseSignedHeader,
+  requireKeys,
+  safeEqual,
+  str,
+  trimBase,
+} from './common.ts';
+import {
+  CallbackRejected,
+  ProviderError,
+  type AdapterOptions,
+  type CheckoutRequest,
+  type GatewayKeys,
+  type IncomingCallback,
+  type PaymentAdapter,
+  type PaymentConfirmation,
 } from './types.ts';
 
 /**
@@ -18,17 +35,27 @@ import {
 const LIVE = 'https://buy.moonpay.com';
 const SANDBOX = 'https://buy-sandbox.moonpay.com';
 const LABELS = {
-  key1: 'MoonPay publishable key', key2: 'MoonPay secret key', key3: 'MoonPay webhook key', key4: 'wallet address', key5: 'crypto currency',
+  key1: 'MoonPay publishable key',
+  key2: 'MoonPay secret key',
+  key3: 'MoonPay webhook key',
+  key4: 'wallet address',
+  key5: 'crypto currency',
 } as const;
 
 /** MoonPay's query encoding: each value percent-encoded, in the order given. */
-const queryString = (params: Array<[string, string]>): string => `?${params.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')}`;
+const queryString = (params: Array<[string, string]>): string =>
+  `?${params.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')}`;
 
 export function createMoonpayAdapter(opts: AdapterOptions = {}): PaymentAdapter {
   const now = opts.now ?? Date.now;
 
   async function createCheckout(keys: GatewayKeys, req: CheckoutRequest) {
-    const { key1, key2, key4, key5 } = requireKeys(keys, ['key1', 'key2', 'key4', 'key5'], LABELS, (m) => new ProviderError(m));
+    const { key1, key2, key4, key5 } = requireKeys(
+      keys,
+      ['key1', 'key2', 'key4', 'key5'],
+      LABELS,
+      (m) => new ProviderError(m),
+    );
     const base = trimBase(opts.baseUrl ?? (key1.startsWith('pk_test_') ? SANDBOX : LIVE));
     const search = queryString([
       ['apiKey', key1],
@@ -56,7 +83,8 @@ export function createMoonpayAdapter(opts: AdapterOptions = {}): PaymentAdapter 
 
     const event = jsonBody(cb);
     const type = str(field(event, 'type')) ?? '';
-    if (!/^transaction_(created|updated|failed)$/.test(type)) throw new CallbackRejected(`unhandled MoonPay event ${type.slice(0, 60)}`);
+    if (!/^transaction_(created|updated|failed)$/.test(type))
+      throw new CallbackRejected(`unhandled MoonPay event ${type.slice(0, 60)}`);
     const tx = field(event, 'data');
     const id = str(field(tx, 'id'));
     const status = str(field(tx, 'status'));
@@ -65,7 +93,8 @@ export function createMoonpayAdapter(opts: AdapterOptions = {}): PaymentAdapter 
     const base = decimalString(field(tx, 'baseCurrencyAmount'));
     if (!id || !status || !reference || !currency || base === null) throw new CallbackRejected('malformed transaction');
     const wallet = str(field(tx, 'walletAddress'));
-    if (wallet && keys.key4 && wallet.toLowerCase() !== keys.key4.trim().toLowerCase()) throw new CallbackRejected('payment went to another wallet');
+    if (wallet && keys.key4 && wallet.toLowerCase() !== keys.key4.trim().toLowerCase())
+      throw new CallbackRejected('payment went to another wallet');
     // With fees included (MoonPay's default) the customer spent base + fees: the amount the widget was opened with.
     let spent = new Decimal(base);
     if (field(tx, 'areFeesIncluded') === true) {
@@ -77,8 +106,20 @@ export function createMoonpayAdapter(opts: AdapterOptions = {}): PaymentAdapter 
         spent = spent.plus(v);
       }
     }
-    const outcome = type === 'transaction_failed' || status === 'failed' ? 'declined' : status === 'completed' ? 'approved' : 'pending';
-    return { eventId: `${id}:${status}`, reference, outcome, amount: spent.toFixed(), currency: currency.toUpperCase(), providerRef: id };
+    const outcome =
+      type === 'transaction_failed' || status === 'failed'
+        ? 'declined'
+        : status === 'completed'
+          ? 'approved'
+          : 'pending';
+    return {
+      eventId: `${id}:${status}`,
+      reference,
+      outcome,
+      amount: spent.toFixed(),
+      currency: currency.toUpperCase(),
+      providerRef: id,
+    };
   }
 
   return {

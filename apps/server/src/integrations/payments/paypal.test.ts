@@ -37,9 +37,19 @@ describe('PayPal adapter', () => {
     expect(checkout.type).toBe('redirect');
     if (checkout.type !== 'redirect') return;
     expect(checkout.url).toBe(`https://www.sandbox.paypal.com/checkoutnow?token=${checkout.providerRef}`);
-    const sent = fake.last('/v2/checkout/orders')!.json as { purchase_units: Array<Record<string, unknown>>; payment_source: { paypal: { experience_context: Record<string, string> } } };
-    expect(sent.purchase_units[0]).toMatchObject({ reference_id: req.reference, custom_id: req.reference, amount: { currency_code: 'EUR', value: '51.25' } });
-    expect(sent.payment_source.paypal.experience_context).toMatchObject({ return_url: req.urls.returnUrl, cancel_url: req.urls.cancelUrl });
+    const sent = fake.last('/v2/checkout/orders')!.json as {
+      purchase_units: Array<Record<string, unknown>>;
+      payment_source: { paypal: { experience_context: Record<string, string> } };
+    };
+    expect(sent.purchase_units[0]).toMatchObject({
+      reference_id: req.reference,
+      custom_id: req.reference,
+      amount: { currency_code: 'EUR', value: '51.25' },
+    });
+    expect(sent.payment_source.paypal.experience_context).toMatchObject({
+      return_url: req.urls.returnUrl,
+      cancel_url: req.urls.cancelUrl,
+    });
     expect(fake.last('/v1/oauth2/token')!.headers.authorization).toMatch(/^Basic /);
   });
 
@@ -56,7 +66,13 @@ describe('PayPal adapter', () => {
     const checkout = await a.createCheckout(keys, req);
     paypal.approve(checkout.providerRef!);
     const c = await a.capture!(keys, checkout.providerRef!);
-    expect(c).toMatchObject({ reference: req.reference, outcome: 'approved', amount: '51.25', currency: 'EUR', providerRef: checkout.providerRef });
+    expect(c).toMatchObject({
+      reference: req.reference,
+      outcome: 'approved',
+      amount: '51.25',
+      currency: 'EUR',
+      providerRef: checkout.providerRef,
+    });
     expect(c.eventId).toMatch(/^capture:CAP/);
     // A second capture (a double click, a retry) reads the order and names the same capture: a replay credits nothing.
     const again = await a.capture!(keys, checkout.providerRef!);
@@ -67,20 +83,27 @@ describe('PayPal adapter', () => {
   it('reports an order the payer has not approved as pending, and a declined capture as declined', async () => {
     const a = adapter();
     const pending = await a.createCheckout(keys, req);
-    await expect(a.capture!(keys, pending.providerRef!)).resolves.toMatchObject({ outcome: 'pending', reference: req.reference });
+    await expect(a.capture!(keys, pending.providerRef!)).resolves.toMatchObject({
+      outcome: 'pending',
+      reference: req.reference,
+    });
     const declined = await a.createCheckout(keys, req);
     paypal.approve(declined.providerRef!, { decline: true });
     await expect(a.capture!(keys, declined.providerRef!)).resolves.toMatchObject({ outcome: 'declined' });
   });
 
   it('turns refused credentials and provider failures into ProviderError without the secret', async () => {
-    const err = await adapter().createCheckout({ ...keys, key2: 'EWrongSecretWrong' }, req).catch((e: unknown) => e);
+    const err = await adapter()
+      .createCheckout({ ...keys, key2: 'EWrongSecretWrong' }, req)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect((err as Error).message).not.toContain('EWrongSecretWrong');
     await expect(adapter().capture!(keys, 'NOSUCHORDER')).rejects.toBeInstanceOf(ProviderError);
     await expect(adapter().capture!(keys, '../../v1/evil')).rejects.toBeInstanceOf(ProviderError);
     fake.use((_r, reply) => reply.json(500, { name: 'INTERNAL_SERVER_ERROR' }));
-    await expect(createPaypalAdapter({ baseUrl: fake.url }).createCheckout(keys, req)).rejects.toBeInstanceOf(ProviderError);
+    await expect(createPaypalAdapter({ baseUrl: fake.url }).createCheckout(keys, req)).rejects.toBeInstanceOf(
+      ProviderError,
+    );
   });
 
   it('needs a valid mode when no base URL is configured', async () => {
@@ -88,8 +111,13 @@ describe('PayPal adapter', () => {
   });
 
   it('accepts no webhook: payments are confirmed by the capture', async () => {
-    const cb = incoming({ body: JSON.stringify({ event_type: 'PAYMENT.CAPTURE.COMPLETED' }), headers: { 'content-type': 'application/json' } });
+    const cb = incoming({
+      body: JSON.stringify({ event_type: 'PAYMENT.CAPTURE.COMPLETED' }),
+      headers: { 'content-type': 'application/json' },
+    });
     await expect(adapter().verifyCallback(keys, cb)).rejects.toBeInstanceOf(CallbackRejected);
-    await expect(adapter().verifyCallback(keys, incoming({ query: { token: 'ABC', PayerID: 'X' } }))).rejects.toThrow(/server-side capture/);
+    await expect(adapter().verifyCallback(keys, incoming({ query: { token: 'ABC', PayerID: 'X' } }))).rejects.toThrow(
+      /server-side capture/,
+    );
   });
 });

@@ -2,8 +2,14 @@ import { createHash } from 'node:crypto';
 import { Decimal } from '@platform/domain';
 import { callProvider, decimalString, field, requireKeys, scrub, str, trimBase } from './common.ts';
 import {
-  CallbackRejected, ProviderError, type AdapterOptions, type CheckoutRequest, type GatewayKeys, type IncomingCallback,
-  type PaymentAdapter, type PaymentConfirmation,
+  CallbackRejected,
+  ProviderError,
+  type AdapterOptions,
+  type CheckoutRequest,
+  type GatewayKeys,
+  type IncomingCallback,
+  type PaymentAdapter,
+  type PaymentConfirmation,
 } from './types.ts';
 
 /**
@@ -62,9 +68,12 @@ export function createPaypalAdapter(opts: AdapterOptions = {}): PaymentAdapter {
   function apiError(what: string, status: number, json: unknown, keys: GatewayKeys): ProviderError {
     // A refused token (revoked, rotated credentials) is not reused: the next call asks for a new one.
     if (status === 401) tokens.clear();
-    const issue = str(field((field(json, 'details') as unknown[] | undefined)?.[0], 'issue')) ?? str(field(json, 'name'));
+    const issue =
+      str(field((field(json, 'details') as unknown[] | undefined)?.[0], 'issue')) ?? str(field(json, 'name'));
     const message = str(field(json, 'message'));
-    return new ProviderError(`PayPal ${what} failed (${status})${issue ? ` ${issue}` : ''}${message ? `: ${scrub(message, keys)}` : ''}`);
+    return new ProviderError(
+      `PayPal ${what} failed (${status})${issue ? ` ${issue}` : ''}${message ? `: ${scrub(message, keys)}` : ''}`,
+    );
   }
 
   async function createCheckout(keys: GatewayKeys, req: CheckoutRequest) {
@@ -73,7 +82,8 @@ export function createPaypalAdapter(opts: AdapterOptions = {}): PaymentAdapter {
     const currency = req.currency.toUpperCase();
     const amount = new Decimal(req.amount);
     const decimals = NO_DECIMALS.has(currency) ? 0 : 2;
-    if (amount.decimalPlaces() > decimals) throw new ProviderError(`PayPal: ${currency} amounts cannot have ${amount.decimalPlaces()} decimals`);
+    if (amount.decimalPlaces() > decimals)
+      throw new ProviderError(`PayPal: ${currency} amounts cannot have ${amount.decimalPlaces()} decimals`);
     const body = {
       intent: 'CAPTURE',
       purchase_units: [
@@ -113,7 +123,8 @@ export function createPaypalAdapter(opts: AdapterOptions = {}): PaymentAdapter {
       ? links.find((l) => ['approve', 'payer-action'].includes(String(field(l, 'rel'))))
       : undefined;
     const url = str(field(approve, 'href'));
-    if (!id || !ORDER_ID.test(id) || !url || !/^https?:\/\//.test(url)) throw new ProviderError('PayPal answered without an order to approve');
+    if (!id || !ORDER_ID.test(id) || !url || !/^https?:\/\//.test(url))
+      throw new ProviderError('PayPal answered without an order to approve');
     return { type: 'redirect' as const, url, providerRef: id };
   }
 
@@ -121,7 +132,8 @@ export function createPaypalAdapter(opts: AdapterOptions = {}): PaymentAdapter {
   function confirmationOf(order: unknown, orderId: string): PaymentConfirmation {
     const unit = (field(order, 'purchase_units') as unknown[] | undefined)?.[0];
     const capture = (field(unit, 'payments', 'captures') as unknown[] | undefined)?.[0];
-    const reference = str(field(unit, 'reference_id')) ?? str(field(unit, 'custom_id')) ?? str(field(capture, 'custom_id'));
+    const reference =
+      str(field(unit, 'reference_id')) ?? str(field(unit, 'custom_id')) ?? str(field(capture, 'custom_id'));
     if (!reference || reference === 'default') throw new ProviderError('PayPal order carries no payment reference');
     if (capture) {
       const captureId = str(field(capture, 'id'));
@@ -130,15 +142,26 @@ export function createPaypalAdapter(opts: AdapterOptions = {}): PaymentAdapter {
       if (!captureId || amount === null || !currency) throw new ProviderError('PayPal capture is incomplete');
       const status = str(field(capture, 'status'));
       const outcome = status === 'COMPLETED' ? 'approved' : status === 'PENDING' ? 'pending' : 'declined';
-      return { eventId: `capture:${captureId}`, reference, outcome, amount, currency: currency.toUpperCase(), providerRef: orderId };
+      return {
+        eventId: `capture:${captureId}`,
+        reference,
+        outcome,
+        amount,
+        currency: currency.toUpperCase(),
+        providerRef: orderId,
+      };
     }
     const status = str(field(order, 'status')) ?? 'UNKNOWN';
     const amount = decimalString(field(unit, 'amount', 'value'));
     const currency = str(field(unit, 'amount', 'currency_code'));
     if (amount === null || !currency) throw new ProviderError('PayPal order is incomplete');
     return {
-      eventId: `order:${orderId}:${status}`, reference, outcome: status === 'VOIDED' ? 'declined' : 'pending', amount,
-      currency: currency.toUpperCase(), providerRef: orderId,
+      eventId: `order:${orderId}:${status}`,
+      reference,
+      outcome: status === 'VOIDED' ? 'declined' : 'pending',
+      amount,
+      currency: currency.toUpperCase(),
+      providerRef: orderId,
     };
   }
 
@@ -146,16 +169,21 @@ export function createPaypalAdapter(opts: AdapterOptions = {}): PaymentAdapter {
     if (!ORDER_ID.test(orderId)) throw new ProviderError('invalid PayPal order id');
     const base = baseOf(keys);
     const token = await accessToken(keys, base);
-    const res = await callProvider('PayPal', opts, `${base}/v2/checkout/orders/${encodeURIComponent(orderId)}/capture`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        'paypal-request-id': `capture-${orderId}`,
-        prefer: 'return=representation',
+    const res = await callProvider(
+      'PayPal',
+      opts,
+      `${base}/v2/checkout/orders/${encodeURIComponent(orderId)}/capture`,
+      {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'paypal-request-id': `capture-${orderId}`,
+          prefer: 'return=representation',
+        },
+        body: '{}',
       },
-      body: '{}',
-    });
+    );
     if (res.status === 200 || res.status === 201) return confirmationOf(res.json, orderId);
     if (res.status !== 422) throw apiError('capture', res.status, res.json, keys);
     // Not capturable now (not approved yet, already captured, voided): the order itself says where it stands.

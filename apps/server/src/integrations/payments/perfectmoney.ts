@@ -2,8 +2,14 @@ import { createHash } from 'node:crypto';
 import { Decimal } from '@platform/domain';
 import { callbackFields, checkTimestamp, decimalString, requireKeys, safeEqual, trimBase } from './common.ts';
 import {
-  CallbackRejected, ProviderError, type AdapterOptions, type CheckoutRequest, type GatewayKeys, type IncomingCallback,
-  type PaymentAdapter, type PaymentConfirmation,
+  CallbackRejected,
+  ProviderError,
+  type AdapterOptions,
+  type CheckoutRequest,
+  type GatewayKeys,
+  type IncomingCallback,
+  type PaymentAdapter,
+  type PaymentConfirmation,
 } from './types.ts';
 
 /**
@@ -18,7 +24,11 @@ import {
  */
 
 const SCI = 'https://perfectmoney.com/api/step1.asp';
-const LABELS = { key1: 'Perfect Money USD wallet', key2: 'Perfect Money EUR wallet', key3: 'Perfect Money alternate passphrase' } as const;
+const LABELS = {
+  key1: 'Perfect Money USD wallet',
+  key2: 'Perfect Money EUR wallet',
+  key3: 'Perfect Money alternate passphrase',
+} as const;
 const WALLET_KEY = { USD: 'key1', EUR: 'key2' } as const;
 const md5Upper = (s: string): string => createHash('md5').update(s, 'utf8').digest('hex').toUpperCase();
 
@@ -64,20 +74,49 @@ export function createPerfectmoneyAdapter(opts: AdapterOptions = {}): PaymentAda
   }
 
   async function verifyCallback(keys: GatewayKeys, cb: IncomingCallback): Promise<PaymentConfirmation> {
-    const { key3 } = requireKeys(keys, ['key3'], LABELS, (m) => new CallbackRejected(`${m}: Perfect Money callbacks cannot be verified`));
+    const { key3 } = requireKeys(
+      keys,
+      ['key3'],
+      LABELS,
+      (m) => new CallbackRejected(`${m}: Perfect Money callbacks cannot be verified`),
+    );
     const f = callbackFields(cb);
-    const names = ['PAYMENT_ID', 'PAYEE_ACCOUNT', 'PAYMENT_AMOUNT', 'PAYMENT_UNITS', 'PAYMENT_BATCH_NUM', 'PAYER_ACCOUNT', 'TIMESTAMPGMT', 'V2_HASH'] as const;
+    const names = [
+      'PAYMENT_ID',
+      'PAYEE_ACCOUNT',
+      'PAYMENT_AMOUNT',
+      'PAYMENT_UNITS',
+      'PAYMENT_BATCH_NUM',
+      'PAYER_ACCOUNT',
+      'TIMESTAMPGMT',
+      'V2_HASH',
+    ] as const;
     for (const n of names) if (!f[n]) throw new CallbackRejected(`missing ${n}`);
-    const signed = [f.PAYMENT_ID, f.PAYEE_ACCOUNT, f.PAYMENT_AMOUNT, f.PAYMENT_UNITS, f.PAYMENT_BATCH_NUM, f.PAYER_ACCOUNT, md5Upper(key3), f.TIMESTAMPGMT].join(':');
+    const signed = [
+      f.PAYMENT_ID,
+      f.PAYEE_ACCOUNT,
+      f.PAYMENT_AMOUNT,
+      f.PAYMENT_UNITS,
+      f.PAYMENT_BATCH_NUM,
+      f.PAYER_ACCOUNT,
+      md5Upper(key3),
+      f.TIMESTAMPGMT,
+    ].join(':');
     if (!safeEqual(f.V2_HASH.toUpperCase(), md5Upper(signed))) throw new CallbackRejected('bad signature');
     checkTimestamp(f.TIMESTAMPGMT, now());
     const payee = walletFor(keys, f.PAYMENT_UNITS, (m) => new CallbackRejected(m));
-    if (f.PAYEE_ACCOUNT.trim().toUpperCase() !== payee.toUpperCase()) throw new CallbackRejected('payment went to another wallet');
+    if (f.PAYEE_ACCOUNT.trim().toUpperCase() !== payee.toUpperCase())
+      throw new CallbackRejected('payment went to another wallet');
     const amount = decimalString(f.PAYMENT_AMOUNT);
-    if (amount === null || !/^[A-Za-z0-9_-]{8,64}$/.test(f.PAYMENT_ID) || !/^\d{1,20}$/.test(f.PAYMENT_BATCH_NUM)) throw new CallbackRejected('malformed payment');
+    if (amount === null || !/^[A-Za-z0-9_-]{8,64}$/.test(f.PAYMENT_ID) || !/^\d{1,20}$/.test(f.PAYMENT_BATCH_NUM))
+      throw new CallbackRejected('malformed payment');
     // Perfect Money calls STATUS_URL only for a completed payment.
     return {
-      eventId: `batch:${f.PAYMENT_BATCH_NUM}`, reference: f.PAYMENT_ID, outcome: 'approved', amount, currency: f.PAYMENT_UNITS.toUpperCase(),
+      eventId: `batch:${f.PAYMENT_BATCH_NUM}`,
+      reference: f.PAYMENT_ID,
+      outcome: 'approved',
+      amount,
+      currency: f.PAYMENT_UNITS.toUpperCase(),
       providerRef: f.PAYMENT_BATCH_NUM,
     };
   }
@@ -85,7 +124,7 @@ export function createPerfectmoneyAdapter(opts: AdapterOptions = {}): PaymentAda
   return {
     kind: 'perfectmoney',
     usable: true,
-    note: 'Perfect Money SCI (hidden form to step1.asp); the status callback is verified by its V2_HASH, which needs the account\'s alternate passphrase in key3 (not among the USD/EUR wallet fields): without it no payment is started and no callback is accepted.',
+    note: "Perfect Money SCI (hidden form to step1.asp); the status callback is verified by its V2_HASH, which needs the account's alternate passphrase in key3 (not among the USD/EUR wallet fields): without it no payment is started and no callback is accepted.",
     createCheckout,
     verifyCallback,
   };

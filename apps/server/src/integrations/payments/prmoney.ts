@@ -1,6 +1,12 @@
 import {
-  CallbackRejected, ProviderError, type AdapterOptions, type CheckoutRequest, type GatewayKeys, type IncomingCallback,
-  type PaymentAdapter, type PaymentConfirmation,
+  CallbackRejected,
+  ProviderError,
+  type AdapterOptions,
+  type CheckoutRequest,
+  type GatewayKeys,
+  type IncomingCallback,
+  type PaymentAdapter,
+  type PaymentConfirmation,
 } from './types.ts';
 
 /**
@@ -9,7 +15,8 @@ import {
  * payment can be started or verified, so the gateway cannot be switched on, starts no checkout and accepts no
  * callback.
  */
-const NOTE = "No public API documentation found for PR Money's payments and callbacks (only its OAuth token step is published); this gateway cannot be switched on.";
+const NOTE =
+  "No public API documentation found for PR Money's payments and callbacks (only its OAuth token step is published); this gateway cannot be switched on.";
 
 export function createPrmoneyAdapter(opts: AdapterOptions = {}): PaymentAdapter {
   void opts;

@@ -19,14 +19,25 @@ const SandboxEvent = z.object({
 });
 export type SandboxEvent = z.infer<typeof SandboxEvent>;
 
-const sign = (secret: string, t: number, body: string) => createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
+const sign = (secret: string, t: number, body: string) =>
+  createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
 
 /** The callback the sandbox "provider" sends for a decision: body and headers, as a provider would post them. */
-export function sandboxCallback(keys: GatewayKeys, event: Omit<SandboxEvent, 'id'>, now = Date.now()): { body: string; headers: Record<string, string> } {
+export function sandboxCallback(
+  keys: GatewayKeys,
+  event: Omit<SandboxEvent, 'id'>,
+  now = Date.now(),
+): { body: string; headers: Record<string, string> } {
   if (!keys.key1) throw new Error('sandbox gateway has no signing secret');
   const body = JSON.stringify({ id: `sbx_${randomBytes(12).toString('hex')}`, ...event });
   const t = Math.floor(now / 1000);
-  return { body, headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: `t=${t},v1=${sign(keys.key1, t, body)}` } };
+  return {
+    body,
+    headers: {
+      'content-type': 'application/json',
+      [SANDBOX_SIGNATURE_HEADER]: `t=${t},v1=${sign(keys.key1, t, body)}`,
+    },
+  };
 }
 
 export function verifySandboxCallback(keys: GatewayKeys, cb: IncomingCallback, now = Date.now()): PaymentConfirmation {
@@ -38,12 +49,19 @@ export function verifySandboxCallback(keys: GatewayKeys, cb: IncomingCallback, n
   if (Math.abs(now - t * 1000) > TOLERANCE_MS) throw new CallbackRejected('stale timestamp');
   const expected = Buffer.from(sign(keys.key1, t, cb.rawBody.toString('utf8')), 'hex');
   const given = Buffer.from(/^[0-9a-f]{64}$/.test(parts.v1) ? parts.v1 : '', 'hex');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new CallbackRejected('bad signature');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    throw new CallbackRejected('bad signature');
   let event: SandboxEvent;
   try {
     event = SandboxEvent.parse(JSON.parse(cb.rawBody.toString('utf8')));
   } catch {
     throw new CallbackRejected('malformed body');
   }
-  return { eventId: event.id, reference: event.reference, outcome: event.outcome, amount: event.amount, currency: event.currency };
+  return {
+    eventId: event.id,
+    reference: event.reference,
+    outcome: event.outcome,
+    amount: event.amount,
+    currency: event.currency,
+  };
 }

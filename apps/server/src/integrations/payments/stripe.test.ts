@@ -24,27 +24,64 @@ const req: CheckoutRequest = {
 /** Stripe's Checkout Sessions API as documented: form-encoded, Bearer secret key, errors as {error:{message}}. */
 const stripeApi: Handler = (r, reply) => {
   if (r.headers.authorization !== `Bearer ${SECRET_KEY}`) {
-    return reply.json(401, { error: { type: 'invalid_request_error', message: `Invalid API Key provided: ${String(r.headers.authorization).slice(7)}` } });
+    return reply.json(401, {
+      error: {
+        type: 'invalid_request_error',
+        message: `Invalid API Key provided: ${String(r.headers.authorization).slice(7)}`,
+      },
+    });
   }
-  if (r.method !== 'POST' || r.path !== '/v1/checkout/sessions') return reply.json(404, { error: { message: 'Unrecognized request URL' } });
-  if (!String(r.headers['content-type']).startsWith('application/x-www-form-urlencoded')) return reply.json(400, { error: { message: 'Invalid request' } });
+  if (r.method !== 'POST' || r.path !== '/v1/checkout/sessions')
+    return reply.json(404, { error: { message: 'Unrecognized request URL' } });
+  if (!String(r.headers['content-type']).startsWith('application/x-www-form-urlencoded'))
+    return reply.json(400, { error: { message: 'Invalid request' } });
   const f = r.form;
-  for (const name of ['mode', 'success_url', 'cancel_url', 'line_items[0][price_data][currency]', 'line_items[0][price_data][unit_amount]', 'line_items[0][quantity]']) {
-    if (!f.get(name)) return reply.json(400, { error: { type: 'invalid_request_error', message: `Missing required param: ${name}.` } });
+  for (const name of [
+    'mode',
+    'success_url',
+    'cancel_url',
+    'line_items[0][price_data][currency]',
+    'line_items[0][price_data][unit_amount]',
+    'line_items[0][quantity]',
+  ]) {
+    if (!f.get(name))
+      return reply.json(400, { error: { type: 'invalid_request_error', message: `Missing required param: ${name}.` } });
   }
-  if (!/^\d+$/.test(f.get('line_items[0][price_data][unit_amount]') ?? '')) return reply.json(400, { error: { message: 'Invalid integer' } });
+  if (!/^\d+$/.test(f.get('line_items[0][price_data][unit_amount]') ?? ''))
+    return reply.json(400, { error: { message: 'Invalid integer' } });
   const id = `cs_test_${randomBytes(8).toString('hex')}`;
-  reply.json(200, { id, object: 'checkout.session', url: `https://checkout.stripe.com/c/pay/${id}`, client_reference_id: f.get('client_reference_id'), status: 'open' });
+  reply.json(200, {
+    id,
+    object: 'checkout.session',
+    url: `https://checkout.stripe.com/c/pay/${id}`,
+    client_reference_id: f.get('client_reference_id'),
+    status: 'open',
+  });
 };
 
 /** An event as Stripe posts it to the webhook endpoint, signed with the endpoint's secret. */
 function stripeEvent(type: string, session: Record<string, unknown>, opts: { secret?: string; t?: number } = {}) {
   const body = JSON.stringify({
-    id: `evt_${randomBytes(8).toString('hex')}`, object: 'event', type, created: nowSeconds(),
-    data: { object: { id: 'cs_test_a1', object: 'checkout.session', client_reference_id: req.reference, amount_total: 10250, currency: 'usd', payment_status: 'paid', ...session } },
+    id: `evt_${randomBytes(8).toString('hex')}`,
+    object: 'event',
+    type,
+    created: nowSeconds(),
+    data: {
+      object: {
+        id: 'cs_test_a1',
+        object: 'checkout.session',
+        client_reference_id: req.reference,
+        amount_total: 10250,
+        currency: 'usd',
+        payment_status: 'paid',
+        ...session,
+      },
+    },
   });
   const t = opts.t ?? nowSeconds();
-  const v1 = createHmac('sha256', opts.secret ?? WEBHOOK_SECRET).update(`${t}.${body}`).digest('hex');
+  const v1 = createHmac('sha256', opts.secret ?? WEBHOOK_SECRET)
+    .update(`${t}.${body}`)
+    .digest('hex');
   return { body, headers: { 'content-type': 'application/json', 'stripe-signature': `t=${t},v1=${v1},v0=ignored` } };
 }
 
@@ -76,11 +113,15 @@ describe('Stripe adapter', () => {
   it('sends zero-decimal currencies as whole units and refuses fractions of them', async () => {
     await adapter().createCheckout(keys, { ...req, amount: '1500.00', currency: 'JPY' });
     expect(fake.last('/v1/checkout/sessions')!.form.get('line_items[0][price_data][unit_amount]')).toBe('1500');
-    await expect(adapter().createCheckout(keys, { ...req, amount: '1500.50', currency: 'JPY' })).rejects.toBeInstanceOf(ProviderError);
+    await expect(adapter().createCheckout(keys, { ...req, amount: '1500.50', currency: 'JPY' })).rejects.toBeInstanceOf(
+      ProviderError,
+    );
   });
 
   it('turns a refused request into a ProviderError that does not repeat the key', async () => {
-    const err = await adapter().createCheckout({ ...keys, key1: 'sk_test_wrongwrongwrong' }, req).catch((e: unknown) => e);
+    const err = await adapter()
+      .createCheckout({ ...keys, key1: 'sk_test_wrongwrongwrong' }, req)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect((err as Error).message).toContain('401');
     expect((err as Error).message).not.toContain('sk_test_wrongwrongwrong');
@@ -89,29 +130,60 @@ describe('Stripe adapter', () => {
   it('turns a provider outage into a ProviderError', async () => {
     fake.use((_r, reply) => reply.text(503, 'upstream unavailable'));
     await expect(adapter().createCheckout(keys, req)).rejects.toBeInstanceOf(ProviderError);
-    await expect(createStripeAdapter({ baseUrl: 'http://127.0.0.1:1' }).createCheckout(keys, req)).rejects.toBeInstanceOf(ProviderError);
+    await expect(
+      createStripeAdapter({ baseUrl: 'http://127.0.0.1:1' }).createCheckout(keys, req),
+    ).rejects.toBeInstanceOf(ProviderError);
     await expect(adapter().createCheckout({ ...keys, key1: null }, req)).rejects.toBeInstanceOf(ProviderError);
   });
 
   it('confirms a signed checkout.session.completed as approved', async () => {
     const e = stripeEvent('checkout.session.completed', {});
     const c = await adapter().verifyCallback(keys, incoming(e));
-    expect(c).toMatchObject({ reference: req.reference, outcome: 'approved', amount: '102.50', currency: 'USD', providerRef: 'cs_test_a1' });
+    expect(c).toMatchObject({
+      reference: req.reference,
+      outcome: 'approved',
+      amount: '102.50',
+      currency: 'USD',
+      providerRef: 'cs_test_a1',
+    });
     expect(c.eventId).toBe(JSON.parse(e.body).id);
   });
 
   it('maps an unpaid completion to pending, and expiry or async failure to declined', async () => {
-    await expect(adapter().verifyCallback(keys, incoming(stripeEvent('checkout.session.completed', { payment_status: 'unpaid' })))).resolves.toMatchObject({ outcome: 'pending' });
-    await expect(adapter().verifyCallback(keys, incoming(stripeEvent('checkout.session.expired', { payment_status: 'unpaid' })))).resolves.toMatchObject({ outcome: 'declined' });
-    await expect(adapter().verifyCallback(keys, incoming(stripeEvent('checkout.session.async_payment_failed', { payment_status: 'unpaid' })))).resolves.toMatchObject({ outcome: 'declined' });
-    await expect(adapter().verifyCallback(keys, incoming(stripeEvent('checkout.session.async_payment_succeeded', {})))).resolves.toMatchObject({ outcome: 'approved' });
+    await expect(
+      adapter().verifyCallback(keys, incoming(stripeEvent('checkout.session.completed', { payment_status: 'unpaid' }))),
+    ).resolves.toMatchObject({ outcome: 'pending' });
+    await expect(
+      adapter().verifyCallback(keys, incoming(stripeEvent('checkout.session.expired', { payment_status: 'unpaid' }))),
+    ).resolves.toMatchObject({ outcome: 'declined' });
+    await expect(
+      adapter().verifyCallback(
+        keys,
+        incoming(stripeEvent('checkout.session.async_payment_failed', { payment_status: 'unpaid' })),
+      ),
+    ).resolves.toMatchObject({ outcome: 'declined' });
+    await expect(
+      adapter().verifyCallback(keys, incoming(stripeEvent('checkout.session.async_payment_succeeded', {}))),
+    ).resolves.toMatchObject({ outcome: 'approved' });
   });
 
   it('refuses a callback signed with another secret, or not signed', async () => {
-    await expect(adapter().verifyCallback(keys, incoming(stripeEvent('checkout.session.completed', {}, { secret: 'whsec_attacker' })))).rejects.toBeInstanceOf(CallbackRejected);
+    await expect(
+      adapter().verifyCallback(
+        keys,
+        incoming(stripeEvent('checkout.session.completed', {}, { secret: 'whsec_attacker' })),
+      ),
+    ).rejects.toBeInstanceOf(CallbackRejected);
     const e = stripeEvent('checkout.session.completed', {});
-    await expect(adapter().verifyCallback(keys, incoming({ body: e.body, headers: { 'content-type': 'application/json' } }))).rejects.toBeInstanceOf(CallbackRejected);
-    await expect(adapter().verifyCallback(keys, incoming({ body: e.body, headers: { 'stripe-signature': `t=${nowSeconds()},v1=zz` } }))).rejects.toBeInstanceOf(CallbackRejected);
+    await expect(
+      adapter().verifyCallback(keys, incoming({ body: e.body, headers: { 'content-type': 'application/json' } })),
+    ).rejects.toBeInstanceOf(CallbackRejected);
+    await expect(
+      adapter().verifyCallback(
+        keys,
+        incoming({ body: e.body, headers: { 'stripe-signature': `t=${nowSeconds()},v1=zz` } }),
+      ),
+    ).rejects.toBeInstanceOf(CallbackRejected);
   });
 
   it('refuses a stale timestamp', async () => {
@@ -127,6 +199,8 @@ describe('Stripe adapter', () => {
   });
 
   it('refuses event types it does not settle', async () => {
-    await expect(adapter().verifyCallback(keys, incoming(stripeEvent('customer.created', {})))).rejects.toBeInstanceOf(CallbackRejected);
+    await expect(adapter().verifyCallback(keys, incoming(stripeEvent('customer.created', {})))).rejects.toBeInstanceOf(
+      CallbackRejected,
+    );
   });
 });

@@ -1,12 +1,29 @@
 import { createHmac } from 'node:crypto';
 import { z } from 'zod';
 import {
-  callProvider, checkTimestamp, field, fromMinorUnits, header, jsonBody, parseSignedHeader, requireKeys, safeEqual, scrub, str,
-  toMinorUnits, trimBase,
+  callProvider,
+  checkTimestamp,
+  field,
+  fromMinorUnits,
+  header,
+  jsonBody,
+  parseSignedHeader,
+  requireKeys,
+  safeEqual,
+  scrub,
+  str,
+  toMinorUnits,
+  trimBase,
 } from './common.ts';
 import {
-  CallbackRejected, ProviderError, type AdapterOptions, type CheckoutRequest, type GatewayKeys, type IncomingCallback,
-  type PaymentAdapter, type PaymentConfirmation,
+  CallbackRejected,
+  ProviderError,
+  type AdapterOptions,
+  type CheckoutRequest,
+  type GatewayKeys,
+  type IncomingCallback,
+  type PaymentAdapter,
+  type PaymentConfirmation,
 } from './types.ts';
 
 /**
@@ -20,7 +37,24 @@ const API = 'https://api.stripe.com';
 const LABELS = { key1: 'Stripe secret key', key2: 'Stripe webhook signing secret' } as const;
 
 /** Stripe's zero-decimal and three-decimal currencies; every other currency has two decimals. */
-const ZERO_DECIMAL = new Set(['BIF', 'CLP', 'DJF', 'GNF', 'JPY', 'KMF', 'KRW', 'MGA', 'PYG', 'RWF', 'UGX', 'VND', 'VUV', 'XAF', 'XOF', 'XPF']);
+const ZERO_DECIMAL = new Set([
+  'BIF',
+  'CLP',
+  'DJF',
+  'GNF',
+  'JPY',
+  'KMF',
+  'KRW',
+  'MGA',
+  'PYG',
+  'RWF',
+  'UGX',
+  'VND',
+  'VUV',
+  'XAF',
+  'XOF',
+  'XPF',
+]);
 const THREE_DECIMAL = new Set(['BHD', 'JOD', 'KWD', 'OMR', 'TND']);
 export const stripeDecimals = (currency: string): number => {
   const c = currency.toUpperCase();
@@ -83,7 +117,9 @@ export function createStripeAdapter(opts: AdapterOptions = {}): PaymentAdapter {
     });
     if (res.status < 200 || res.status >= 300) {
       const message = str(field(res.json, 'error', 'message'));
-      throw new ProviderError(`Stripe refused the checkout (${res.status})${message ? `: ${scrub(message, keys)}` : ''}`);
+      throw new ProviderError(
+        `Stripe refused the checkout (${res.status})${message ? `: ${scrub(message, keys)}` : ''}`,
+      );
     }
     const url = str(field(res.json, 'url'));
     const id = str(field(res.json, 'id'));
@@ -111,7 +147,14 @@ export function createStripeAdapter(opts: AdapterOptions = {}): PaymentAdapter {
     const s = session.data;
     const amount = fromMinorUnits(s.amount_total, stripeDecimals(s.currency));
     if (amount === null) throw new CallbackRejected('malformed amount');
-    return { eventId: event.data.id, reference: s.client_reference_id, outcome, amount, currency: s.currency.toUpperCase(), providerRef: s.id };
+    return {
+      eventId: event.data.id,
+      reference: s.client_reference_id,
+      outcome,
+      amount,
+      currency: s.currency.toUpperCase(),
+      providerRef: s.id,
+    };
   }
 
   return {

@@ -23,26 +23,59 @@ const req: CheckoutRequest = {
 
 /** WiPays as documented: POST /payment/initiate with public_key in the JSON body; answers a checkout redirect_url. */
 const wipaysApi: Handler = (r, reply) => {
-  if (r.method !== 'POST' || r.path !== '/payment/initiate') return reply.json(404, { status: 'error', message: 'Not found' });
+  if (r.method !== 'POST' || r.path !== '/payment/initiate')
+    return reply.json(404, { status: 'error', message: 'Not found' });
   const b = r.json as Record<string, unknown> | undefined;
   if (!b || b.public_key !== PUBLIC) return reply.json(401, { status: 'error', message: ['Invalid API key'] });
-  for (const name of ['amount', 'cancel_url', 'currency', 'customer', 'details', 'identifier', 'ipn_url', 'site_name', 'success_url']) {
+  for (const name of [
+    'amount',
+    'cancel_url',
+    'currency',
+    'customer',
+    'details',
+    'identifier',
+    'ipn_url',
+    'site_name',
+    'success_url',
+  ]) {
     if (!b[name]) return reply.json(422, { status: 'error', message: [`The ${name} field is required.`] });
   }
-  reply.json(200, { status: 'success', message: 'Payment initiated successfully', redirect_url: `https://wipays.com/payment/checkout?payment_trx=${randomBytes(6).toString('hex').toUpperCase()}` });
+  reply.json(200, {
+    status: 'success',
+    message: 'Payment initiated successfully',
+    redirect_url: `https://wipays.com/payment/checkout?payment_trx=${randomBytes(6).toString('hex').toUpperCase()}`,
+  });
 };
 
 /** An IPN as WiPays sends it: signature = uppercase HMAC-SHA256 of identifier + timestamp under the secret key. */
-function ipn(status: string, data: Record<string, unknown> = {}, opts: { secret?: string; t?: number; identifier?: string } = {}) {
+function ipn(
+  status: string,
+  data: Record<string, unknown> = {},
+  opts: { secret?: string; t?: number; identifier?: string } = {},
+) {
   const identifier = opts.identifier ?? req.reference;
   const timestamp = opts.t ?? nowSeconds();
-  const signature = createHmac('sha256', opts.secret ?? SECRET).update(`${identifier}${timestamp}`).digest('hex').toUpperCase();
+  const signature = createHmac('sha256', opts.secret ?? SECRET)
+    .update(`${identifier}${timestamp}`)
+    .digest('hex')
+    .toUpperCase();
   return {
-    identifier, status, signature, timestamp,
-    data: { trx: 'TRX7731', amount: '75.00', currency: 'USD', type: 'checkout', timestamp: '2025-05-12 10:30:00', ...data },
+    identifier,
+    status,
+    signature,
+    timestamp,
+    data: {
+      trx: 'TRX7731',
+      amount: '75.00',
+      currency: 'USD',
+      type: 'checkout',
+      timestamp: '2025-05-12 10:30:00',
+      ...data,
+    },
   };
 }
-const asJson = (body: object) => incoming({ body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+const asJson = (body: object) =>
+  incoming({ body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
 
 describe('WiPays adapter', () => {
   let fake: FakeProvider;
@@ -56,16 +89,26 @@ describe('WiPays adapter', () => {
   it('initiates a hosted payment for our reference and returns its checkout page', async () => {
     const checkout = await adapter().createCheckout(keys, req);
     expect(checkout.type).toBe('redirect');
-    if (checkout.type === 'redirect') expect(checkout.url).toMatch(/^https:\/\/wipays\.com\/payment\/checkout\?payment_trx=/);
+    if (checkout.type === 'redirect')
+      expect(checkout.url).toMatch(/^https:\/\/wipays\.com\/payment\/checkout\?payment_trx=/);
     expect(checkout.providerRef).toMatch(/^[0-9A-F]{12}$/);
     expect(fake.last('/payment/initiate')!.json).toMatchObject({
-      public_key: PUBLIC, amount: '75.00', currency: 'USD', identifier: req.reference, ipn_url: req.urls.callbackUrl, success_url: req.urls.returnUrl,
-      cancel_url: req.urls.cancelUrl, customer: { first_name: 'Leo', last_name: 'van der Berg', email: 'leo@example.com' }, site_name: 'broker.example',
+      public_key: PUBLIC,
+      amount: '75.00',
+      currency: 'USD',
+      identifier: req.reference,
+      ipn_url: req.urls.callbackUrl,
+      success_url: req.urls.returnUrl,
+      cancel_url: req.urls.cancelUrl,
+      customer: { first_name: 'Leo', last_name: 'van der Berg', email: 'leo@example.com' },
+      site_name: 'broker.example',
     });
   });
 
   it('turns a refused request into a ProviderError without the key', async () => {
-    const err = await adapter().createCheckout({ ...keys, key1: 'pub_wrong_wrong_wrong' }, req).catch((e: unknown) => e);
+    const err = await adapter()
+      .createCheckout({ ...keys, key1: 'pub_wrong_wrong_wrong' }, req)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect((err as Error).message).toContain('Invalid API key');
     expect((err as Error).message).not.toContain('pub_wrong_wrong_wrong');
@@ -76,36 +119,68 @@ describe('WiPays adapter', () => {
   it('confirms a signed successful checkout IPN', async () => {
     const body = ipn('success');
     const c = await adapter().verifyCallback(keys, asJson(body));
-    expect(c).toEqual({ eventId: `${req.reference}:${body.timestamp}`, reference: req.reference, outcome: 'approved', amount: '75', currency: 'USD', providerRef: 'TRX7731' });
+    expect(c).toEqual({
+      eventId: `${req.reference}:${body.timestamp}`,
+      reference: req.reference,
+      outcome: 'approved',
+      amount: '75',
+      currency: 'USD',
+      providerRef: 'TRX7731',
+    });
   });
 
   it('reads a form-encoded IPN the same way', async () => {
     const b = ipn('success');
-    const form = new URLSearchParams({ identifier: b.identifier, status: b.status, signature: b.signature, timestamp: String(b.timestamp) });
+    const form = new URLSearchParams({
+      identifier: b.identifier,
+      status: b.status,
+      signature: b.signature,
+      timestamp: String(b.timestamp),
+    });
     for (const [k, v] of Object.entries(b.data)) form.set(`data[${k}]`, String(v));
-    await expect(adapter().verifyCallback(keys, incoming({ body: form.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } }))).resolves.toMatchObject({ outcome: 'approved', amount: '75' });
+    await expect(
+      adapter().verifyCallback(
+        keys,
+        incoming({ body: form.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      ),
+    ).resolves.toMatchObject({ outcome: 'approved', amount: '75' });
   });
 
   it('maps failures to declined and chargeback notices to pending', async () => {
     await expect(adapter().verifyCallback(keys, asJson(ipn('failed')))).resolves.toMatchObject({ outcome: 'declined' });
-    await expect(adapter().verifyCallback(keys, asJson(ipn('success', { type: 'chargeback_initiated' })))).resolves.toMatchObject({ outcome: 'pending' });
+    await expect(
+      adapter().verifyCallback(keys, asJson(ipn('success', { type: 'chargeback_initiated' }))),
+    ).resolves.toMatchObject({ outcome: 'pending' });
   });
 
   it('refuses a wrong or missing signature', async () => {
-    await expect(adapter().verifyCallback(keys, asJson(ipn('success', {}, { secret: 'sec_attacker' })))).rejects.toThrow(/signature/);
+    await expect(
+      adapter().verifyCallback(keys, asJson(ipn('success', {}, { secret: 'sec_attacker' }))),
+    ).rejects.toThrow(/signature/);
     const { signature: _drop, ...unsigned } = ipn('success');
     await expect(adapter().verifyCallback(keys, asJson(unsigned))).rejects.toBeInstanceOf(CallbackRejected);
   });
 
   it('refuses a stale timestamp', async () => {
-    await expect(adapter().verifyCallback(keys, asJson(ipn('success', {}, { t: nowSeconds() - 900 })))).rejects.toThrow(/stale/);
+    await expect(adapter().verifyCallback(keys, asJson(ipn('success', {}, { t: nowSeconds() - 900 })))).rejects.toThrow(
+      /stale/,
+    );
   });
 
   it('refuses a tampered identifier or timestamp', async () => {
     const body = ipn('success');
-    await expect(adapter().verifyCallback(keys, asJson({ ...body, identifier: 'dep_otherDeposit' }))).rejects.toThrow(/signature/);
-    await expect(adapter().verifyCallback(keys, asJson({ ...body, timestamp: body.timestamp + 1 }))).rejects.toThrow(/signature/);
-    await expect(adapter().verifyCallback(keys, incoming({ body: '{"identifier":', headers: { 'content-type': 'application/json' } }))).rejects.toBeInstanceOf(CallbackRejected);
+    await expect(adapter().verifyCallback(keys, asJson({ ...body, identifier: 'dep_otherDeposit' }))).rejects.toThrow(
+      /signature/,
+    );
+    await expect(adapter().verifyCallback(keys, asJson({ ...body, timestamp: body.timestamp + 1 }))).rejects.toThrow(
+      /signature/,
+    );
+    await expect(
+      adapter().verifyCallback(
+        keys,
+        incoming({ body: '{"identifier":', headers: { 'content-type': 'application/json' } }),
+      ),
+    ).rejects.toBeInstanceOf(CallbackRejected);
   });
 
   it('names one event per signed message, so an altered copy of an IPN cannot settle a deposit again', async () => {

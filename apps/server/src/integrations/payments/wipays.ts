@@ -1,8 +1,24 @@
 import { createHmac } from 'node:crypto';
-import { callProvider, checkTimestamp, decimalString, field, requireKeys, safeEqual, scrub, str, trimBase } from './common.ts';
 import {
-  CallbackRejected, ProviderError, type AdapterOptions, type CheckoutRequest, type GatewayKeys, type IncomingCallback,
-  type PaymentAdapter, type PaymentConfirmation,
+  callProvider,
+  checkTimestamp,
+  decimalString,
+  field,
+  requireKeys,
+  safeEqual,
+  scrub,
+  str,
+  trimBase,
+} from './common.ts';
+import {
+  CallbackRejected,
+  ProviderError,
+  type AdapterOptions,
+  type CheckoutRequest,
+  type GatewayKeys,
+  type IncomingCallback,
+  type PaymentAdapter,
+  type PaymentConfirmation,
 } from './types.ts';
 
 /**
@@ -16,7 +32,17 @@ import {
 
 const API = 'https://wipays.com';
 const LABELS = { key1: 'WiPays public key', key2: 'WiPays secret key' } as const;
-const DECLINED = new Set(['failed', 'failure', 'fail', 'declined', 'rejected', 'cancelled', 'canceled', 'expired', 'error']);
+const DECLINED = new Set([
+  'failed',
+  'failure',
+  'fail',
+  'declined',
+  'rejected',
+  'cancelled',
+  'canceled',
+  'expired',
+  'error',
+]);
 
 /** The IPN's fields: a JSON body, or a form body with data[...] entries. */
 function ipnOf(cb: IncomingCallback): { top: Record<string, unknown>; data: Record<string, unknown> } {
@@ -30,7 +56,10 @@ function ipnOf(cb: IncomingCallback): { top: Record<string, unknown>; data: Reco
     }
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw new CallbackRejected('malformed body');
     const data = field(body, 'data');
-    return { top: body as Record<string, unknown>, data: data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {} };
+    return {
+      top: body as Record<string, unknown>,
+      data: data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {},
+    };
   }
   const top: Record<string, unknown> = {};
   const data: Record<string, unknown> = {};
@@ -75,7 +104,9 @@ export function createWipaysAdapter(opts: AdapterOptions = {}): PaymentAdapter {
     if (res.status !== 200 || str(field(res.json, 'status')) !== 'success' || !url || !/^https?:\/\//.test(url)) {
       const raw = field(res.json, 'message');
       const message = Array.isArray(raw) ? raw.map(String).join('; ') : str(raw);
-      throw new ProviderError(`WiPays refused the payment (${res.status})${message ? `: ${scrub(message, keys)}` : ''}`);
+      throw new ProviderError(
+        `WiPays refused the payment (${res.status})${message ? `: ${scrub(message, keys)}` : ''}`,
+      );
     }
     let providerRef: string | undefined;
     try {
@@ -103,8 +134,22 @@ export function createWipaysAdapter(opts: AdapterOptions = {}): PaymentAdapter {
     const currency = str(data.currency);
     if (!status || amount === null || !currency) throw new CallbackRejected('malformed payment details');
     // Chargeback notices settle nothing here: staff see them in the callback log.
-    const outcome = type !== 'checkout' ? 'pending' : status === 'success' ? 'approved' : DECLINED.has(status) ? 'declined' : 'pending';
-    return { eventId: `${identifier}:${timestamp}`, reference: identifier, outcome, amount, currency: currency.toUpperCase(), providerRef: str(data.trx) };
+    const outcome =
+      type !== 'checkout'
+        ? 'pending'
+        : status === 'success'
+          ? 'approved'
+          : DECLINED.has(status)
+            ? 'declined'
+            : 'pending';
+    return {
+      eventId: `${identifier}:${timestamp}`,
+      reference: identifier,
+      outcome,
+      amount,
+      currency: currency.toUpperCase(),
+      providerRef: str(data.trx),
+    };
   }
 
   return {

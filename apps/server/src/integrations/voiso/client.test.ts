@@ -18,20 +18,35 @@ beforeEach(() => {
   fake.delayMs = 0;
 });
 
-const client = (key = KEY, timeoutMs = 2000, cluster = 'cc-test01') => createVoisoClient({ clusterId: cluster, apiKey: key }, { baseUrl: fake.baseUrl, timeoutMs });
+const client = (key = KEY, timeoutMs = 2000, cluster = 'cc-test01') =>
+  createVoisoClient({ clusterId: cluster, apiKey: key }, { baseUrl: fake.baseUrl, timeoutMs });
 const failure = async (p: Promise<unknown>): Promise<VoisoError> => {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(VoisoError);
   return err as VoisoError;
 };
 
 describe('Voiso client', () => {
   it('starts a call with the documented query parameters and returns the call id', async () => {
-    const { callId } = await client().startCall({ agent: 'sam@demo.test', number: '447700900123', accountId: '41', crm: 'Broker CRM' });
+    const { callId } = await client().startCall({
+      agent: 'sam@demo.test',
+      number: '447700900123',
+      accountId: '41',
+      crm: 'Broker CRM',
+    });
     const sent = fake.startCalls.at(-1)!;
     expect(sent.method).toBe('POST');
     expect(sent.path).toBe(`/cc-test01/api/v1/${KEY}/click2call`);
-    expect(sent.query).toEqual({ agent: 'sam@demo.test', number: '447700900123', account_id: '41', crm: 'Broker CRM', get_call_id: 'true' });
+    expect(sent.query).toEqual({
+      agent: 'sam@demo.test',
+      number: '447700900123',
+      account_id: '41',
+      crm: 'Broker CRM',
+      get_call_id: 'true',
+    });
     expect(callId).toBe(sent.callId);
     expect(callId).toMatch(/^[0-9a-f-]{36}$/);
   });
@@ -69,12 +84,17 @@ describe('Voiso client', () => {
   });
 
   it('a wrong cluster reaches nothing that looks like Voiso', async () => {
-    const err = await failure(client(KEY, 2000, 'cc-other').startCall({ agent: 'sam@demo.test', number: '447700900123' }));
+    const err = await failure(
+      client(KEY, 2000, 'cc-other').startCall({ agent: 'sam@demo.test', number: '447700900123' }),
+    );
     expect(err.kind).toBe('rejected');
   });
 
   it('an unreachable host is unavailable', async () => {
-    const dead = createVoisoClient({ clusterId: 'x', apiKey: KEY }, { baseUrl: 'http://127.0.0.1:1/{cluster}', timeoutMs: 2000 });
+    const dead = createVoisoClient(
+      { clusterId: 'x', apiKey: KEY },
+      { baseUrl: 'http://127.0.0.1:1/{cluster}', timeoutMs: 2000 },
+    );
     expect((await failure(dead.agentsStatus())).kind).toBe('unavailable');
   });
 
@@ -93,7 +113,8 @@ describe('cluster ids and numbers', () => {
     expect(parseClusterId('cc-ams03')).toBe('cc-ams03');
     expect(parseClusterId(' https://CC-AMS03.voiso.com/omnichannel ')).toBe('cc-ams03');
     expect(parseClusterId('cc-ams03.voiso.com')).toBe('cc-ams03');
-    for (const bad of ['', null, 'evil.com', 'a b', 'x@y', '-x', 'cc_ams', 'evil.com#', '127.0.0.1:80']) expect(parseClusterId(bad)).toBeNull();
+    for (const bad of ['', null, 'evil.com', 'a b', 'x@y', '-x', 'cc_ams', 'evil.com#', '127.0.0.1:80'])
+      expect(parseClusterId(bad)).toBeNull();
   });
 
   it('dials digits only, without + or 00', () => {

@@ -55,7 +55,10 @@ export class VoisoError extends Error {
 export function parseClusterId(value: string | null | undefined): string | null {
   let v = (value ?? '').trim().toLowerCase();
   if (!v) return null;
-  v = v.replace(/^https?:\/\//, '').split('/')[0].replace(/\.voiso\.com\.?$/, '');
+  v = v
+    .replace(/^https?:\/\//, '')
+    .split('/')[0]
+    .replace(/\.voiso\.com\.?$/, '');
   return /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(v) ? v : null;
 }
 
@@ -77,7 +80,13 @@ function upstreamMessage(text: string): string | null {
   if (!body || typeof body !== 'object') return null;
   const { error, errors, message } = body as { error?: unknown; errors?: unknown; message?: unknown };
   const flat = (v: unknown): string[] =>
-    typeof v === 'string' ? [v] : Array.isArray(v) ? v.flatMap(flat) : v && typeof v === 'object' ? Object.entries(v).flatMap(([k, x]) => flat(x).map((m) => `${k} ${m}`)) : [];
+    typeof v === 'string'
+      ? [v]
+      : Array.isArray(v)
+        ? v.flatMap(flat)
+        : v && typeof v === 'object'
+          ? Object.entries(v).flatMap(([k, x]) => flat(x).map((m) => `${k} ${m}`))
+          : [];
   const words = [...flat(error), ...flat(errors), ...flat(message)].join('; ').trim();
   return words ? words.slice(0, 200) : null;
 }
@@ -90,7 +99,12 @@ function normalStatus(v: unknown): string {
 
 export interface VoisoClient {
   /** Rings the agent's softphone and dials the number; resolves only once Voiso accepted the call. */
-  startCall(input: { agent: string; number: string; accountId?: string; crm?: string }): Promise<{ callId: string | null }>;
+  startCall(input: {
+    agent: string;
+    number: string;
+    accountId?: string;
+    crm?: string;
+  }): Promise<{ callId: string | null }>;
   agentsStatus(): Promise<VoisoAgent[]>;
 }
 
@@ -101,17 +115,32 @@ export function createVoisoClient(creds: VoisoCredentials, opts: VoisoOptions): 
   const request = async (method: 'GET' | 'POST', path: string): Promise<{ status: number; text: string }> => {
     let res: Response;
     try {
-      res = await fetch(`${base}${path}`, { method, headers: { accept: 'application/json' }, signal: AbortSignal.timeout(opts.timeoutMs), redirect: 'error' });
+      res = await fetch(`${base}${path}`, {
+        method,
+        headers: { accept: 'application/json' },
+        signal: AbortSignal.timeout(opts.timeoutMs),
+        redirect: 'error',
+      });
     } catch (err) {
       const e = err as Error;
-      if (e.name === 'TimeoutError' || e.name === 'AbortError') throw new VoisoError('timeout', `Voiso did not answer within ${Math.round(opts.timeoutMs / 1000)} s.`);
+      if (e.name === 'TimeoutError' || e.name === 'AbortError')
+        throw new VoisoError('timeout', `Voiso did not answer within ${Math.round(opts.timeoutMs / 1000)} s.`);
       throw new VoisoError('unavailable', 'Voiso could not be reached.');
     }
     const text = await res.text().catch(() => '');
     if (res.status === 401 || res.status === 403) {
-      throw new VoisoError('auth', `Voiso refused the API key (${upstreamMessage(text) ?? `HTTP ${res.status}`}): check the cluster id and API key in Trade APIs.`, res.status);
+      throw new VoisoError(
+        'auth',
+        `Voiso refused the API key (${upstreamMessage(text) ?? `HTTP ${res.status}`}): check the cluster id and API key in Trade APIs.`,
+        res.status,
+      );
     }
-    if (res.status >= 500) throw new VoisoError('unavailable', `Voiso is not available right now (HTTP ${res.status}). Please try again.`, res.status);
+    if (res.status >= 500)
+      throw new VoisoError(
+        'unavailable',
+        `Voiso is not available right now (HTTP ${res.status}). Please try again.`,
+        res.status,
+      );
     if (res.status >= 400) throw new VoisoError('rejected', upstreamMessage(text) ?? `HTTP ${res.status}`, res.status);
     return { status: res.status, text };
   };
@@ -128,9 +157,14 @@ export function createVoisoClient(creds: VoisoCredentials, opts: VoisoOptions): 
         body = JSON.parse(text);
       } catch {
         // A page that is not Voiso's JSON (a proxy, a wrong address) is no proof a call started.
-        throw new VoisoError('bad_response', 'Voiso answered with something that is not its API: check the cluster id in Trade APIs.', status);
+        throw new VoisoError(
+          'bad_response',
+          'Voiso answered with something that is not its API: check the cluster id in Trade APIs.',
+          status,
+        );
       }
-      const refusal = body && typeof body === 'object' && ('error' in body || 'errors' in body) ? upstreamMessage(text) : null;
+      const refusal =
+        body && typeof body === 'object' && ('error' in body || 'errors' in body) ? upstreamMessage(text) : null;
       if (refusal) throw new VoisoError('rejected', refusal, status);
       const callId = (body as { call_id?: unknown } | null)?.call_id;
       return { callId: typeof callId === 'string' && callId ? callId.slice(0, 100) : null };
@@ -144,9 +178,17 @@ export function createVoisoClient(creds: VoisoCredentials, opts: VoisoOptions): 
       } catch {
         body = null;
       }
-      if (!Array.isArray(body)) throw new VoisoError('bad_response', 'Voiso answered the agent list with something that is not its API: check the cluster id in Trade APIs.', status);
+      if (!Array.isArray(body))
+        throw new VoisoError(
+          'bad_response',
+          'Voiso answered the agent list with something that is not its API: check the cluster id in Trade APIs.',
+          status,
+        );
       return body
-        .filter((a): a is Record<string, unknown> => !!a && typeof a === 'object' && typeof (a as { email?: unknown }).email === 'string')
+        .filter(
+          (a): a is Record<string, unknown> =>
+            !!a && typeof a === 'object' && typeof (a as { email?: unknown }).email === 'string',
+        )
         .slice(0, 5000)
         .map((a) => ({
           email: String(a.email).trim().toLowerCase().slice(0, 255),

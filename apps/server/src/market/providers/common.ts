@@ -23,7 +23,12 @@ export interface ProviderTiming {
   stallMs: number;
 }
 
-export const DEFAULT_TIMING: ProviderTiming = { minRetryMs: 1000, maxRetryMs: 60_000, authRetryMs: 5 * 60_000, stallMs: 10_000 };
+export const DEFAULT_TIMING: ProviderTiming = {
+  minRetryMs: 1000,
+  maxRetryMs: 60_000,
+  authRetryMs: 5 * 60_000,
+  stallMs: 10_000,
+};
 
 /** What every provider adapter is given. */
 export interface ProviderDeps {

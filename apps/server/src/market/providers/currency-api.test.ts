@@ -43,7 +43,7 @@ describe('currencyapi.com', () => {
     expect(await getSetting(t.ctx.db, 'currencyAPI')).toMatchObject({ value2: '5', value3: '10' });
   });
 
-  it('spends no paid request once the month\'s quota is used up', async () => {
+  it("spends no paid request once the month's quota is used up", async () => {
     const spent = await FakeCurrencyApi.start(KEY, { total: 300, used: 300 });
     try {
       const feed = feedWith(KEY, spent.url);

@@ -51,7 +51,10 @@ export function createCurrencyApiFeed(o: CurrencyApiOptions): CurrencyApiFeed {
   let inFlight: Promise<void> | null = null;
 
   const get = async (path: string): Promise<Response> => {
-    const res = await fetch(`${base}${path}`, { headers: { apikey: o.apiKey, accept: 'application/json' }, signal: AbortSignal.timeout(15_000) });
+    const res = await fetch(`${base}${path}`, {
+      headers: { apikey: o.apiKey, accept: 'application/json' },
+      signal: AbortSignal.timeout(15_000),
+    });
     if (!res.ok) throw new Error(providerMessage(await res.text().catch(() => '')) ?? `HTTP ${res.status}`);
     return res;
   };
@@ -106,9 +109,14 @@ export function createCurrencyApiFeed(o: CurrencyApiOptions): CurrencyApiFeed {
       // The paid call used one request: prefer the provider's own count, else count it ourselves.
       const limit = Number(fetched.headers.get('x-ratelimit-limit-quota-month'));
       const remaining = Number(fetched.headers.get('x-ratelimit-remaining-quota-month'));
-      q = fetched.headers.has('x-ratelimit-remaining-quota-month') && Number.isFinite(remaining)
-        ? { total: Number.isFinite(limit) && limit > 0 ? limit : q.total, remaining, used: Math.max(0, (limit || q.total) - remaining) }
-        : { total: q.total, used: q.used + 1, remaining: Math.max(0, q.remaining - 1) };
+      q =
+        fetched.headers.has('x-ratelimit-remaining-quota-month') && Number.isFinite(remaining)
+          ? {
+              total: Number.isFinite(limit) && limit > 0 ? limit : q.total,
+              remaining,
+              used: Math.max(0, (limit || q.total) - remaining),
+            }
+          : { total: q.total, used: q.used + 1, remaining: Math.max(0, q.remaining - 1) };
       await saveQuota(q);
       return nextDelay(q);
     } catch (err) {

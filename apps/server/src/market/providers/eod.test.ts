@@ -25,7 +25,14 @@ afterAll(async () => fake.close());
 function start(apiKey = KEY) {
   const book = new PriceBook();
   const beats: Heartbeat[] = [];
-  feed = createEodFeed({ apiKey, baseUrl: fake.url, sink: book, instruments: () => STOCKS, onHeartbeat: (b) => beats.push(b), timing });
+  feed = createEodFeed({
+    apiKey,
+    baseUrl: fake.url,
+    sink: book,
+    instruments: () => STOCKS,
+    onHeartbeat: (b) => beats.push(b),
+    timing,
+  });
   void feed.start();
   return { book, beats };
 }
@@ -42,7 +49,14 @@ describe('EOD Historical Data US quotes', () => {
     fake.quote('AAPL', 228.504, 228.546, 1736175600123);
     fake.quote('TSLA', 341.5, 341.6);
     await waitFor('quote', () => book.get('AAPL_USD'));
-    expect(book.get('AAPL_USD')).toEqual({ name: 'AAPL_USD', bid: 228.5, ask: 228.55, closeoutBid: 228.5, closeoutAsk: 228.55, time: 1736175600123 });
+    expect(book.get('AAPL_USD')).toEqual({
+      name: 'AAPL_USD',
+      bid: 228.5,
+      ask: 228.55,
+      closeoutBid: 228.5,
+      closeoutAsk: 228.55,
+      time: 1736175600123,
+    });
     expect(book.all()).toHaveLength(1);
   });
 
@@ -61,7 +75,10 @@ describe('EOD Historical Data US quotes', () => {
     const subscribes = fake.subscriptions.length;
     fake.dropAll();
     await waitFor('disconnect heartbeat', () => beats.find((b) => !b.success));
-    await waitFor('second session', () => fake.subscribers('AAPL') === 1 && fake.subscriptions.length === subscribes + 1);
+    await waitFor(
+      'second session',
+      () => fake.subscribers('AAPL') === 1 && fake.subscriptions.length === subscribes + 1,
+    );
     fake.quote('MSFT', 415.301, 415.369, 1736175700000);
     await waitFor('quote after reconnect', () => book.get('MSFT_USD'));
     expect(book.get('MSFT_USD')).toMatchObject({ bid: 415.3, ask: 415.37 });

@@ -9,7 +9,11 @@ import { sleep, waitFor } from '../../../test/fakes/wait.ts';
 
 const ACCOUNT = '101-004-1234567-001';
 const KEY = 'oanda-token';
-const ROWS = [instrumentRow('EUR_USD', 'forex', 5), instrumentRow('XAU_USD', 'commodity', 2), instrumentRow('SPX500_USD', 'index', 1)];
+const ROWS = [
+  instrumentRow('EUR_USD', 'forex', 5),
+  instrumentRow('XAU_USD', 'commodity', 2),
+  instrumentRow('SPX500_USD', 'index', 1),
+];
 const timing = { minRetryMs: 50, maxRetryMs: 200, authRetryMs: 60_000, stallMs: 400 };
 
 let fake: FakeOanda;
@@ -28,8 +32,14 @@ function start(apiKey = KEY) {
   const book = new PriceBook();
   const beats: Heartbeat[] = [];
   feed = createOandaFeed({
-    accountId: ACCOUNT, apiKey, mode: 'fxpractice', baseUrl: fake.url, sink: book, instruments: () => ROWS,
-    onHeartbeat: (b) => beats.push(b), timing,
+    accountId: ACCOUNT,
+    apiKey,
+    mode: 'fxpractice',
+    baseUrl: fake.url,
+    sink: book,
+    instruments: () => ROWS,
+    onHeartbeat: (b) => beats.push(b),
+    timing,
   });
   void feed.start();
   return { book, beats };
@@ -45,7 +55,11 @@ describe('Oanda v20 pricing stream', () => {
   it('streams the instruments with the bearer token and writes prices with their closeout prices', async () => {
     const { book, beats } = start();
     await waitFor('stream', () => fake.open === 1 && beats.at(-1)?.success);
-    expect(fake.requests.at(-1)).toEqual({ account: ACCOUNT, instruments: ['EUR_USD', 'XAU_USD', 'SPX500_USD'], authorization: `Bearer ${KEY}` });
+    expect(fake.requests.at(-1)).toEqual({
+      account: ACCOUNT,
+      instruments: ['EUR_USD', 'XAU_USD', 'SPX500_USD'],
+      authorization: `Bearer ${KEY}`,
+    });
     expect(beats.at(-1)).toMatchObject({ api: 'oandaRest', success: true });
 
     fake.price('EUR_USD', '1.08516', '1.08531', { closeoutBid: '1.08501', closeoutAsk: '1.08546' });
@@ -53,14 +67,24 @@ describe('Oanda v20 pricing stream', () => {
     fake.price('SPX500_USD', '5901.1', '5901.6', { tradeable: false });
     await waitFor('quotes', () => book.get('XAU_USD'));
     expect(book.get('EUR_USD')).toEqual({
-      name: 'EUR_USD', bid: 1.08516, ask: 1.08531, closeoutBid: 1.08501, closeoutAsk: 1.08546, time: Date.parse('2025-01-06T10:00:00.123Z'),
+      name: 'EUR_USD',
+      bid: 1.08516,
+      ask: 1.08531,
+      closeoutBid: 1.08501,
+      closeoutAsk: 1.08546,
+      time: Date.parse('2025-01-06T10:00:00.123Z'),
     });
-    expect(book.get('XAU_USD')).toMatchObject({ bid: 2651.25, ask: 2651.56, closeoutBid: 2651.25, closeoutAsk: 2651.56 });
+    expect(book.get('XAU_USD')).toMatchObject({
+      bid: 2651.25,
+      ask: 2651.56,
+      closeoutBid: 2651.25,
+      closeoutAsk: 2651.56,
+    });
     // A non-tradeable price is not one a client could deal on.
     expect(book.get('SPX500_USD')).toBeUndefined();
   });
 
-  it('reports Oanda\'s errorMessage on a refused token and gets no quotes', async () => {
+  it("reports Oanda's errorMessage on a refused token and gets no quotes", async () => {
     const before = fake.requests.length;
     const { book, beats } = start('wrong');
     await waitFor('failure heartbeat', () => beats.find((b) => !b.success));
@@ -77,7 +101,10 @@ describe('Oanda v20 pricing stream', () => {
     fake.dropAll();
     await waitFor('disconnect heartbeat', () => beats.find((b) => !b.success));
     expect(beats.find((b) => !b.success)?.msg).toMatch(/^Disconnected \(.+\); reconnecting in/);
-    await waitFor('second stream', () => fake.open === 1 && fake.requests.length === requests + 1 && beats.at(-1)?.success);
+    await waitFor(
+      'second stream',
+      () => fake.open === 1 && fake.requests.length === requests + 1 && beats.at(-1)?.success,
+    );
     fake.price('EUR_USD', '1.1', '1.10015');
     await waitFor('quote after reconnect', () => book.get('EUR_USD'));
     expect(book.get('EUR_USD')).toMatchObject({ bid: 1.1, ask: 1.10015 });

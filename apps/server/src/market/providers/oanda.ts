@@ -22,7 +22,9 @@ export interface OandaOptions extends ProviderDeps {
 }
 
 export const oandaStreamHost = (mode: string, override?: string): string =>
-  (override || (mode === 'fxpractice' ? 'https://stream-fxpractice.oanda.com' : 'https://stream-fxtrade.oanda.com')).replace(/\/+$/, '');
+  (
+    override || (mode === 'fxpractice' ? 'https://stream-fxpractice.oanda.com' : 'https://stream-fxtrade.oanda.com')
+  ).replace(/\/+$/, '');
 
 /** HTTP statuses that mean the settings are wrong (token, account, instrument list), not that Oanda is down. */
 const REFUSED = new Set([400, 401, 403, 404]);
@@ -64,7 +66,9 @@ export function createOandaFeed(o: OandaOptions): FeedProvider {
     const ask = toPrice(m.asks?.[0]?.price);
     if (bid === null || ask === null) return;
     const time = typeof m.time === 'string' ? Date.parse(m.time) : NaN;
-    o.sink.apply([makeQuote(row, { bid, ask, closeoutBid: toPrice(m.closeoutBid), closeoutAsk: toPrice(m.closeoutAsk), time })]);
+    o.sink.apply([
+      makeQuote(row, { bid, ask, closeoutBid: toPrice(m.closeoutBid), closeoutAsk: toPrice(m.closeoutAsk), time }),
+    ]);
   };
 
   /** One streaming request, from connect to its end; resolves with why it ended. */
@@ -77,12 +81,15 @@ export function createOandaFeed(o: OandaOptions): FeedProvider {
     let lastSeen = Date.now();
     let stalled = false;
     // Oanda sends a HEARTBEAT line every 5 s even when prices stand still, so silence means a dead connection.
-    const watchdog = setInterval(() => {
-      if (Date.now() - lastSeen > timing.stallMs) {
-        stalled = true;
-        ac.abort();
-      }
-    }, Math.max(50, Math.floor(timing.stallMs / 4)));
+    const watchdog = setInterval(
+      () => {
+        if (Date.now() - lastSeen > timing.stallMs) {
+          stalled = true;
+          ac.abort();
+        }
+      },
+      Math.max(50, Math.floor(timing.stallMs / 4)),
+    );
     const url = `${oandaStreamHost(o.mode, o.baseUrl)}/v3/accounts/${encodeURIComponent(o.accountId)}/pricing/stream?instruments=${encodeURIComponent([...byName.keys()].join(','))}`;
     try {
       const res = await fetch(url, {

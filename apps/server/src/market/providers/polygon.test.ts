@@ -27,8 +27,13 @@ function start(market: PolygonMarket, apiKey = KEY) {
   const book = new PriceBook();
   const beats: Heartbeat[] = [];
   feed = createPolygonFeed({
-    market, apiKey, baseUrl: fake.url, sink: book, instruments: () => (market === 'forex' ? FOREX : CRYPTO),
-    onHeartbeat: (b) => beats.push(b), timing,
+    market,
+    apiKey,
+    baseUrl: fake.url,
+    sink: book,
+    instruments: () => (market === 'forex' ? FOREX : CRYPTO),
+    onHeartbeat: (b) => beats.push(b),
+    timing,
   });
   void feed.start();
   return { book, beats };
@@ -47,7 +52,14 @@ describe('Polygon forex', () => {
       { ev: 'C', p: 'GBP/USD', x: 48, a: 1.27, b: 1.26, t: 1736157600456 },
     ]);
     await waitFor('quotes', () => book.get('USD_JPY'));
-    expect(book.get('EUR_USD')).toEqual({ name: 'EUR_USD', bid: 1.0852, ask: 1.08531, closeoutBid: 1.0852, closeoutAsk: 1.08531, time: 1736157600123 });
+    expect(book.get('EUR_USD')).toEqual({
+      name: 'EUR_USD',
+      bid: 1.0852,
+      ask: 1.08531,
+      closeoutBid: 1.0852,
+      closeoutAsk: 1.08531,
+      time: 1736157600123,
+    });
     expect(book.get('USD_JPY')).toMatchObject({ bid: 151.209, ask: 151.222, time: 1736157600456 });
     expect(book.all()).toHaveLength(2);
   });
@@ -82,11 +94,37 @@ describe('Polygon crypto', () => {
     expect(fake.subscriptions.crypto[0]).toBe('XQ.BTC-USD,XQ.DOGE-USD');
     expect(beats.at(-1)).toMatchObject({ api: 'polygonCrypto', success: true });
     fake.push('crypto', [
-      { ev: 'XQ', pair: 'BTC-USD', bp: 91250.123, bs: 0.5, ap: 91262.456, as: 0.3, t: 1736157600789, x: 1, r: 1736157600800 },
-      { ev: 'XQ', pair: 'DOGE-USD', bp: 0.382141, bs: 10, ap: 0.382539, as: 10, t: 1736157600790, x: 1, r: 1736157600800 },
+      {
+        ev: 'XQ',
+        pair: 'BTC-USD',
+        bp: 91250.123,
+        bs: 0.5,
+        ap: 91262.456,
+        as: 0.3,
+        t: 1736157600789,
+        x: 1,
+        r: 1736157600800,
+      },
+      {
+        ev: 'XQ',
+        pair: 'DOGE-USD',
+        bp: 0.382141,
+        bs: 10,
+        ap: 0.382539,
+        as: 10,
+        t: 1736157600790,
+        x: 1,
+        r: 1736157600800,
+      },
     ]);
     await waitFor('quotes', () => book.get('DOGE_USD'));
-    expect(book.get('BTC_USD')).toMatchObject({ bid: 91250.12, ask: 91262.46, closeoutBid: 91250.12, closeoutAsk: 91262.46, time: 1736157600789 });
+    expect(book.get('BTC_USD')).toMatchObject({
+      bid: 91250.12,
+      ask: 91262.46,
+      closeoutBid: 91250.12,
+      closeoutAsk: 91262.46,
+      time: 1736157600789,
+    });
     expect(book.get('DOGE_USD')).toMatchObject({ bid: 0.38214, ask: 0.38254 });
   });
 });

@@ -86,12 +86,15 @@ export class WsSession {
 
     ws.on('open', () => {
       lastSeen = Date.now();
-      this.liveness = setInterval(() => {
-        if (Date.now() - lastSeen > this.opts.timing.stallMs) {
-          this.closeReason = `no data for ${Math.round((Date.now() - lastSeen) / 1000)} s`;
-          ws.terminate();
-        } else if (ws.readyState === WebSocket.OPEN) ws.ping();
-      }, Math.max(50, Math.floor(this.opts.timing.stallMs / 2)));
+      this.liveness = setInterval(
+        () => {
+          if (Date.now() - lastSeen > this.opts.timing.stallMs) {
+            this.closeReason = `no data for ${Math.round((Date.now() - lastSeen) / 1000)} s`;
+            ws.terminate();
+          } else if (ws.readyState === WebSocket.OPEN) ws.ping();
+        },
+        Math.max(50, Math.floor(this.opts.timing.stallMs / 2)),
+      );
       this.opts.onOpen(this);
     });
     ws.on('message', (data: RawData) => {
@@ -129,7 +132,10 @@ export class WsSession {
       if (!this.running) return;
       const refused = this.refusal !== null;
       const retryInMs = refused ? this.opts.timing.authRetryMs : this.backoff.next();
-      const why = this.refusal ?? this.closeReason ?? (reason.length ? `closed by provider: ${reason.toString('utf8')}` : `closed by provider (code ${code})`);
+      const why =
+        this.refusal ??
+        this.closeReason ??
+        (reason.length ? `closed by provider: ${reason.toString('utf8')}` : `closed by provider (code ${code})`);
       this.opts.onDown({ reason: why, retryInMs, refused });
       this.retryTimer = setTimeout(() => {
         this.retryTimer = null;
@@ -163,9 +169,17 @@ export function providerMessage(body: string): string | null {
 }
 
 /** The failure heartbeat of a dropped provider connection: the refusal as the provider said it, else the retry. */
-export function reportDown(id: string, beat: HeartbeatReporter, log: ((msg: string) => void) | undefined, down: SessionDown): void {
+export function reportDown(
+  id: string,
+  beat: HeartbeatReporter,
+  log: ((msg: string) => void) | undefined,
+  down: SessionDown,
+): void {
   log?.(`${id}: ${down.reason}`);
-  beat.report(false, down.refused ? down.reason : `Disconnected (${down.reason}); reconnecting in ${seconds(down.retryInMs)}`);
+  beat.report(
+    false,
+    down.refused ? down.reason : `Disconnected (${down.reason}); reconnecting in ${seconds(down.retryInMs)}`,
+  );
 }
 
 /** A WebSocket provider as a feed: heartbeats are sent only while it runs. */

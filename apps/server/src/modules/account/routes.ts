@@ -8,7 +8,10 @@ export const accountRoutes: RoutesPlugin = async (app) => {
 
   app.put(
     '/profile/me',
-    { config: { access: 'user' }, schema: { tags: ['account'], body: ProfileUpdateRequest, response: { 200: MessageResponse } } },
+    {
+      config: { access: 'user' },
+      schema: { tags: ['account'], body: ProfileUpdateRequest, response: { 200: MessageResponse } },
+    },
     async (req) => {
       await updateProfile(db, authOf(req).user.id, req.body);
       return { message: 'Profile updated successfully' };
@@ -17,7 +20,10 @@ export const accountRoutes: RoutesPlugin = async (app) => {
 
   app.put(
     '/security/password',
-    { config: { access: 'user' }, schema: { tags: ['account'], body: ChangePasswordRequest, response: { 200: MessageResponse } } },
+    {
+      config: { access: 'user' },
+      schema: { tags: ['account'], body: ChangePasswordRequest, response: { 200: MessageResponse } },
+    },
     async (req) => {
       const auth = authOf(req);
       // Staff signed in as the customer ("Login as") cannot take over the account.
@@ -29,7 +35,10 @@ export const accountRoutes: RoutesPlugin = async (app) => {
 
   app.post(
     '/dashboard/switch-wallet',
-    { config: { access: 'user' }, schema: { tags: ['account'], body: SwitchWalletRequest, response: { 200: MessageResponse } } },
+    {
+      config: { access: 'user' },
+      schema: { tags: ['account'], body: SwitchWalletRequest, response: { 200: MessageResponse } },
+    },
     async (req) => {
       await switchWallet(db, authOf(req).user.id, req.body.balanceId);
       return { message: 'Wallet switched' };

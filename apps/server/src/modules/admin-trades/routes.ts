@@ -1,6 +1,13 @@
 import {
-  AdminTradeCloseRequest, AdminTradeListParams, AdminTradeListResponse, AdminTradeResponse, AdminTradeUpdateRequest, AdminTradeUserParams, IdParam,
-  MessageResponse, PagedQuery,
+  AdminTradeCloseRequest,
+  AdminTradeListParams,
+  AdminTradeListResponse,
+  AdminTradeResponse,
+  AdminTradeUpdateRequest,
+  AdminTradeUserParams,
+  IdParam,
+  MessageResponse,
+  PagedQuery,
 } from '@platform/domain';
 import { TRADE_CSV } from '../../lib/csv-columns.ts';
 import { listOrCsv } from '../../lib/csv-export.ts';
@@ -16,24 +23,62 @@ export const adminTradesRoutes: RoutesPlugin = async (app) => {
 
   app.get(
     '/admin/trades/api/:type',
-    { config: access, schema: { tags, params: AdminTradeListParams, querystring: PagedQuery, response: { 200: AdminTradeListResponse } } },
-    async (req, reply) => listOrCsv(reply, { ...req.query, search: undefined }, (q) => listTrades(ctx, staffOf(req), req.params.type, q), { name: `trades-${req.params.type}`, columns: TRADE_CSV }, { walk: true }),
+    {
+      config: access,
+      schema: {
+        tags,
+        params: AdminTradeListParams,
+        querystring: PagedQuery,
+        response: { 200: AdminTradeListResponse },
+      },
+    },
+    async (req, reply) =>
+      listOrCsv(
+        reply,
+        { ...req.query, search: undefined },
+        (q) => listTrades(ctx, staffOf(req), req.params.type, q),
+        { name: `trades-${req.params.type}`, columns: TRADE_CSV },
+        { walk: true },
+      ),
   );
   app.get(
     '/admin/trades/api/:type/:userId',
-    { config: access, schema: { tags, params: AdminTradeUserParams, querystring: PagedQuery, response: { 200: AdminTradeListResponse } } },
+    {
+      config: access,
+      schema: {
+        tags,
+        params: AdminTradeUserParams,
+        querystring: PagedQuery,
+        response: { 200: AdminTradeListResponse },
+      },
+    },
     async (req, reply) =>
-      listOrCsv(reply, { ...req.query, search: undefined }, (q) => listTrades(ctx, staffOf(req), req.params.type, q, req.params.userId), { name: `trades-${req.params.userId}`, columns: TRADE_CSV }, { walk: true }),
+      listOrCsv(
+        reply,
+        { ...req.query, search: undefined },
+        (q) => listTrades(ctx, staffOf(req), req.params.type, q, req.params.userId),
+        { name: `trades-${req.params.userId}`, columns: TRADE_CSV },
+        { walk: true },
+      ),
   );
   app.post(
     '/admin/trades/close',
     { config: access, schema: { tags, body: AdminTradeCloseRequest, response: { 200: AdminTradeResponse } } },
-    async (req) => ({ message: 'Order closed successfully', trade: await closeTrade(ctx, staffOf(req), req.body.orderId) }),
+    async (req) => ({
+      message: 'Order closed successfully',
+      trade: await closeTrade(ctx, staffOf(req), req.body.orderId),
+    }),
   );
   app.put(
     '/admin/trades/:id',
-    { config: access, schema: { tags, params: IdParam, body: AdminTradeUpdateRequest, response: { 200: AdminTradeResponse } } },
-    async (req) => ({ message: 'Order updated successfully', trade: await updateTrade(ctx, staffOf(req), req.params.id, req.body) }),
+    {
+      config: access,
+      schema: { tags, params: IdParam, body: AdminTradeUpdateRequest, response: { 200: AdminTradeResponse } },
+    },
+    async (req) => ({
+      message: 'Order updated successfully',
+      trade: await updateTrade(ctx, staffOf(req), req.params.id, req.body),
+    }),
   );
   app.delete(
     '/admin/trades/:id',

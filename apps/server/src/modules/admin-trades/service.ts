@@ -1,6 +1,14 @@
 import { and, count, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { dec, profitLoss, type AdminTradeDto, type AdminTradeListParams, type AdminTradeUpdateRequest, type PagedQuery, type Side } from '@platform/domain';
+import {
+  dec,
+  profitLoss,
+  type AdminTradeDto,
+  type AdminTradeListParams,
+  type AdminTradeUpdateRequest,
+  type PagedQuery,
+  type Side,
+} from '@platform/domain';
 import type { AppContext } from '../../context.ts';
 import { balances, ledgerEntries, orders, users } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
@@ -19,9 +27,22 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 function tradeDto(o: Order, u: { email: string }, b: { mode: string; currency: string }): AdminTradeDto {
   return {
-    id: o.id, user: { id: o.userId, email: u.email }, balance: { mode: b.mode, currency: b.currency }, type: o.type, instrument: o.instrument,
-    trade_amount: o.tradeAmount, open_rate: o.openRate, close_rate: o.closeRate, spread: o.spread, margin_used: o.marginUsed, pro_loss: o.proLoss,
-    profit: o.takeProfit, loss: o.stopLoss, leverage: o.leverage, created_at: o.createdAt.toISOString(), close_time: iso(o.closeTime),
+    id: o.id,
+    user: { id: o.userId, email: u.email },
+    balance: { mode: b.mode, currency: b.currency },
+    type: o.type,
+    instrument: o.instrument,
+    trade_amount: o.tradeAmount,
+    open_rate: o.openRate,
+    close_rate: o.closeRate,
+    spread: o.spread,
+    margin_used: o.marginUsed,
+    pro_loss: o.proLoss,
+    profit: o.takeProfit,
+    loss: o.stopLoss,
+    leverage: o.leverage,
+    created_at: o.createdAt.toISOString(),
+    close_time: iso(o.closeTime),
   };
 }
 
@@ -38,10 +59,23 @@ const listFilter = (staff: StaffActor, type: ListType, userId?: number) =>
  * page's ids are found first (an index-only walk down the partial index of live trades), and only those rows are
  * joined; the count stops a window past the page (lib/paging.ts countBound).
  */
-export async function listTrades(ctx: Pick<AppContext, 'db'>, staff: StaffActor, type: ListType, q: PagedQuery & Walk, userId?: number) {
+export async function listTrades(
+  ctx: Pick<AppContext, 'db'>,
+  staff: StaffActor,
+  type: ListType,
+  q: PagedQuery & Walk,
+  userId?: number,
+) {
   const where = listFilter(staff, type, userId);
   const bound = countBound(q);
-  const page = ctx.db.select({ id: orders.id }).from(orders).where(and(where, walkFrom(q, orders.id))).orderBy(desc(orders.id)).limit(q.limit).offset(walkOffset(q)).as('page');
+  const page = ctx.db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(where, walkFrom(q, orders.id)))
+    .orderBy(desc(orders.id))
+    .limit(q.limit)
+    .offset(walkOffset(q))
+    .as('page');
   const counted = ctx.db.select({ one: sql`1` }).from(orders).where(where).limit(bound).as('counted');
   const [rows, [{ n }]] = await Promise.all([
     ctx.db
@@ -69,15 +103,30 @@ async function tradeOf(ctx: Pick<AppContext, 'db'>, staff: StaffActor, id: numbe
 }
 
 const snapshot = (o: Order) => ({
-  open_rate: o.openRate, close_rate: o.closeRate, spread: o.spread, pro_loss: o.proLoss, take_profit: o.takeProfit, stop_loss: o.stopLoss,
-  created_at: o.createdAt.toISOString(), close_time: iso(o.closeTime), voided_at: iso(o.voidedAt),
+  open_rate: o.openRate,
+  close_rate: o.closeRate,
+  spread: o.spread,
+  pro_loss: o.proLoss,
+  take_profit: o.takeProfit,
+  stop_loss: o.stopLoss,
+  created_at: o.createdAt.toISOString(),
+  close_time: iso(o.closeTime),
+  voided_at: iso(o.voidedAt),
 });
 
 /** POST /admin/trades/close: at the server's current price, through the client's own close transaction. */
 export async function closeTrade(ctx: Ctx, staff: StaffActor, orderId: number): Promise<AdminTradeDto> {
   const { u, b } = await tradeOf(ctx, staff, orderId);
   const closed = await closeOrder(ctx, { orderId, reason: 'admin', actorId: staff.id });
-  await writeAudit(ctx.db, { actorId: staff.id, targetUserId: closed.userId, action: 'order.close', subjectType: 'order', subjectId: orderId, after: snapshot(closed), ip: staff.ip });
+  await writeAudit(ctx.db, {
+    actorId: staff.id,
+    targetUserId: closed.userId,
+    action: 'order.close',
+    subjectType: 'order',
+    subjectId: orderId,
+    after: snapshot(closed),
+    ip: staff.ip,
+  });
   return tradeDto(closed, u, b);
 }
 
@@ -87,32 +136,71 @@ export async function closeTrade(ctx: Ctx, staff: StaffActor, orderId: number): 
  * computed again with the close's formula, and the difference moves the wallet through the ledger in the same
  * transaction, with an entry naming the edit. Every edit is audited with before and after.
  */
-export async function updateTrade(ctx: Ctx, staff: StaffActor, id: number, input: z.output<typeof AdminTradeUpdateRequest>): Promise<AdminTradeDto> {
+export async function updateTrade(
+  ctx: Ctx,
+  staff: StaffActor,
+  id: number,
+  input: z.output<typeof AdminTradeUpdateRequest>,
+): Promise<AdminTradeDto> {
   const { o: current, u, b } = await tradeOf(ctx, staff, id);
   const openTime = input.openTime ? new Date(`${input.openTime}:00Z`) : undefined;
   if (!current.closeTime) {
-    const changes = (input.openRate !== undefined && !dec(input.openRate).eq(current.openRate)) || (input.spread !== undefined && !dec(input.spread).eq(current.spread)) || (input.closeRate ?? null) !== null;
+    const changes =
+      (input.openRate !== undefined && !dec(input.openRate).eq(current.openRate)) ||
+      (input.spread !== undefined && !dec(input.spread).eq(current.spread)) ||
+      (input.closeRate ?? null) !== null;
     if (changes) throw new AppError('ORDER_OPEN_FIELDS');
     let order = current;
-    if (input.profit !== undefined || input.loss !== undefined) order = await updateOrderLevels(ctx, current.userId, id, { profit: input.profit ?? null, loss: input.loss ?? null });
-    if (openTime) [order] = await ctx.db.update(orders).set({ createdAt: openTime }).where(eq(orders.id, id)).returning();
-    await writeAudit(ctx.db, { actorId: staff.id, targetUserId: current.userId, action: 'order.update', subjectType: 'order', subjectId: id, before: snapshot(current), after: snapshot(order), ip: staff.ip });
+    if (input.profit !== undefined || input.loss !== undefined)
+      order = await updateOrderLevels(ctx, current.userId, id, {
+        profit: input.profit ?? null,
+        loss: input.loss ?? null,
+      });
+    if (openTime)
+      [order] = await ctx.db.update(orders).set({ createdAt: openTime }).where(eq(orders.id, id)).returning();
+    await writeAudit(ctx.db, {
+      actorId: staff.id,
+      targetUserId: current.userId,
+      action: 'order.update',
+      subjectType: 'order',
+      subjectId: id,
+      before: snapshot(current),
+      after: snapshot(order),
+      ip: staff.ip,
+    });
     return tradeDto(order, u, b);
   }
   const updated = await onWallet(ctx, current.balanceId, () =>
     ctx.db.transaction(async (tx) => {
-      const [o] = await tx.select().from(orders).where(and(eq(orders.id, id), isNull(orders.voidedAt))).for('update');
+      const [o] = await tx
+        .select()
+        .from(orders)
+        .where(and(eq(orders.id, id), isNull(orders.voidedAt)))
+        .for('update');
       if (!o) throw new AppError('ORDER_NOT_FOUND');
       const openRate = input.openRate ?? o.openRate;
       const closeRate = input.closeRate ?? o.closeRate!;
       const spread = input.spread ?? o.spread;
-      const pl = profitLoss({ side: o.type as Side, openRate, closeRate, amount: o.tradeAmount, spread, conversionRate: o.exchangeRate }).toDecimalPlaces(8);
+      const pl = profitLoss({
+        side: o.type as Side,
+        openRate,
+        closeRate,
+        amount: o.tradeAmount,
+        spread,
+        conversionRate: o.exchangeRate,
+      }).toDecimalPlaces(8);
       const delta = pl.minus(o.proLoss ?? 0);
       let walletBalance: string | null = null;
       if (!delta.isZero()) {
         const moved = await moveMoney(tx, {
-          balanceId: o.balanceId, amount: delta.toFixed(8), kind: 'adjustment', refType: 'order', refId: o.id, actorId: staff.id,
-          note: `Order #${o.id} edited by staff: P/L ${o.proLoss} → ${pl.toFixed(8)}`, freeFundsWithPl: livePlOf(ctx, o.balanceId),
+          balanceId: o.balanceId,
+          amount: delta.toFixed(8),
+          kind: 'adjustment',
+          refType: 'order',
+          refId: o.id,
+          actorId: staff.id,
+          note: `Order #${o.id} edited by staff: P/L ${o.proLoss} → ${pl.toFixed(8)}`,
+          freeFundsWithPl: livePlOf(ctx, o.balanceId),
         });
         if (!moved) throw new AppError('ORDER_REVERSAL_FUNDS');
         walletBalance = moved.balanceAfter;
@@ -120,18 +208,34 @@ export async function updateTrade(ctx: Ctx, staff: StaffActor, id: number, input
       const [row] = await tx
         .update(orders)
         .set({
-          openRate, closeRate, spread, proLoss: pl.toFixed(8),
+          openRate,
+          closeRate,
+          spread,
+          proLoss: pl.toFixed(8),
           ...(input.profit !== undefined ? { takeProfit: input.profit } : {}),
           ...(input.loss !== undefined ? { stopLoss: input.loss } : {}),
           ...(openTime ? { createdAt: openTime } : {}),
         })
         .where(eq(orders.id, id))
         .returning();
-      await writeAudit(tx, { actorId: staff.id, targetUserId: o.userId, action: 'order.update', subjectType: 'order', subjectId: id, before: snapshot(o), after: snapshot(row), ip: staff.ip });
+      await writeAudit(tx, {
+        actorId: staff.id,
+        targetUserId: o.userId,
+        action: 'order.update',
+        subjectType: 'order',
+        subjectId: id,
+        before: snapshot(o),
+        after: snapshot(row),
+        ip: staff.ip,
+      });
       return { row, walletBalance };
     }),
   );
-  ctx.realtime.toUser(updated.row.userId, 'ordersChanged', { balanceId: updated.row.balanceId, orderId: id, reason: 'modified' });
+  ctx.realtime.toUser(updated.row.userId, 'ordersChanged', {
+    balanceId: updated.row.balanceId,
+    orderId: id,
+    reason: 'modified',
+  });
   return tradeDto(updated.row, u, b);
 }
 
@@ -154,17 +258,38 @@ export async function voidTrade(ctx: Ctx, staff: StaffActor, id: number): Promis
       const [{ booked }] = await tx
         .select({ booked: sql<string>`coalesce(sum(${ledgerEntries.amount}), 0)::text` })
         .from(ledgerEntries)
-        .where(and(eq(ledgerEntries.refType, 'order'), eq(ledgerEntries.refId, id), eq(ledgerEntries.balanceId, o.balanceId)));
+        .where(
+          and(
+            eq(ledgerEntries.refType, 'order'),
+            eq(ledgerEntries.refId, id),
+            eq(ledgerEntries.balanceId, o.balanceId),
+          ),
+        );
       let walletBalance: string | null = null;
       if (!dec(booked).isZero()) {
         const moved = await moveMoney(tx, {
-          balanceId: o.balanceId, amount: dec(booked).negated().toFixed(8), kind: 'adjustment', refType: 'order', refId: id, actorId: staff.id,
-          note: `Order #${id} voided by staff: its booked result reversed`, freeFundsWithPl: livePlOf(ctx, o.balanceId),
+          balanceId: o.balanceId,
+          amount: dec(booked).negated().toFixed(8),
+          kind: 'adjustment',
+          refType: 'order',
+          refId: id,
+          actorId: staff.id,
+          note: `Order #${id} voided by staff: its booked result reversed`,
+          freeFundsWithPl: livePlOf(ctx, o.balanceId),
         });
         if (!moved) throw new AppError('ORDER_REVERSAL_FUNDS');
         walletBalance = moved.balanceAfter;
       }
-      await writeAudit(tx, { actorId: staff.id, targetUserId: o.userId, action: 'order.void', subjectType: 'order', subjectId: id, before: snapshot(current), after: { ...snapshot(o), reversed: dec(booked).negated().toFixed(8) }, ip: staff.ip });
+      await writeAudit(tx, {
+        actorId: staff.id,
+        targetUserId: o.userId,
+        action: 'order.void',
+        subjectType: 'order',
+        subjectId: id,
+        before: snapshot(current),
+        after: { ...snapshot(o), reversed: dec(booked).negated().toFixed(8) },
+        ip: staff.ip,
+      });
       return { o, walletBalance };
     }),
   );

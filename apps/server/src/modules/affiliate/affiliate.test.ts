@@ -17,7 +17,10 @@ beforeAll(async () => {
   ids.affiliate = (await t.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, DEMO.affiliate)))[0].id;
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   for (const key of ['affiliate2', 'affiliate3']) {
-    const [u] = await t.ctx.db.insert(users).values({ fullName: `Other ${key}`, email: `${key}@aff.test`, passwordHash, roleId: 4, isEmailVerified: true }).returning();
+    const [u] = await t.ctx.db
+      .insert(users)
+      .values({ fullName: `Other ${key}`, email: `${key}@aff.test`, passwordHash, roleId: 4, isEmailVerified: true })
+      .returning();
     ids[key] = u.id;
     cookies.set(key, await signIn(t.app, `${key}@aff.test`));
   }
@@ -26,7 +29,12 @@ afterAll(async () => t.close());
 
 type Who = number | string | null;
 const call = (who: Who, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
-  t.app.inject({ method, url: `/api${url}`, headers: who === null ? {} : { cookie: cookies.get(who)! }, ...(payload !== undefined ? { payload: payload as object } : {}) });
+  t.app.inject({
+    method,
+    url: `/api${url}`,
+    headers: who === null ? {} : { cookie: cookies.get(who)! },
+    ...(payload !== undefined ? { payload: payload as object } : {}),
+  });
 
 const generate = async (who: Who): Promise<string> => {
   const res = await call(who, 'POST', '/affiliate/api');
@@ -36,8 +44,11 @@ const generate = async (who: Who): Promise<string> => {
 
 const intake = (key: string | null, payload: unknown, remoteAddress?: string) =>
   t.app.inject({
-    method: 'POST', url: '/api/affiliate/leads/intake', remoteAddress,
-    headers: key === null ? {} : { 'x-api-key': key }, payload: payload as object,
+    method: 'POST',
+    url: '/api/affiliate/leads/intake',
+    remoteAddress,
+    headers: key === null ? {} : { 'x-api-key': key },
+    payload: payload as object,
   });
 
 const email = () => `intake${++seq}x${Date.now().toString(36)}@leads.example.com`;
@@ -49,7 +60,7 @@ const listIds = async (who: Who, url = '/affiliate/leads/api?limit=100') => {
 };
 
 describe('affiliate API key', () => {
-  it('is the affiliate\'s alone: other roles cannot read or generate one', async () => {
+  it("is the affiliate's alone: other roles cannot read or generate one", async () => {
     for (const role of [1, 2, 3, 5, 6]) {
       expect((await call(role, 'POST', '/affiliate/api')).statusCode, `role ${role}`).toBe(403);
       expect((await call(role, 'GET', '/affiliate/api')).statusCode, `role ${role}`).toBe(403);
@@ -66,11 +77,18 @@ describe('affiliate API key', () => {
     expect(body.message).toBe('API key generated successfully');
     expect(body.key).toMatch(/^ak_[A-Za-z0-9_-]{40}$/);
     expect(body.key.startsWith(body.prefix)).toBe(true);
-    expect((await call(4, 'GET', '/affiliate/api')).json()).toEqual({ key: null, prefix: body.prefix, created_at: body.created_at });
+    expect((await call(4, 'GET', '/affiliate/api')).json()).toEqual({
+      key: null,
+      prefix: body.prefix,
+      created_at: body.created_at,
+    });
     const [row] = await t.ctx.db.select().from(affiliateApiKeys).where(eq(affiliateApiKeys.userId, ids.affiliate));
     expect(row.keyHash).not.toContain(body.key);
     expect(row.keyHash).toMatch(/^[0-9a-f]{64}$/);
-    const audits = await t.ctx.db.select().from(auditLogs).where(and(eq(auditLogs.action, 'affiliate.api_key_generate'), eq(auditLogs.actorId, ids.affiliate)));
+    const audits = await t.ctx.db
+      .select()
+      .from(auditLogs)
+      .where(and(eq(auditLogs.action, 'affiliate.api_key_generate'), eq(auditLogs.actorId, ids.affiliate)));
     expect(audits.length).toBe(1);
     expect(JSON.stringify(audits[0])).not.toContain(body.key);
   });
@@ -83,7 +101,9 @@ describe('affiliate API key', () => {
     expect(refused.statusCode).toBe(401);
     expect(refused.json().message).toBe('This API key is not valid. Generate a new key on the API Key page.');
     expect((await intake(fresh, { fullName: 'Rita New', email: email() })).statusCode).toBe(201);
-    expect((await t.ctx.db.select().from(affiliateApiKeys).where(eq(affiliateApiKeys.userId, ids.affiliate))).length).toBe(1);
+    expect(
+      (await t.ctx.db.select().from(affiliateApiKeys).where(eq(affiliateApiKeys.userId, ids.affiliate))).length,
+    ).toBe(1);
   });
 });
 
@@ -101,28 +121,54 @@ describe('lead intake', () => {
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json().message).toMatch(/not valid/);
     // A session cookie is not a key: the route never reads it.
-    const cookie = await t.app.inject({ method: 'POST', url: '/api/affiliate/leads/intake', headers: { cookie: cookies.get(4)! }, payload: { fullName: 'Cookie', email: email() } });
+    const cookie = await t.app.inject({
+      method: 'POST',
+      url: '/api/affiliate/leads/intake',
+      headers: { cookie: cookies.get(4)! },
+      payload: { fullName: 'Cookie', email: email() },
+    });
     expect(cookie.statusCode).toBe(401);
     // Not even an invalid body is looked at without a key.
     expect((await intake(null, { email: 'not-an-email' })).statusCode).toBe(401);
   });
 
-  it('creates the affiliate\'s lead (as if added on screen), audited as coming through the API', async () => {
+  it("creates the affiliate's lead (as if added on screen), audited as coming through the API", async () => {
     const e = email();
     const res = await intake(key, {
-      firstName: 'Hannah', lastName: 'Brown', email: e.toUpperCase(), phone: '+44 7700 900123', country: 'United Kingdom', city: 'Leeds',
-      funnelLink: 'https://landing.example.com/offer', reference: 'campaign-42', leadSourceId: 'click-8812', unknownField: 'ignored',
+      firstName: 'Hannah',
+      lastName: 'Brown',
+      email: e.toUpperCase(),
+      phone: '+44 7700 900123',
+      country: 'United Kingdom',
+      city: 'Leeds',
+      funnelLink: 'https://landing.example.com/offer',
+      reference: 'campaign-42',
+      leadSourceId: 'click-8812',
+      unknownField: 'ignored',
     });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json()).toMatchObject({ message: 'Lead received', created: true });
     const l = await leadOf(res.json().id);
     expect(l).toMatchObject({
-      firstName: 'Hannah', lastName: 'Brown', email: e, source: 'affiliate', userId: ids.affiliate, group: 'sales', leadStatus: 'New',
-      managerId: null, agentId: null, reference: 'campaign-42', leadSourceId: 'click-8812', country: 'United Kingdom',
+      firstName: 'Hannah',
+      lastName: 'Brown',
+      email: e,
+      source: 'affiliate',
+      userId: ids.affiliate,
+      group: 'sales',
+      leadStatus: 'New',
+      managerId: null,
+      agentId: null,
+      reference: 'campaign-42',
+      leadSourceId: 'click-8812',
+      country: 'United Kingdom',
     });
     expect(await listIds(4)).toContain(l.id);
     expect(await listIds(1)).toContain(l.id); // Affiliate Leads of the back office
-    const [audit] = await t.ctx.db.select().from(auditLogs).where(and(eq(auditLogs.subjectType, 'lead'), eq(auditLogs.subjectId, l.id)));
+    const [audit] = await t.ctx.db
+      .select()
+      .from(auditLogs)
+      .where(and(eq(auditLogs.subjectType, 'lead'), eq(auditLogs.subjectId, l.id)));
     expect(audit).toMatchObject({ action: 'lead.create', actorId: ids.affiliate });
     expect(audit.after).toMatchObject({ via: 'api', api_key: key.slice(0, 10), email: e });
     expect(JSON.stringify(audit)).not.toContain(key);
@@ -168,8 +214,12 @@ describe('lead intake', () => {
 
   it('makes one lead of concurrent identical posts', async () => {
     const e = email();
-    const answers = await Promise.all(Array.from({ length: 12 }, () => intake(key, { fullName: 'Con Current', email: e })));
-    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () => intake(key, { fullName: 'Con Current', email: e })),
+    );
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([
+      200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 201,
+    ]);
     expect(new Set(answers.map((a) => a.json().id)).size).toBe(1);
     expect((await t.ctx.db.select().from(leads).where(sql`lower(${leads.email}) = ${e}`)).length).toBe(1);
   });
@@ -189,10 +239,12 @@ describe('lead intake', () => {
     expect(aList).not.toContain(theirs.json().id);
     expect(bList).toEqual([theirs.json().id]);
     expect((await call(4, 'DELETE', `/affiliate/leads/${theirs.json().id}`)).statusCode).toBe(404);
-    expect((await call(4, 'GET', '/affiliate/api')).json().prefix).not.toBe((await call('affiliate2', 'GET', '/affiliate/api')).json().prefix);
+    expect((await call(4, 'GET', '/affiliate/api')).json().prefix).not.toBe(
+      (await call('affiliate2', 'GET', '/affiliate/api')).json().prefix,
+    );
   });
 
-  it('stops a deactivated affiliate\'s key', async () => {
+  it("stops a deactivated affiliate's key", async () => {
     const key3 = await generate('affiliate3');
     expect((await intake(key3, { fullName: 'Before Stop', email: email() })).statusCode).toBe(201);
     await t.ctx.db.update(users).set({ isActive: false }).where(eq(users.id, ids.affiliate3));
@@ -205,11 +257,19 @@ describe('lead intake', () => {
     const e = email();
     const res = await intake('site-leads-key-123', { fullName: 'Live Lead', email: e });
     expect(res.statusCode, res.body).toBe(201);
-    expect(await leadOf(res.json().id)).toMatchObject({ source: 'live', userId: null, group: 'sales', managerId: null });
+    expect(await leadOf(res.json().id)).toMatchObject({
+      source: 'live',
+      userId: null,
+      group: 'sales',
+      managerId: null,
+    });
     expect((await intake('site-leads-key-123', { fullName: 'Live Lead', email: e })).statusCode).toBe(200);
     expect(await listIds(1, '/affiliate/leads/api/new/All/live?limit=100')).toContain(res.json().id);
     expect(await listIds(4)).not.toContain(res.json().id);
-    const [audit] = await t.ctx.db.select().from(auditLogs).where(and(eq(auditLogs.subjectType, 'lead'), eq(auditLogs.subjectId, res.json().id)));
+    const [audit] = await t.ctx.db
+      .select()
+      .from(auditLogs)
+      .where(and(eq(auditLogs.subjectType, 'lead'), eq(auditLogs.subjectId, res.json().id)));
     expect(audit).toMatchObject({ action: 'lead.create', actorId: null });
     expect(JSON.stringify(audit)).not.toContain('site-leads-key-123');
     // Emptying the setting turns the site key off.
@@ -220,7 +280,8 @@ describe('lead intake', () => {
   it(`limits each key to ${LEAD_INTAKE_PER_MINUTE} requests a minute (429 with a message and Retry-After), other keys unaffected`, async () => {
     const busy = await generate('affiliate2');
     const e = email();
-    for (let i = 0; i < LEAD_INTAKE_PER_MINUTE; i++) expect((await intake(busy, { fullName: 'Busy Key', email: e })).statusCode).toBeLessThan(300);
+    for (let i = 0; i < LEAD_INTAKE_PER_MINUTE; i++)
+      expect((await intake(busy, { fullName: 'Busy Key', email: e })).statusCode).toBeLessThan(300);
     const over = await intake(busy, { fullName: 'Busy Key', email: e });
     expect(over.statusCode).toBe(429);
     expect(over.json().message).toMatch(/^Too many requests with this API key \(at most 60 a minute\)\. Try again in/);
@@ -230,7 +291,8 @@ describe('lead intake', () => {
 
   it(`refuses an address after ${LEAD_INTAKE_WRONG_KEYS} wrong keys, even with a right key; other addresses go on`, async () => {
     const ip = '203.0.113.77';
-    for (let i = 0; i < LEAD_INTAKE_WRONG_KEYS; i++) expect((await intake(`ak_guess${i}`, { fullName: 'G', email: email() }, ip)).statusCode).toBe(401);
+    for (let i = 0; i < LEAD_INTAKE_WRONG_KEYS; i++)
+      expect((await intake(`ak_guess${i}`, { fullName: 'G', email: email() }, ip)).statusCode).toBe(401);
     const blocked = await intake(key, { fullName: 'Guesser', email: email() }, ip);
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().message).toMatch(/wrong API key from your network/);
@@ -259,8 +321,21 @@ describe('intake documentation', () => {
     expect(md).toContain(`${t.ctx.config.appUrl}/api/affiliate/leads/intake`);
     expect(md).toContain('X-API-Key');
     expect(md).toContain('curl -sS -X POST');
-    for (const f of ['firstName', 'lastName', 'fullName', 'email', 'phone', 'country', 'city', 'funnelLink', 'reference', 'leadSourceId']) expect(md).toContain(`| \`${f}\` |`);
+    for (const f of [
+      'firstName',
+      'lastName',
+      'fullName',
+      'email',
+      'phone',
+      'country',
+      'city',
+      'funnelLink',
+      'reference',
+      'leadSourceId',
+    ])
+      expect(md).toContain(`| \`${f}\` |`);
     expect(md).toContain('| `email` | text | yes | 255 |');
-    for (const role of [1, 3, 5]) expect((await call(role, 'GET', '/affiliate/api/documentation')).statusCode).toBe(403);
+    for (const role of [1, 3, 5])
+      expect((await call(role, 'GET', '/affiliate/api/documentation')).statusCode).toBe(403);
   });
 });

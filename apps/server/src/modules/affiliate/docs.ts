@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import {
-  API_KEY_HEADER, LEAD_INTAKE_FIELDS, LEAD_INTAKE_PATH, LEAD_INTAKE_PER_MINUTE, LEAD_INTAKE_WRONG_KEYS, LeadIntakeRequest,
+  API_KEY_HEADER,
+  LEAD_INTAKE_FIELDS,
+  LEAD_INTAKE_PATH,
+  LEAD_INTAKE_PER_MINUTE,
+  LEAD_INTAKE_WRONG_KEYS,
+  LeadIntakeRequest,
 } from '@platform/domain';
 
 interface FieldSchema {
@@ -25,8 +30,15 @@ function fieldRows(): string[] {
 }
 
 const EXAMPLE = {
-  firstName: 'Hannah', lastName: 'Brown', email: 'hannah.brown@example.com', phone: '+44 7700 900123', country: 'United Kingdom',
-  city: 'Leeds', funnelLink: 'https://landing.example.com/offer', reference: 'campaign-42', leadSourceId: 'click-8812',
+  firstName: 'Hannah',
+  lastName: 'Brown',
+  email: 'hannah.brown@example.com',
+  phone: '+44 7700 900123',
+  country: 'United Kingdom',
+  city: 'Leeds',
+  funnelLink: 'https://landing.example.com/offer',
+  reference: 'campaign-42',
+  leadSourceId: 'click-8812',
 };
 
 /**

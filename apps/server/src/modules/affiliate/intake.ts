@@ -15,7 +15,9 @@ const INTAKE_LOCK_CLASS = 7301;
 
 /** The leads an owner already has: an affiliate's own leads, or the site's live leads with no affiliate. */
 const ownerCondition = (source: IntakeSource) =>
-  source.kind === 'affiliate' ? eq(leads.userId, source.affiliateId) : and(isNull(leads.userId), eq(leads.source, 'live'));
+  source.kind === 'affiliate'
+    ? eq(leads.userId, source.affiliateId)
+    : and(isNull(leads.userId), eq(leads.source, 'live'));
 
 /**
  * POST /affiliate/leads/intake: one lead from an affiliate's key (owned by the affiliate, in Affiliate Leads, exactly
@@ -24,7 +26,12 @@ const ownerCondition = (source: IntakeSource) =>
  * or repeated post never makes a second lead. Posts of one email by one owner run one at a time (a transaction-scoped
  * advisory lock on owner and email), so concurrent identical posts cannot both insert, on any number of instances.
  */
-export async function intakeLead(db: DbOrTx, source: IntakeSource, input: IntakeInput, ip: string): Promise<{ id: number; created: boolean }> {
+export async function intakeLead(
+  db: DbOrTx,
+  source: IntakeSource,
+  input: IntakeInput,
+  ip: string,
+): Promise<{ id: number; created: boolean }> {
   const email = input.email.toLowerCase();
   const owner = source.kind === 'affiliate' ? `affiliate:${source.affiliateId}` : 'site';
   return db.transaction(async (tx) => {
@@ -40,17 +47,31 @@ export async function intakeLead(db: DbOrTx, source: IntakeSource, input: Intake
     const [l] = await tx
       .insert(leads)
       .values({
-        firstName, lastName, email, phone: input.phone ?? null, country: input.country ?? null, city: input.city || null,
-        funnelLink: input.funnelLink ?? null, reference: input.reference || null, leadSourceId: input.leadSourceId || null,
-        leadStatus: await defaultSalesStatus(tx), group: 'sales',
-        source: source.kind === 'affiliate' ? 'affiliate' : 'live', userId: source.kind === 'affiliate' ? source.affiliateId : null,
+        firstName,
+        lastName,
+        email,
+        phone: input.phone ?? null,
+        country: input.country ?? null,
+        city: input.city || null,
+        funnelLink: input.funnelLink ?? null,
+        reference: input.reference || null,
+        leadSourceId: input.leadSourceId || null,
+        leadStatus: await defaultSalesStatus(tx),
+        group: 'sales',
+        source: source.kind === 'affiliate' ? 'affiliate' : 'live',
+        userId: source.kind === 'affiliate' ? source.affiliateId : null,
       })
       .returning();
     // The audit says it came through the API and with which key (its visible prefix; the site key by name only).
     await writeAudit(tx, {
-      actorId: source.kind === 'affiliate' ? source.affiliateId : null, targetUserId: null, action: 'lead.create', before: null,
+      actorId: source.kind === 'affiliate' ? source.affiliateId : null,
+      targetUserId: null,
+      action: 'lead.create',
+      before: null,
       after: { ...snapshot(l), via: 'api', api_key: source.kind === 'affiliate' ? source.prefix : 'site webhook key' },
-      ip, subjectType: 'lead', subjectId: l.id,
+      ip,
+      subjectType: 'lead',
+      subjectId: l.id,
     });
     return { id: l.id, created: true };
   });

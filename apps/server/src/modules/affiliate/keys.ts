@@ -28,22 +28,33 @@ export async function generateApiKey(db: DbOrTx, actor: StaffActor): Promise<Aff
   const key = `${AFFILIATE_KEY_PREFIX}${randomBytes(30).toString('base64url')}`;
   const prefix = key.slice(0, SHOWN);
   return db.transaction(async (tx) => {
-    const [before] = await tx.select({ prefix: affiliateApiKeys.prefix }).from(affiliateApiKeys).where(eq(affiliateApiKeys.userId, actor.id));
+    const [before] = await tx
+      .select({ prefix: affiliateApiKeys.prefix })
+      .from(affiliateApiKeys)
+      .where(eq(affiliateApiKeys.userId, actor.id));
     const [row] = await tx
       .insert(affiliateApiKeys)
       .values({ userId: actor.id, keyHash: sha256(key), prefix })
-      .onConflictDoUpdate({ target: affiliateApiKeys.userId, set: { keyHash: sha256(key), prefix, createdAt: new Date() } })
+      .onConflictDoUpdate({
+        target: affiliateApiKeys.userId,
+        set: { keyHash: sha256(key), prefix, createdAt: new Date() },
+      })
       .returning();
     await writeAudit(tx, {
-      actorId: actor.id, targetUserId: actor.id, action: 'affiliate.api_key_generate',
-      before: before ? { prefix: before.prefix } : null, after: { prefix }, ip: actor.ip,
+      actorId: actor.id,
+      targetUserId: actor.id,
+      action: 'affiliate.api_key_generate',
+      before: before ? { prefix: before.prefix } : null,
+      after: { prefix },
+      ip: actor.ip,
     });
     return { message: 'API key generated successfully', key, prefix, created_at: row.createdAt.toISOString() };
   });
 }
 
 /** Compares two secrets in constant time (through their hashes, so lengths do not matter either). */
-const sameSecret = (a: string, b: string) => timingSafeEqual(Buffer.from(sha256(a), 'hex'), Buffer.from(sha256(b), 'hex'));
+const sameSecret = (a: string, b: string) =>
+  timingSafeEqual(Buffer.from(sha256(a), 'hex'), Buffer.from(sha256(b), 'hex'));
 
 /**
  * The owner of a presented key, or null. An affiliate's key works while the affiliate is an active, not deleted
@@ -58,6 +69,13 @@ export async function resolveApiKey(db: DbOrTx, presented: string): Promise<Inta
     .select({ id: users.id, prefix: affiliateApiKeys.prefix })
     .from(affiliateApiKeys)
     .innerJoin(users, eq(users.id, affiliateApiKeys.userId))
-    .where(and(eq(affiliateApiKeys.keyHash, sha256(presented)), eq(users.roleId, 4), eq(users.isActive, true), isNull(users.deletedAt)));
+    .where(
+      and(
+        eq(affiliateApiKeys.keyHash, sha256(presented)),
+        eq(users.roleId, 4),
+        eq(users.isActive, true),
+        isNull(users.deletedAt),
+      ),
+    );
   return row ? { kind: 'affiliate', affiliateId: row.id, prefix: row.prefix } : null;
 }

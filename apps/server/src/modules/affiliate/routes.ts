@@ -1,8 +1,14 @@
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
 import {
-  AffiliateApiKeyGenerated, AffiliateApiKeyResponse, ErrorResponse, LEAD_INTAKE_PATH, LEAD_INTAKE_PER_MINUTE, LEAD_INTAKE_WRONG_KEYS,
-  LeadIntakeRequest, LeadIntakeResponse,
+  AffiliateApiKeyGenerated,
+  AffiliateApiKeyResponse,
+  ErrorResponse,
+  LEAD_INTAKE_PATH,
+  LEAD_INTAKE_PER_MINUTE,
+  LEAD_INTAKE_WRONG_KEYS,
+  LeadIntakeRequest,
+  LeadIntakeResponse,
 } from '@platform/domain';
 import { memoryCounter, redisCounter } from '../../lib/attempt-counter.ts';
 import { sha256 } from '../../lib/crypto.ts';
@@ -52,14 +58,21 @@ export const affiliateRoutes: RoutesPlugin = async (app) => {
       return key ? `intake-key:${sha256(key.slice(0, MAX_KEY_LENGTH))}` : `intake-ip:${req.ip}`;
     },
     errorResponseBuilder: (_req, c) =>
-      new AppError('API_KEY_RATE_LIMITED', `Too many requests with this API key (at most ${c.max} a minute). Try again in ${c.after}.`),
+      new AppError(
+        'API_KEY_RATE_LIMITED',
+        `Too many requests with this API key (at most ${c.max} a minute). Try again in ${c.after}.`,
+      ),
   }) as unknown as onRequestAsyncHookHandler;
 
   const checkKey: onRequestAsyncHookHandler = async (req) => {
     const key = presentedKey(req);
     if (!key) throw new AppError('API_KEY_MISSING');
     const waitMs = await wrongKeys.retryAfterMs(req.ip);
-    if (waitMs > 0) throw new AppError('API_KEY_GUESSING', `Too many requests with a wrong API key from your network. Try again in ${Math.ceil(waitMs / 60_000)} minutes.`);
+    if (waitMs > 0)
+      throw new AppError(
+        'API_KEY_GUESSING',
+        `Too many requests with a wrong API key from your network. Try again in ${Math.ceil(waitMs / 60_000)} minutes.`,
+      );
     const source = key.length <= MAX_KEY_LENGTH ? await resolveApiKey(db, key) : null;
     if (!source) {
       await wrongKeys.tryCount(req.ip);
@@ -83,14 +96,22 @@ export const affiliateRoutes: RoutesPlugin = async (app) => {
           `At most ${LEAD_INTAKE_PER_MINUTE} requests a minute per key.`,
         security: [{ [API_KEY_SCHEME]: [] }],
         body: LeadIntakeRequest,
-        response: { 200: LeadIntakeResponse, 201: LeadIntakeResponse, 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse },
+        response: {
+          200: LeadIntakeResponse,
+          201: LeadIntakeResponse,
+          400: ErrorResponse,
+          401: ErrorResponse,
+          429: ErrorResponse,
+        },
       },
     },
     async (req, reply) => {
       const source = sources.get(req);
       if (!source) throw new AppError('API_KEY_MISSING');
       const { id, created } = await intakeLead(db, source, req.body, req.ip);
-      return reply.status(created ? 201 : 200).send({ message: created ? 'Lead received' : 'Lead already received', id, created });
+      return reply
+        .status(created ? 201 : 200)
+        .send({ message: created ? 'Lead received' : 'Lead already received', id, created });
     },
   );
 
@@ -108,7 +129,10 @@ export const affiliateRoutes: RoutesPlugin = async (app) => {
 
   app.get(
     '/affiliate/api/documentation',
-    { config: { access: [4] }, schema: { tags, summary: 'The lead-intake API as a Markdown document', response: { 200: z.string() } } },
+    {
+      config: { access: [4] },
+      schema: { tags, summary: 'The lead-intake API as a Markdown document', response: { 200: z.string() } },
+    },
     async (_req, reply) => {
       const { appName } = await getBranding(db);
       return reply

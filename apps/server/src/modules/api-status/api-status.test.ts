@@ -25,19 +25,31 @@ describe('GET /api/admin/api-status', () => {
     expect(res.statusCode).toBe(403);
   });
 
-  it('lists the feed manager\'s last heartbeats and which providers price a category', async () => {
+  it("lists the feed manager's last heartbeats and which providers price a category", async () => {
     const beats = [{ api: 'polygonForex' as const, success: true, msg: 'Connected: 13 instruments' }];
-    const sources = { forex: 'polygonForex', commodity: 'simulated', index: 'simulated', stock: 'simulated', crypto: 'simulated' } as const;
-    const status = await getApiStatus(t.ctx.db, { book: t.ctx.market.book, instruments: t.ctx.market.instruments, feeds: { heartbeats: () => beats, sources: () => sources } });
+    const sources = {
+      forex: 'polygonForex',
+      commodity: 'simulated',
+      index: 'simulated',
+      stock: 'simulated',
+      crypto: 'simulated',
+    } as const;
+    const status = await getApiStatus(t.ctx.db, {
+      book: t.ctx.market.book,
+      instruments: t.ctx.market.instruments,
+      feeds: { heartbeats: () => beats, sources: () => sources },
+    });
     expect(status.heartbeats).toEqual(beats);
     expect(status.configured).toEqual(['polygonForex']);
     expect(status.simulated.categories).toEqual(['commodity', 'index', 'stock', 'crypto']);
   });
 
-  it('reports the simulated feed\'s own heartbeat when no provider has a key', async () => {
+  it("reports the simulated feed's own heartbeat when no provider has a key", async () => {
     const cookie = await signIn(t.app, DEMO.admin);
     const now = Date.now();
-    t.ctx.market.book.apply([{ name: 'EUR_USD', bid: 1.2345, ask: 1.2347, closeoutBid: 1.2345, closeoutAsk: 1.2347, time: now }]);
+    t.ctx.market.book.apply([
+      { name: 'EUR_USD', bid: 1.2345, ask: 1.2347, closeoutBid: 1.2345, closeoutAsk: 1.2347, time: now },
+    ]);
     const res = (await t.app.inject({ method: 'GET', url: '/api/admin/api-status', headers: { cookie } })).json();
     expect(res.configured).toEqual([]);
     expect(res.simulated.categories).toEqual(['forex', 'commodity', 'index', 'stock', 'crypto']);

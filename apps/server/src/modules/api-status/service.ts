@@ -4,7 +4,6 @@ import type { FeedManager } from '../../market/feed-manager.ts';
 import type { Market } from '../../market/types.ts';
 import { getSetting } from '../settings/service.ts';
 
-
 const count = (v: string | null | undefined): number => {
   const n = Number.parseInt(v ?? '', 10);
   return Number.isFinite(n) && n > 0 ? n : 0;
@@ -14,7 +13,10 @@ const count = (v: string | null | undefined): number => {
  * The quota comes from the currencyAPI settings record (value2 remaining, value3 monthly total), which the
  * currency API adapter keeps current, so the figure survives restarts and needs no call to the provider.
  */
-export async function getApiStatus(db: DbOrTx, market: Pick<Market, 'book' | 'instruments'> & { feeds?: Pick<FeedManager, 'heartbeats' | 'sources'> }): Promise<ApiStatusResponse> {
+export async function getApiStatus(
+  db: DbOrTx,
+  market: Pick<Market, 'book' | 'instruments'> & { feeds?: Pick<FeedManager, 'heartbeats' | 'sources'> },
+): Promise<ApiStatusResponse> {
   const row = await getSetting(db, 'currencyAPI');
   const total = count(row?.value3);
   const remaining = Math.min(count(row?.value2), total);
@@ -33,6 +35,10 @@ export async function getApiStatus(db: DbOrTx, market: Pick<Market, 'book' | 'in
     heartbeats: market.feeds?.heartbeats() ?? [],
     currency: { used: total - remaining, total },
     configured: HEARTBEAT_APIS.filter((api) => sources && Object.values(sources).includes(api)),
-    simulated: { categories: simulatedCategories, instruments, lastTickAt: lastTick ? new Date(lastTick).toISOString() : null },
+    simulated: {
+      categories: simulatedCategories,
+      instruments,
+      lastTickAt: lastTick ? new Date(lastTick).toISOString() : null,
+    },
   };
 }

@@ -15,9 +15,30 @@ beforeAll(async () => {
   admin = await signIn(t.app, DEMO.admin);
   [{ id: adminId }] = await t.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, DEMO.admin));
   customer = await newVerifiedCustomer(t, 'audited');
-  await writeAudit(t.ctx.db, { actorId: adminId, targetUserId: customer.id, action: 'customer.update', before: { city: 'London' }, after: { city: 'Paris' }, ip: '10.0.0.1' });
-  await writeAudit(t.ctx.db, { actorId: adminId, targetUserId: null, action: 'order.void', subjectType: 'order', subjectId: 4242, before: { pro_loss: '12.5' }, after: null });
-  await writeAudit(t.ctx.db, { actorId: adminId, targetUserId: null, action: 'settings.update', subjectType: 'settings', after: { appName: '=cmd' } });
+  await writeAudit(t.ctx.db, {
+    actorId: adminId,
+    targetUserId: customer.id,
+    action: 'customer.update',
+    before: { city: 'London' },
+    after: { city: 'Paris' },
+    ip: '10.0.0.1',
+  });
+  await writeAudit(t.ctx.db, {
+    actorId: adminId,
+    targetUserId: null,
+    action: 'order.void',
+    subjectType: 'order',
+    subjectId: 4242,
+    before: { pro_loss: '12.5' },
+    after: null,
+  });
+  await writeAudit(t.ctx.db, {
+    actorId: adminId,
+    targetUserId: null,
+    action: 'settings.update',
+    subjectType: 'settings',
+    after: { appName: '=cmd' },
+  });
 });
 afterAll(() => t.close());
 
@@ -29,12 +50,24 @@ describe('audit log', () => {
     expect(res.statusCode).toBe(200);
     const [first, second, third] = res.json().data;
     expect(first).toMatchObject({ action: 'settings.update', subject_type: 'settings', actor: { email: DEMO.admin } });
-    expect(second).toMatchObject({ action: 'order.void', subject_type: 'order', subject_id: 4242, before: { pro_loss: '12.5' } });
-    expect(third).toMatchObject({ action: 'customer.update', target: { id: customer.id, email: customer.email }, before: { city: 'London' }, after: { city: 'Paris' }, ip: '10.0.0.1' });
+    expect(second).toMatchObject({
+      action: 'order.void',
+      subject_type: 'order',
+      subject_id: 4242,
+      before: { pro_loss: '12.5' },
+    });
+    expect(third).toMatchObject({
+      action: 'customer.update',
+      target: { id: customer.id, email: customer.email },
+      before: { city: 'London' },
+      after: { city: 'Paris' },
+      ip: '10.0.0.1',
+    });
   });
 
   it('filters by actor, subject, action and date', async () => {
-    const ids = async (q: string) => (await get(`/api/admin/audit/api?${q}`)).json().data.map((r: { action: string }) => r.action);
+    const ids = async (q: string) =>
+      (await get(`/api/admin/audit/api?${q}`)).json().data.map((r: { action: string }) => r.action);
     expect(await ids(`subject=${encodeURIComponent(customer.email)}`)).toEqual(['customer.update']);
     expect(await ids(`subject=${customer.id}`)).toEqual(['customer.update']);
     expect(await ids('subject=order:4242')).toEqual(['order.void']);
@@ -47,7 +80,9 @@ describe('audit log', () => {
     expect(await ids('to=2000-01-01')).toEqual([]);
     const bad = await get('/api/admin/audit/api?from=2024-02-30');
     expect(bad.statusCode).toBe(400);
-    expect((await get('/api/admin/audit/api?from=2024-03-02&to=2024-03-01')).json().message).toBe('From must not be after To');
+    expect((await get('/api/admin/audit/api?from=2024-03-02&to=2024-03-01')).json().message).toBe(
+      'From must not be after To',
+    );
   });
 
   it('exports the filtered rows to CSV, formulas neutralised', async () => {
@@ -55,11 +90,18 @@ describe('audit log', () => {
     expect(res.statusCode).toBe(200);
     const rows = parse(res.body, { bom: true, columns: true }) as Array<Record<string, string>>;
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ Action: 'settings.update', Actor: DEMO.admin, Subject: 'settings', After: '{"appName":"=cmd"}' });
+    expect(rows[0]).toMatchObject({
+      Action: 'settings.update',
+      Actor: DEMO.admin,
+      Subject: 'settings',
+      After: '{"appName":"=cmd"}',
+    });
   });
 
   it('lists the recorded actions for the filter', async () => {
-    expect((await get('/api/admin/audit/actions')).json().data).toEqual(expect.arrayContaining(['customer.update', 'order.void', 'settings.update']));
+    expect((await get('/api/admin/audit/actions')).json().data).toEqual(
+      expect.arrayContaining(['customer.update', 'order.void', 'settings.update']),
+    );
   });
 
   it('is for admins only', async () => {
@@ -70,12 +112,22 @@ describe('audit log', () => {
   it('cannot be changed or deleted, nor can the ledger: the database refuses, whoever asks', async () => {
     const [row] = await t.ctx.db.select({ id: auditLogs.id }).from(auditLogs).limit(1);
     // The database's own words, under the query wrapper's.
-    const refusal = (p: Promise<unknown>) => p.then(() => 'allowed', (err: Error & { cause?: Error }) => String(err.cause?.message ?? err.message));
-    expect(await refusal(t.ctx.db.update(auditLogs).set({ action: 'rewritten' }).where(eq(auditLogs.id, row.id)))).toMatch(/cannot be changed or deleted/);
-    expect(await refusal(t.ctx.db.delete(auditLogs).where(eq(auditLogs.id, row.id)))).toMatch(/cannot be changed or deleted/);
+    const refusal = (p: Promise<unknown>) =>
+      p.then(
+        () => 'allowed',
+        (err: Error & { cause?: Error }) => String(err.cause?.message ?? err.message),
+      );
+    expect(
+      await refusal(t.ctx.db.update(auditLogs).set({ action: 'rewritten' }).where(eq(auditLogs.id, row.id))),
+    ).toMatch(/cannot be changed or deleted/);
+    expect(await refusal(t.ctx.db.delete(auditLogs).where(eq(auditLogs.id, row.id)))).toMatch(
+      /cannot be changed or deleted/,
+    );
     expect(await refusal(t.ctx.db.execute(sql`truncate audit_logs`))).toMatch(/cannot be changed or deleted/);
     // Ledger entries likewise: a correction is a new entry, never an edit.
-    expect(await refusal(t.ctx.db.execute(sql`update ledger_entries set amount = amount + 1`))).toMatch(/cannot be changed or deleted/);
+    expect(await refusal(t.ctx.db.execute(sql`update ledger_entries set amount = amount + 1`))).toMatch(
+      /cannot be changed or deleted/,
+    );
     expect(await refusal(t.ctx.db.execute(sql`delete from ledger_entries`))).toMatch(/cannot be changed or deleted/);
     // Nor can a user with audit rows be erased underneath them.
     await expect(t.ctx.db.delete(users).where(eq(users.id, customer.id))).rejects.toThrow();

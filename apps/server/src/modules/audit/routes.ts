@@ -11,7 +11,8 @@ export const auditRoutes: RoutesPlugin = async (app) => {
   app.get(
     '/admin/audit/api',
     { config: { access: [1] }, schema: { tags, querystring: AuditQuery, response: { 200: AuditListResponse } } },
-    async (req, reply) => listOrCsv(reply, req.query, (q) => listAudit(db, q), { name: 'audit-log', columns: AUDIT_CSV }),
+    async (req, reply) =>
+      listOrCsv(reply, req.query, (q) => listAudit(db, q), { name: 'audit-log', columns: AUDIT_CSV }),
   );
   app.get(
     '/admin/audit/actions',

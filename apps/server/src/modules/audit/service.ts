@@ -22,7 +22,8 @@ function filterOf(q: Query): SQL | undefined {
   if (subject) {
     const typed = /^([a-z_]+):(\d{1,9})$/i.exec(subject);
     if (typed) parts.push(and(eq(auditLogs.subjectType, typed[1]), eq(auditLogs.subjectId, Number(typed[2]))));
-    else if (isId(subject)) parts.push(or(eq(auditLogs.targetUserId, Number(subject)), eq(auditLogs.subjectId, Number(subject))));
+    else if (isId(subject))
+      parts.push(or(eq(auditLogs.targetUserId, Number(subject)), eq(auditLogs.subjectId, Number(subject))));
     else parts.push(or(ilike(targets.email, contains(subject)), eq(auditLogs.subjectType, subject)));
   }
   const action = q.action?.trim();
@@ -32,7 +33,8 @@ function filterOf(q: Query): SQL | undefined {
   return and(...parts);
 }
 
-const person = (p: { id: number; email: string; fullName: string } | null) => (p ? { id: p.id, email: p.email, full_name: p.fullName } : null);
+const person = (p: { id: number; email: string; fullName: string } | null) =>
+  p ? { id: p.id, email: p.email, full_name: p.fullName } : null;
 
 /** GET /admin/audit/api: newest first; also the CSV export's pages. */
 export async function listAudit(db: DbOrTx, q: Query): Promise<AuditListResponse> {
@@ -49,7 +51,12 @@ export async function listAudit(db: DbOrTx, q: Query): Promise<AuditListResponse
       .leftJoin(targets, eq(targets.id, auditLogs.targetUserId));
   const [rows, [{ n }]] = await Promise.all([
     base().where(where).orderBy(desc(auditLogs.id)).limit(q.limit).offset(offsetOf(q)),
-    db.select({ n: count() }).from(auditLogs).leftJoin(actors, eq(actors.id, auditLogs.actorId)).leftJoin(targets, eq(targets.id, auditLogs.targetUserId)).where(where),
+    db
+      .select({ n: count() })
+      .from(auditLogs)
+      .leftJoin(actors, eq(actors.id, auditLogs.actorId))
+      .leftJoin(targets, eq(targets.id, auditLogs.targetUserId))
+      .where(where),
   ]);
   const data: AuditEntryDto[] = rows.map(({ row, actor, target }) => ({
     id: row.id,

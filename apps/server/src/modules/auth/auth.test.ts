@@ -27,7 +27,12 @@ const signupBody = (email: string) => ({
 async function lastMailLink(to: string, path: string): Promise<string> {
   // Reset mail is written after the answer (its timing must not tell whether the account exists).
   await t.ctx.jobs.idle();
-  const [m] = await t.ctx.db.select().from(mailOutbox).where(eq(mailOutbox.to, to)).orderBy(desc(mailOutbox.id)).limit(1);
+  const [m] = await t.ctx.db
+    .select()
+    .from(mailOutbox)
+    .where(eq(mailOutbox.to, to))
+    .orderBy(desc(mailOutbox.id))
+    .limit(1);
   // The outbox text never holds the link; without SMTP it is kept apart for the (audited) admin read.
   const match = m?.secret?.match(new RegExp(`${path}\\?token=([\\w-]+)`));
   if (!match) throw new Error(`no ${path} link mailed to ${to}`);
@@ -36,11 +41,19 @@ async function lastMailLink(to: string, path: string): Promise<string> {
 
 describe('sign-up, verification and sign-in', () => {
   it('creates a client with a real and a funded demo wallet, and requires email verification', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/signup', payload: signupBody('nina@example.com') });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/signup',
+      payload: signupBody('nina@example.com'),
+    });
     expect(res.statusCode).toBe(201);
     expect(res.json().emailVerification).toBe(true);
 
-    const blocked = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'nina@example.com', password: 'Secret123!' } });
+    const blocked = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'nina@example.com', password: 'Secret123!' },
+    });
     expect(blocked.statusCode).toBe(403);
     expect(blocked.json().message).toMatch(/verify your email/i);
 
@@ -53,7 +66,13 @@ describe('sign-up, verification and sign-in', () => {
     const cookie = await signIn(t.app, 'nina@example.com', 'Secret123!');
     const me = (await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie } })).json();
     expect(me.user.role_id).toBe(3);
-    expect(me.user.balances.map((b: { mode: string; currency: string; balance: string }) => [b.mode, b.currency, Number(b.balance)])).toEqual([
+    expect(
+      me.user.balances.map((b: { mode: string; currency: string; balance: string }) => [
+        b.mode,
+        b.currency,
+        Number(b.balance),
+      ]),
+    ).toEqual([
       ['real', 'EUR', 0],
       ['demo', 'EUR', 10000],
     ]);
@@ -62,10 +81,16 @@ describe('sign-up, verification and sign-in', () => {
 
     // Admins are told of the new customer, with a link to the customer's page; the manager is not.
     const admin = await signIn(t.app, DEMO.admin);
-    const notices = (await t.app.inject({ method: 'GET', url: '/api/notifications', headers: { cookie: admin } })).json();
-    expect(notices.data).toContainEqual(expect.objectContaining({ title: 'New customer', url: `/admin/customers/edit/${me.user.id}` }));
+    const notices = (
+      await t.app.inject({ method: 'GET', url: '/api/notifications', headers: { cookie: admin } })
+    ).json();
+    expect(notices.data).toContainEqual(
+      expect.objectContaining({ title: 'New customer', url: `/admin/customers/edit/${me.user.id}` }),
+    );
     const manager = await signIn(t.app, DEMO.manager);
-    const theirs = (await t.app.inject({ method: 'GET', url: '/api/notifications', headers: { cookie: manager } })).json();
+    const theirs = (
+      await t.app.inject({ method: 'GET', url: '/api/notifications', headers: { cookie: manager } })
+    ).json();
     expect(theirs.data.map((n: { title: string }) => n.title)).not.toContain('New customer');
   });
 
@@ -76,7 +101,11 @@ describe('sign-up, verification and sign-in', () => {
     const { errors } = res.json();
     expect(errors.fullName).toBe('Full name is required');
     expect(errors.password).toBe('Password must be at least 8 characters');
-    const mismatch = await t.app.inject({ method: 'POST', url: '/api/auth/signup', payload: { ...signupBody('bad@example.com'), passwordConfirmation: 'Other12345' } });
+    const mismatch = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/signup',
+      payload: { ...signupBody('bad@example.com'), passwordConfirmation: 'Other12345' },
+    });
     expect(mismatch.statusCode).toBe(400);
     expect(mismatch.json().errors.passwordConfirmation).toBe('Passwords must match');
     const rows = await t.ctx.db.select().from(users).where(eq(users.email, 'bad@example.com'));
@@ -84,7 +113,11 @@ describe('sign-up, verification and sign-in', () => {
   });
 
   it('refuses a second account with the same email (any case)', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/signup', payload: signupBody('CLIENT@demo.test') });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/signup',
+      payload: signupBody('CLIENT@demo.test'),
+    });
     expect(res.statusCode).toBe(409);
     expect(res.json().errors.email).toMatch(/already exists/);
   });
@@ -96,34 +129,67 @@ describe('sign-up, verification and sign-in', () => {
     ]);
     expect([a.statusCode, b.statusCode].sort()).toEqual([201, 409]);
     const rows = await t.ctx.db.select().from(users).where(eq(users.email, 'twin@example.com'));
-    expect(rows.length + (await t.ctx.db.select().from(users).where(eq(users.email, 'Twin@example.com'))).length).toBe(1);
+    expect(rows.length + (await t.ctx.db.select().from(users).where(eq(users.email, 'Twin@example.com'))).length).toBe(
+      1,
+    );
   });
 
   it('answers a wrong password with "Invalid Credentials" and rotates the session on sign-in', async () => {
-    const bad = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: DEMO.manager, password: 'nope-nope' } });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: DEMO.manager, password: 'nope-nope' },
+    });
     expect(bad.statusCode).toBe(401);
     expect(bad.json().message).toBe('Invalid Credentials');
     const first = await signIn(t.app, DEMO.manager);
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', headers: { cookie: first }, payload: { email: DEMO.manager, password: 'Demo12345!' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { cookie: first },
+      payload: { email: DEMO.manager, password: 'Demo12345!' },
+    });
     const second = cookieOf(res);
     expect(second).not.toBe(first);
-    expect((await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie: first } })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie: second } })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie: first } })).statusCode).toBe(
+      401,
+    );
+    expect((await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie: second } })).statusCode).toBe(
+      200,
+    );
   });
 
   it('gives a browser-session cookie without Remember Me and a dated one with it', async () => {
-    const plain = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: DEMO.agent, password: 'Demo12345!' } });
+    const plain = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: DEMO.agent, password: 'Demo12345!' },
+    });
     expect(String(plain.headers['set-cookie'])).not.toMatch(/Expires=/i);
     expect(String(plain.headers['set-cookie'])).toMatch(/HttpOnly/i);
     expect(String(plain.headers['set-cookie'])).toMatch(/SameSite=Lax/i);
-    const remembered = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: DEMO.agent, password: 'Demo12345!', remember: true } });
+    const remembered = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: DEMO.agent, password: 'Demo12345!', remember: true },
+    });
     expect(String(remembered.headers['set-cookie'])).toMatch(/Expires=/i);
   });
 
   it('limits failed sign-ins per account with 429', async () => {
     for (let i = 0; i < 5; i++)
-      await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: DEMO.retention, password: 'wrong-pass' }, remoteAddress: `10.0.0.${i + 1}` });
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: DEMO.retention, password: 'Demo12345!' }, remoteAddress: '10.0.1.1' });
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: DEMO.retention, password: 'wrong-pass' },
+        remoteAddress: `10.0.0.${i + 1}`,
+      });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: DEMO.retention, password: 'Demo12345!' },
+      remoteAddress: '10.0.1.1',
+    });
     expect(res.statusCode).toBe(429);
     expect(res.json().message).toMatch(/Too many failed sign-ins for this account/);
   });
@@ -137,12 +203,22 @@ describe('sign-up, verification and sign-in', () => {
 
   it('blocks cross-site state changes (CSRF) but accepts same-origin ones', async () => {
     const cookie = await signIn(t.app, DEMO.client);
-    const evil = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie, origin: 'https://evil.example', host: 'localhost:3000' } });
+    const evil = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { cookie, origin: 'https://evil.example', host: 'localhost:3000' },
+    });
     expect(evil.statusCode).toBe(403);
     // Neither an odd spelling of the path nor a forged X-Forwarded-Host (no trusted proxy here) gets past the check.
     for (const headers of [
       { cookie, origin: 'https://evil.example', host: 'localhost:3000', url: '/%61pi/auth/logout' },
-      { cookie, origin: 'https://evil.example', host: 'localhost:3000', 'x-forwarded-host': 'evil.example', url: '/api/auth/logout' },
+      {
+        cookie,
+        origin: 'https://evil.example',
+        host: 'localhost:3000',
+        'x-forwarded-host': 'evil.example',
+        url: '/api/auth/logout',
+      },
       { cookie, 'sec-fetch-site': 'cross-site', url: '/API//auth/logout/' },
       // Same host, other scheme: a plain-http page is not the site.
       { cookie, origin: 'https://localhost:3000', host: 'localhost:3000', url: '/api/auth/logout' },
@@ -151,7 +227,11 @@ describe('sign-up, verification and sign-in', () => {
       expect((await t.app.inject({ method: 'POST', url, headers: h })).statusCode, JSON.stringify(headers)).toBe(403);
     }
     expect((await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie } })).statusCode).toBe(200);
-    const same = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie, origin: 'http://localhost:3000', host: 'localhost:3000' } });
+    const same = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { cookie, origin: 'http://localhost:3000', host: 'localhost:3000' },
+    });
     expect(same.statusCode).toBe(200);
   });
 });
@@ -162,18 +242,36 @@ describe('password reset', () => {
     const req = await t.app.inject({ method: 'POST', url: '/api/forgot-password', payload: { email: DEMO.affiliate } });
     expect(req.statusCode).toBe(200);
     const token = await lastMailLink(DEMO.affiliate, '/reset-password');
-    const short = await t.app.inject({ method: 'PUT', url: '/api/forgot-password', payload: { token, password: 'short' } });
+    const short = await t.app.inject({
+      method: 'PUT',
+      url: '/api/forgot-password',
+      payload: { token, password: 'short' },
+    });
     expect(short.statusCode).toBe(400);
-    const ok = await t.app.inject({ method: 'PUT', url: '/api/forgot-password', payload: { token, password: 'BrandNew123' } });
+    const ok = await t.app.inject({
+      method: 'PUT',
+      url: '/api/forgot-password',
+      payload: { token, password: 'BrandNew123' },
+    });
     expect(ok.statusCode).toBe(200);
-    const reuse = await t.app.inject({ method: 'PUT', url: '/api/forgot-password', payload: { token, password: 'Another123' } });
+    const reuse = await t.app.inject({
+      method: 'PUT',
+      url: '/api/forgot-password',
+      payload: { token, password: 'Another123' },
+    });
     expect(reuse.statusCode).toBe(422);
-    expect((await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie: old } })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie: old } })).statusCode).toBe(
+      401,
+    );
     await signIn(t.app, DEMO.affiliate, 'BrandNew123');
   });
 
   it('answers the same for unknown addresses and validates the email', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/forgot-password', payload: { email: 'nobody@example.com' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/forgot-password',
+      payload: { email: 'nobody@example.com' },
+    });
     expect(res.statusCode).toBe(200);
     const bad = await t.app.inject({ method: 'POST', url: '/api/forgot-password', payload: { email: 'x' } });
     expect(bad.statusCode).toBe(400);
@@ -199,7 +297,9 @@ describe('forgot password for unknown and known addresses', () => {
       for (const email of [DEMO.manager, 'nobody-here@example.com']) {
         const res = await t.app.inject({ method: 'POST', url: '/api/forgot-password', payload: { email } });
         expect(res.statusCode).toBe(200);
-        expect(res.json().message).toBe(`We have sent a verification email to ${email}. Please click the link in it to reset your password.`);
+        expect(res.json().message).toBe(
+          `We have sent a verification email to ${email}. Please click the link in it to reset your password.`,
+        );
       }
       expect(sent).toEqual([]);
       release();

@@ -3,7 +3,13 @@ import type { Config } from '../../config.ts';
 import { SESSION_COOKIE } from './sessions.ts';
 
 /** httpOnly, SameSite=Lax; "Remember Me" gets a dated cookie, otherwise a browser-session cookie. */
-export function setSessionCookie(reply: FastifyReply, config: Config, token: string, remember: boolean, expiresAt: Date): void {
+export function setSessionCookie(
+  reply: FastifyReply,
+  config: Config,
+  token: string,
+  remember: boolean,
+  expiresAt: Date,
+): void {
   reply.setCookie(SESSION_COOKIE, token, {
     path: '/',
     httpOnly: true,

@@ -47,7 +47,9 @@ export async function getCurrentUser(db: DbOrTx, userId: number, impersonating: 
   if (!u) throw new AppError('UNAUTHENTICATED');
   const [profile] = await db.select().from(userProfiles).where(eq(userProfiles.userId, userId)).limit(1);
   const wallets = await db.select().from(balances).where(eq(balances.userId, userId)).orderBy(balances.id);
-  const [plan] = u.pricingTableId ? await db.select().from(pricingPlans).where(eq(pricingPlans.id, u.pricingTableId)).limit(1) : [];
+  const [plan] = u.pricingTableId
+    ? await db.select().from(pricingPlans).where(eq(pricingPlans.id, u.pricingTableId)).limit(1)
+    : [];
   const active = wallets.find((w) => w.id === u.activeBalanceId) ?? wallets[0] ?? null;
   return {
     user: {

@@ -1,7 +1,19 @@
 import { z } from 'zod';
 import {
-  CurrentUserResponse, ForgotPasswordRequest, IdParam, SignInLockResponse, LoginRequest, MessageResponse, ResetPasswordRequest, SignupRequest,
-  SignupResponse, TwoFactorChallengeRequest, TwoFactorChallengeResponse, TwoFactorLoginRequest, TwoFactorLoginResponse, TwoFactorSetupResponse,
+  CurrentUserResponse,
+  ForgotPasswordRequest,
+  IdParam,
+  SignInLockResponse,
+  LoginRequest,
+  MessageResponse,
+  ResetPasswordRequest,
+  SignupRequest,
+  SignupResponse,
+  TwoFactorChallengeRequest,
+  TwoFactorChallengeResponse,
+  TwoFactorLoginRequest,
+  TwoFactorLoginResponse,
+  TwoFactorSetupResponse,
   VerifyEmailRequest,
 } from '@platform/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -10,7 +22,15 @@ import { AppError } from '../../lib/errors.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { clearSessionCookie, setSessionCookie } from './cookie.ts';
 import { getCurrentUser } from './current-user.ts';
-import { login, loginTwoFactor, loginTwoFactorSetup, requestPasswordReset, resetPassword, signup, verifyEmail } from './service.ts';
+import {
+  login,
+  loginTwoFactor,
+  loginTwoFactorSetup,
+  requestPasswordReset,
+  resetPassword,
+  signup,
+  verifyEmail,
+} from './service.ts';
 import { createSession, destroySession, ipAllowed } from './sessions.ts';
 import { clearSignInLock, signInLockOf } from './sign-in-lock.ts';
 import { users } from '../../db/schema.ts';
@@ -27,12 +47,20 @@ export const authRoutes: RoutesPlugin = async (app) => {
 
   app.post(
     '/auth/signup',
-    { config: { access: 'public', ...authRateLimit }, schema: { tags: ['auth'], body: SignupRequest, response: { 201: SignupResponse } } },
+    {
+      config: { access: 'public', ...authRateLimit },
+      schema: { tags: ['auth'], body: SignupRequest, response: { 201: SignupResponse } },
+    },
     async (req, reply) => reply.status(201).send(await signup(ctx, req.body, req.ip)),
   );
 
   /** Session rotation: a sign-in always replaces whatever session the browser carried. */
-  async function openSession(req: FastifyRequest, reply: FastifyReply, session: { token: string; expiresAt: Date }, remember: boolean) {
+  async function openSession(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    session: { token: string; expiresAt: Date },
+    remember: boolean,
+  ) {
     if (req.auth) await destroySession(ctx.db, req.auth.sessionId);
     setSessionCookie(reply, ctx.config, session.token, remember, session.expiresAt);
   }
@@ -41,12 +69,19 @@ export const authRoutes: RoutesPlugin = async (app) => {
     '/auth/login',
     {
       config: { access: 'public', ...signInRateLimit },
-      schema: { tags: ['auth'], body: LoginRequest, response: { 200: z.union([LoginResponse, TwoFactorChallengeResponse]) } },
+      schema: {
+        tags: ['auth'],
+        body: LoginRequest,
+        response: { 200: z.union([LoginResponse, TwoFactorChallengeResponse]) },
+      },
     },
     async (req, reply) => {
       const result = await login(ctx, req.body, { ip: req.ip, userAgent: req.headers['user-agent'] });
       if (result.kind === 'twoFactor') {
-        const message = result.twoFactor === 'code' ? 'Enter the code from your authenticator app' : 'Set up two-factor sign-in to continue';
+        const message =
+          result.twoFactor === 'code'
+            ? 'Enter the code from your authenticator app'
+            : 'Set up two-factor sign-in to continue';
         return { message, twoFactor: result.twoFactor, challenge: result.challenge };
       }
       await openSession(req, reply, result, req.body.remember);
@@ -56,17 +91,27 @@ export const authRoutes: RoutesPlugin = async (app) => {
 
   app.post(
     '/auth/login/two-factor/setup',
-    { config: { access: 'public', ...signInRateLimit }, schema: { tags: ['auth'], body: TwoFactorChallengeRequest, response: { 200: TwoFactorSetupResponse } } },
+    {
+      config: { access: 'public', ...signInRateLimit },
+      schema: { tags: ['auth'], body: TwoFactorChallengeRequest, response: { 200: TwoFactorSetupResponse } },
+    },
     async (req) => loginTwoFactorSetup(ctx, req.body.challenge),
   );
 
   app.post(
     '/auth/login/two-factor',
-    { config: { access: 'public', ...signInRateLimit }, schema: { tags: ['auth'], body: TwoFactorLoginRequest, response: { 200: TwoFactorLoginResponse } } },
+    {
+      config: { access: 'public', ...signInRateLimit },
+      schema: { tags: ['auth'], body: TwoFactorLoginRequest, response: { 200: TwoFactorLoginResponse } },
+    },
     async (req, reply) => {
       const result = await loginTwoFactor(ctx, req.body, { ip: req.ip, userAgent: req.headers['user-agent'] });
       await openSession(req, reply, result, req.body.remember);
-      return { message: 'Signed in successfully', user: result.user, ...(result.recoveryCodes ? { recoveryCodes: result.recoveryCodes } : {}) };
+      return {
+        message: 'Signed in successfully',
+        user: result.user,
+        ...(result.recoveryCodes ? { recoveryCodes: result.recoveryCodes } : {}),
+      };
     },
   );
 
@@ -91,7 +136,10 @@ export const authRoutes: RoutesPlugin = async (app) => {
 
   app.post(
     '/auth/verify-email',
-    { config: { access: 'public', ...authRateLimit }, schema: { tags: ['auth'], body: VerifyEmailRequest, response: { 200: MessageResponse } } },
+    {
+      config: { access: 'public', ...authRateLimit },
+      schema: { tags: ['auth'], body: VerifyEmailRequest, response: { 200: MessageResponse } },
+    },
     async (req) => {
       await verifyEmail(ctx.db, req.body.token);
       return { message: 'Your email address is verified. You can sign in now.' };
@@ -100,13 +148,19 @@ export const authRoutes: RoutesPlugin = async (app) => {
 
   app.post(
     '/forgot-password',
-    { config: { access: 'public', ...authRateLimit }, schema: { tags: ['auth'], body: ForgotPasswordRequest, response: { 200: MessageResponse } } },
+    {
+      config: { access: 'public', ...authRateLimit },
+      schema: { tags: ['auth'], body: ForgotPasswordRequest, response: { 200: MessageResponse } },
+    },
     async (req) => ({ message: await requestPasswordReset(ctx, req.body, req.ip) }),
   );
 
   app.put(
     '/forgot-password',
-    { config: { access: 'public', ...authRateLimit }, schema: { tags: ['auth'], body: ResetPasswordRequest, response: { 200: MessageResponse } } },
+    {
+      config: { access: 'public', ...authRateLimit },
+      schema: { tags: ['auth'], body: ResetPasswordRequest, response: { 200: MessageResponse } },
+    },
     async (req) => {
       await resetPassword(ctx, req.body);
       return { message: 'Your new password has been set successfully.' };
@@ -126,8 +180,20 @@ export const authRoutes: RoutesPlugin = async (app) => {
         throw new AppError('UNAUTHENTICATED');
       }
       const session = await ctx.db.transaction(async (tx) => {
-        const s = await createSession(tx, { userId: staff.id, remember: false, ip: req.ip, userAgent: req.headers['user-agent'] });
-        await writeAudit(tx, { actorId: staff.id, targetUserId: auth.user.id, action: 'customer.back_to_admin', before: null, after: null, ip: req.ip });
+        const s = await createSession(tx, {
+          userId: staff.id,
+          remember: false,
+          ip: req.ip,
+          userAgent: req.headers['user-agent'],
+        });
+        await writeAudit(tx, {
+          actorId: staff.id,
+          targetUserId: auth.user.id,
+          action: 'customer.back_to_admin',
+          before: null,
+          after: null,
+          ip: req.ip,
+        });
         return s;
       });
       setSessionCookie(reply, ctx.config, session.token, false, session.expiresAt);

@@ -1,6 +1,12 @@
 import { eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { ForgotPasswordRequest, LoginRequest, ResetPasswordRequest, SignupRequest, TwoFactorLoginRequest } from '@platform/domain';
+import type {
+  ForgotPasswordRequest,
+  LoginRequest,
+  ResetPasswordRequest,
+  SignupRequest,
+  TwoFactorLoginRequest,
+} from '@platform/domain';
 import type { AppContext } from '../../context.ts';
 import { emitAll, insertStaffNotifications } from '../notifications/service.ts';
 import type { DbOrTx } from '../../db/client.ts';
@@ -12,7 +18,15 @@ import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
 import { getBranding, getSetting, isOn } from '../settings/service.ts';
 import { createSession, destroyUserSessions, ipAllowed } from './sessions.ts';
 import { consumeToken, consumeTokenId, issueTokenRow, peekToken } from './tokens.ts';
-import { acceptCode, acceptRecoveryCode, completeSetup, isEnabled, isRequiredFor, rowOf, startSetup } from '../two-factor/service.ts';
+import {
+  acceptCode,
+  acceptRecoveryCode,
+  completeSetup,
+  isEnabled,
+  isRequiredFor,
+  rowOf,
+  startSetup,
+} from '../two-factor/service.ts';
 
 // Verifying against a real hash when the account does not exist keeps response times alike (no user enumeration).
 const DUMMY_HASH = hashPassword('not-a-real-password-for-timing');
@@ -21,7 +35,10 @@ const DUMMY_HASH = hashPassword('not-a-real-password-for-timing');
 export async function assertHuman(ctx: AppContext, humanKey: string | null | undefined, ip: string): Promise<void> {
   const rc = await getSetting(ctx.db, 'recaptcha');
   if (!isOn(rc, 'value3')) return;
-  if (!humanKey) throw new AppError('CAPTCHA_FAILED', 'Please complete the human verification.', { humanKey: 'Please complete the human verification.' });
+  if (!humanKey)
+    throw new AppError('CAPTCHA_FAILED', 'Please complete the human verification.', {
+      humanKey: 'Please complete the human verification.',
+    });
   const result = await ctx.captcha.verify({ secret: rc?.value2 ?? '', response: humanKey, remoteIp: ip });
   if (result === 'unavailable') throw new AppError('CAPTCHA_UNAVAILABLE');
   if (result === 'failed') throw new AppError('CAPTCHA_FAILED');
@@ -66,12 +83,17 @@ export async function deliverVerificationMail(ctx: AppContext, userId: number): 
 type Signup = z.output<typeof SignupRequest>;
 
 /** Creates a client (role 3) with a real wallet and a demo wallet funded with the demo initial balance. */
-export async function signup(ctx: AppContext, input: Signup, ip: string): Promise<{ message: string; emailVerification: boolean }> {
+export async function signup(
+  ctx: AppContext,
+  input: Signup,
+  ip: string,
+): Promise<{ message: string; emailVerification: boolean }> {
   await assertHuman(ctx, input.humanKey, ip);
   const branding = await getBranding(ctx.db);
   const currency = input.currency.toUpperCase();
   if (!branding.appCurrencies.includes(currency)) throw fieldError('currency', 'Unsupported currency');
-  if (await findUserByEmail(ctx.db, input.email)) throw new AppError('EMAIL_TAKEN', undefined, { email: 'An account with this email already exists.' });
+  if (await findUserByEmail(ctx.db, input.email))
+    throw new AppError('EMAIL_TAKEN', undefined, { email: 'An account with this email already exists.' });
   const emailVerification = branding.emailVerify === 'on';
   const passwordHash = await hashPassword(input.password);
 
@@ -103,7 +125,14 @@ export async function signup(ctx: AppContext, input: Signup, ip: string): Promis
       });
       await openCustomerWallets(tx, user.id, currency, branding.demoBalance);
       if (promo) {
-        const customer = { id: user.id, fullName: input.fullName, email: input.email, phone: input.phone, country: input.country, city: input.city };
+        const customer = {
+          id: user.id,
+          fullName: input.fullName,
+          email: input.email,
+          phone: input.phone,
+          country: input.country,
+          city: input.city,
+        };
         await linkSignupToPromoCode(tx, customer, promo);
       }
       return user.id;
@@ -115,9 +144,19 @@ export async function signup(ctx: AppContext, input: Signup, ip: string): Promis
     throw err;
   }
   // Admins hear of every new customer; the link opens the customer's page in the back office.
-  emitAll(ctx, await insertStaffNotifications(ctx.db, userId, {
-    title: 'New customer', description: `${input.fullName} (${input.email}) signed up`, url: `/admin/customers/edit/${userId}`,
-  }, false));
+  emitAll(
+    ctx,
+    await insertStaffNotifications(
+      ctx.db,
+      userId,
+      {
+        title: 'New customer',
+        description: `${input.fullName} (${input.email}) signed up`,
+        url: `/admin/customers/edit/${userId}`,
+      },
+      false,
+    ),
+  );
   if (emailVerification) {
     await sendVerificationMail(ctx, userId);
     return {
@@ -130,7 +169,10 @@ export async function signup(ctx: AppContext, input: Signup, ip: string): Promis
 
 type Login = z.output<typeof LoginRequest>;
 type LoginUser = NonNullable<Awaited<ReturnType<typeof findUserByEmail>>>;
-interface SignInMeta { ip: string; userAgent?: string }
+interface SignInMeta {
+  ip: string;
+  userAgent?: string;
+}
 
 export type LoginOutcome =
   | { kind: 'session'; token: string; expiresAt: Date; user: { id: number; role_id: number } }
@@ -166,7 +208,10 @@ export async function login(ctx: AppContext, input: Login, meta: SignInMeta): Pr
   try {
     await assertHuman(ctx, input.humanKey, meta.ip);
     user = await findUserByEmail(ctx.db, input.email);
-    ok = user && !user.deletedAt ? await verifyPassword(user.passwordHash, input.password) : (await verifyPassword(await DUMMY_HASH, input.password), false);
+    ok =
+      user && !user.deletedAt
+        ? await verifyPassword(user.passwordHash, input.password)
+        : (await verifyPassword(await DUMMY_HASH, input.password), false);
     if (user && ok) second = await secondStepOf(ctx, user);
   } catch (err) {
     await attempt.abandoned();
@@ -246,7 +291,11 @@ export async function verifyEmail(db: DbOrTx, token: string): Promise<void> {
  * Sends a reset link when the account exists; answers the same either way, and as fast, so addresses cannot be
  * probed: the answer only queues the job, which looks the account up and mails.
  */
-export async function requestPasswordReset(ctx: AppContext, input: z.output<typeof ForgotPasswordRequest>, ip: string): Promise<string> {
+export async function requestPasswordReset(
+  ctx: AppContext,
+  input: z.output<typeof ForgotPasswordRequest>,
+  ip: string,
+): Promise<string> {
   await assertHuman(ctx, input.humanKey, ip);
   await ctx.jobs.send('mail.reset-password', { email: input.email });
   return `We have sent a verification email to ${input.email}. Please click the link in it to reset your password.`;
@@ -277,7 +326,11 @@ export async function resetPassword(ctx: AppContext, input: z.output<typeof Rese
     const userId = await consumeToken(tx, input.token, 'reset_password');
     if (!userId) throw new AppError('TOKEN_INVALID');
     // Following the mailed link proves the address too.
-    const [user] = await tx.update(users).set({ passwordHash, isEmailVerified: true }).where(eq(users.id, userId)).returning({ email: users.email });
+    const [user] = await tx
+      .update(users)
+      .set({ passwordHash, isEmailVerified: true })
+      .where(eq(users.id, userId))
+      .returning({ email: users.email });
     await destroyUserSessions(tx, userId);
     return user.email;
   });

@@ -31,7 +31,12 @@ describe('ending a customer session that was just in use', () => {
     const { email } = await newCustomer();
     const first = await signIn(t.app, email, 'Password123!');
     expect((await me(first)).statusCode).toBe(200);
-    const again = await t.app.inject({ method: 'POST', url: '/api/auth/login', headers: { cookie: first }, payload: { email, password: 'Password123!' } });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { cookie: first },
+      payload: { email, password: 'Password123!' },
+    });
     expect(again.statusCode).toBe(200);
     expect((await me(first)).statusCode).toBe(401);
   });
@@ -84,7 +89,8 @@ describe('ending a customer session that was just in use', () => {
 describe('staff sessions', () => {
   it('apply a new IP whitelist on the very next request (they are never kept in memory)', async () => {
     const cookie = await signIn(t.app, DEMO.manager, undefined, '10.1.1.1');
-    const call = () => t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie }, remoteAddress: '10.1.1.1' });
+    const call = () =>
+      t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie }, remoteAddress: '10.1.1.1' });
     expect((await call()).statusCode).toBe(200);
     const [manager] = await t.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, DEMO.manager));
     await t.ctx.db.insert(ipWhitelists).values({ userId: manager.id, ipAddress: '10.9.9.9' });

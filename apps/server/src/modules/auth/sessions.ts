@@ -118,8 +118,14 @@ export async function resolveSession(db: DbOrTx, token: string, ip: string): Pro
   if (now - row.lastUsedAt.getTime() > 60_000) {
     // Sliding expiry for browser sessions; remembered sessions keep their 30 days.
     if (!row.remember) expiresAt = new Date(now + SESSION_MS);
-    await db.update(sessions).set({ lastUsedAt: new Date(now), expiresAt }).where(eq(sessions.id, row.sessionId));
-    await db.update(users).set({ lastSeenAt: new Date(now) }).where(eq(users.id, row.userId));
+    await db
+      .update(sessions)
+      .set({ lastUsedAt: new Date(now), expiresAt })
+      .where(eq(sessions.id, row.sessionId));
+    await db
+      .update(users)
+      .set({ lastSeenAt: new Date(now) })
+      .where(eq(users.id, row.userId));
   }
   const auth: AuthState = {
     user: { id: row.userId, roleId: row.roleId as RoleId, email: row.email, fullName: row.fullName },
@@ -133,7 +139,10 @@ export async function resolveSession(db: DbOrTx, token: string, ip: string): Pro
 
 /** A blank whitelist allows any address. */
 export async function ipAllowed(db: DbOrTx, userId: number, ip: string): Promise<boolean> {
-  const list = await db.select({ ip: ipWhitelists.ipAddress }).from(ipWhitelists).where(eq(ipWhitelists.userId, userId));
+  const list = await db
+    .select({ ip: ipWhitelists.ipAddress })
+    .from(ipWhitelists)
+    .where(eq(ipWhitelists.userId, userId));
   if (list.length === 0) return true;
   const mine = normaliseIP(ip);
   return list.some((w) => normaliseIP(w.ip) === mine);

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { desc, eq } from 'drizzle-orm';
-import { createTestApp, DEMO, DEMO_PASSWORD, newVerifiedCustomer, signIn, type TestApp } from '../../../test/helpers.ts';
+import {
+  createTestApp,
+  DEMO,
+  DEMO_PASSWORD,
+  newVerifiedCustomer,
+  signIn,
+  type TestApp,
+} from '../../../test/helpers.ts';
 import { auditLogs, users } from '../../db/schema.ts';
 import { ACCOUNT_FAILURES, IP_FAILURES } from './sign-in-limits.ts';
 import { issueTokenRow } from './tokens.ts';
@@ -26,7 +33,9 @@ describe('failed sign-in limits', () => {
     await lockOut(careless.email, office);
     const locked = await login(careless.email, careless.password, office);
     expect(locked.statusCode).toBe(429);
-    expect(locked.json().message).toBe('Too many failed sign-ins for this account. Try again in 15 minutes, or reset your password.');
+    expect(locked.json().message).toBe(
+      'Too many failed sign-ins for this account. Try again in 15 minutes, or reset your password.',
+    );
     // Same address, another account: five failures of one user do not lock the office.
     expect((await login(colleague.email, colleague.password, office)).statusCode).toBe(200);
     // The locked account stays locked from any address.
@@ -48,10 +57,12 @@ describe('failed sign-in limits', () => {
     const person = await newVerifiedCustomer(t, 'steady');
     const ip = '198.51.100.45';
     for (let i = 0; i < 10; i++) expect((await login(person.email, person.password, ip)).statusCode).toBe(200);
-    for (let i = 0; i < ACCOUNT_FAILURES - 1; i++) expect((await login(person.email, 'wrong-password', ip)).statusCode).toBe(401);
+    for (let i = 0; i < ACCOUNT_FAILURES - 1; i++)
+      expect((await login(person.email, 'wrong-password', ip)).statusCode).toBe(401);
     // A right password starts the count again.
     expect((await login(person.email, person.password, ip)).statusCode).toBe(200);
-    for (let i = 0; i < ACCOUNT_FAILURES - 1; i++) expect((await login(person.email, 'wrong-password', ip)).statusCode).toBe(401);
+    for (let i = 0; i < ACCOUNT_FAILURES - 1; i++)
+      expect((await login(person.email, 'wrong-password', ip)).statusCode).toBe(401);
     expect((await login(person.email, person.password, ip)).statusCode).toBe(200);
   });
 
@@ -73,17 +84,36 @@ describe('failed sign-in limits', () => {
     await lockOut(victim.email, '198.51.100.20');
     const admin = await signIn(t.app, DEMO.admin);
     const url = `/api/admin/users/${victim.id}/sign-in-lock`;
-    expect((await t.app.inject({ method: 'GET', url, headers: { cookie: admin } })).json()).toEqual({ locked: true, minutes: 15 });
+    expect((await t.app.inject({ method: 'GET', url, headers: { cookie: admin } })).json()).toEqual({
+      locked: true,
+      minutes: 15,
+    });
     const manager = await signIn(t.app, DEMO.manager);
     expect((await t.app.inject({ method: 'DELETE', url, headers: { cookie: manager } })).statusCode).toBe(403);
     const cleared = await t.app.inject({ method: 'DELETE', url, headers: { cookie: admin } });
     expect(cleared.statusCode).toBe(200);
     expect(cleared.json().message).toBe(`Sign-in unlocked for ${victim.email}`);
-    expect((await t.app.inject({ method: 'GET', url, headers: { cookie: admin } })).json()).toEqual({ locked: false, minutes: 0 });
+    expect((await t.app.inject({ method: 'GET', url, headers: { cookie: admin } })).json()).toEqual({
+      locked: false,
+      minutes: 0,
+    });
     expect((await login(victim.email, victim.password, '198.51.100.20')).statusCode).toBe(200);
-    const [entry] = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.targetUserId, victim.id)).orderBy(desc(auditLogs.id)).limit(1);
+    const [entry] = await t.ctx.db
+      .select()
+      .from(auditLogs)
+      .where(eq(auditLogs.targetUserId, victim.id))
+      .orderBy(desc(auditLogs.id))
+      .limit(1);
     expect(entry).toMatchObject({ action: 'user.sign_in_unlock', after: { was_locked: true } });
-    expect((await t.app.inject({ method: 'DELETE', url: '/api/admin/users/999999/sign-in-lock', headers: { cookie: admin } })).statusCode).toBe(404);
+    expect(
+      (
+        await t.app.inject({
+          method: 'DELETE',
+          url: '/api/admin/users/999999/sign-in-lock',
+          headers: { cookie: admin },
+        })
+      ).statusCode,
+    ).toBe(404);
   });
 
   it('a password reset opens a locked account', async () => {
@@ -91,7 +121,11 @@ describe('failed sign-in limits', () => {
     await lockOut(victim.email, '198.51.100.30');
     const [{ id }] = await t.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, victim.email));
     const { token } = await issueTokenRow(t.ctx.db, id, 'reset_password');
-    const reset = await t.app.inject({ method: 'PUT', url: '/api/forgot-password', payload: { token, password: 'BrandNew123!' } });
+    const reset = await t.app.inject({
+      method: 'PUT',
+      url: '/api/forgot-password',
+      payload: { token, password: 'BrandNew123!' },
+    });
     expect(reset.statusCode).toBe(200);
     expect((await login(victim.email, 'BrandNew123!', '198.51.100.30')).statusCode).toBe(200);
   });

@@ -35,8 +35,12 @@ export class SignInLimits {
   private readonly ip: AttemptCounter;
 
   constructor(redis?: { client: Redis; prefix: string } | null) {
-    this.account = redis ? redisCounter(redis.client, `${redis.prefix}sign-in:account:`, ACCOUNT_FAILURES, WINDOW_MS) : memoryCounter(ACCOUNT_FAILURES, WINDOW_MS);
-    this.ip = redis ? redisCounter(redis.client, `${redis.prefix}sign-in:ip:`, IP_FAILURES, WINDOW_MS) : memoryCounter(IP_FAILURES, WINDOW_MS);
+    this.account = redis
+      ? redisCounter(redis.client, `${redis.prefix}sign-in:account:`, ACCOUNT_FAILURES, WINDOW_MS)
+      : memoryCounter(ACCOUNT_FAILURES, WINDOW_MS);
+    this.ip = redis
+      ? redisCounter(redis.client, `${redis.prefix}sign-in:ip:`, IP_FAILURES, WINDOW_MS)
+      : memoryCounter(IP_FAILURES, WINDOW_MS);
   }
 
   /** Throws 429 when locked; otherwise counts the attempt now and returns how to settle it. */
@@ -51,7 +55,10 @@ export class SignInLimits {
     const address = await this.ip.tryCount(ip);
     if (address.waitMs > 0) {
       await this.account.undo(key, account.token);
-      throw new AppError('IP_LOCKED', `Too many failed sign-ins from your network. Try again in ${minutes(address.waitMs)} minutes.`);
+      throw new AppError(
+        'IP_LOCKED',
+        `Too many failed sign-ins from your network. Try again in ${minutes(address.waitMs)} minutes.`,
+      );
     }
     let settled = false;
     const settle = (f: () => Promise<unknown>) => async () => {

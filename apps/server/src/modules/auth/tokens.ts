@@ -5,13 +5,21 @@ import { randomToken, sha256 } from '../../lib/crypto.ts';
 
 /** two_factor: the sign-in challenge between a right password and the second step (no session until it passes). */
 export type TokenKind = 'verify_email' | 'reset_password' | 'two_factor';
-const LIFETIME_MS: Record<TokenKind, number> = { verify_email: 48 * 3600_000, reset_password: 3600_000, two_factor: 5 * 60_000 };
+const LIFETIME_MS: Record<TokenKind, number> = {
+  verify_email: 48 * 3600_000,
+  reset_password: 3600_000,
+  two_factor: 5 * 60_000,
+};
 
 /**
  * Issues a single-use token; only its hash is stored. Earlier unused tokens of the same kind are voided. The row id
  * lets a mail refer to its token (and tell whether its link still works).
  */
-export async function issueTokenRow(db: DbOrTx, userId: number, kind: TokenKind): Promise<{ id: number; token: string }> {
+export async function issueTokenRow(
+  db: DbOrTx,
+  userId: number,
+  kind: TokenKind,
+): Promise<{ id: number; token: string }> {
   const token = randomToken();
   await db
     .update(authTokens)
@@ -42,11 +50,22 @@ export async function consumeToken(db: DbOrTx, token: string, kind: TokenKind): 
 }
 
 /** A live token's row without using it up (a second step may be retried after a typo); null when unknown, used or expired. */
-export async function peekToken(db: DbOrTx, token: string, kind: TokenKind): Promise<{ id: number; userId: number } | null> {
+export async function peekToken(
+  db: DbOrTx,
+  token: string,
+  kind: TokenKind,
+): Promise<{ id: number; userId: number } | null> {
   const [row] = await db
     .select({ id: authTokens.id, userId: authTokens.userId })
     .from(authTokens)
-    .where(and(eq(authTokens.tokenHash, sha256(token)), eq(authTokens.kind, kind), isNull(authTokens.usedAt), gt(authTokens.expiresAt, new Date())))
+    .where(
+      and(
+        eq(authTokens.tokenHash, sha256(token)),
+        eq(authTokens.kind, kind),
+        isNull(authTokens.usedAt),
+        gt(authTokens.expiresAt, new Date()),
+      ),
+    )
     .limit(1);
   return row ?? null;
 }

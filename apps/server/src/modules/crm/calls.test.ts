@@ -21,8 +21,18 @@ beforeAll(async () => {
   ]);
   t = await createTestApp({ VOISO_BASE_URL: fake.baseUrl, VOISO_TIMEOUT_MS: '300' });
   for (const role of [1, 2, 3, 4, 5, 6]) cookies.set(role, await signIn(t.app, ROLE_EMAIL[role]));
-  for (const [k, email] of Object.entries(DEMO)) ids[k] = (await t.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0].id;
-  const [u] = await t.ctx.db.insert(users).values({ fullName: 'Other Agent', email: 'agent2@calls.test', passwordHash: await hashPassword(DEMO_PASSWORD), roleId: 5, isEmailVerified: true }).returning();
+  for (const [k, email] of Object.entries(DEMO))
+    ids[k] = (await t.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0].id;
+  const [u] = await t.ctx.db
+    .insert(users)
+    .values({
+      fullName: 'Other Agent',
+      email: 'agent2@calls.test',
+      passwordHash: await hashPassword(DEMO_PASSWORD),
+      roleId: 5,
+      isEmailVerified: true,
+    })
+    .returning();
   ids.agent2 = u.id;
   cookies.set('agent2', await signIn(t.app, 'agent2@calls.test'));
 });
@@ -39,23 +49,39 @@ type Who = number | string;
 const call = (who: Who, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
   t.app.inject({ method, url: `/api${url}`, headers: { cookie: cookies.get(who)! }, ...(payload ? { payload } : {}) });
 const start = (who: Who, body: object) => call(who, 'POST', '/admin/crm/voiso/startCall', body);
-const configure = (value1: string, value2: string) => call(1, 'PUT', '/admin/apis/voiso', { key: 'voiso', value1, value2 });
+const configure = (value1: string, value2: string) =>
+  call(1, 'PUT', '/admin/apis/voiso', { key: 'voiso', value1, value2 });
 
 async function lead(extra: Partial<typeof leads.$inferInsert> = {}): Promise<number> {
   const [l] = await t.ctx.db
     .insert(leads)
-    .values({ firstName: `call${++seq}`, email: `call${seq}@mail.example.com`, phone: `+44 7700 9${String(seq).padStart(5, '0')}`, leadStatus: 'New', ...extra })
+    .values({
+      firstName: `call${++seq}`,
+      email: `call${seq}@mail.example.com`,
+      phone: `+44 7700 9${String(seq).padStart(5, '0')}`,
+      leadStatus: 'New',
+      ...extra,
+    })
     .returning();
   return l.id;
 }
 const history = async (leadId: number) =>
-  t.ctx.db.select().from(auditLogs).where(and(eq(auditLogs.subjectType, 'lead'), eq(auditLogs.subjectId, leadId))).orderBy(desc(auditLogs.id));
+  t.ctx.db
+    .select()
+    .from(auditLogs)
+    .where(and(eq(auditLogs.subjectType, 'lead'), eq(auditLogs.subjectId, leadId)))
+    .orderBy(desc(auditLogs.id));
 
 describe('click-to-call without Voiso settings', () => {
   it('is off with the reason, and nothing is sent anywhere', async () => {
     const agents = await call(5, 'GET', '/admin/crm/voiso/agents');
     expect(agents.statusCode).toBe(200);
-    expect(agents.json()).toEqual({ configured: false, message: 'Click-to-call is off: add the Voiso cluster id and API key in Trade APIs.', data: [], me: null });
+    expect(agents.json()).toEqual({
+      configured: false,
+      message: 'Click-to-call is off: add the Voiso cluster id and API key in Trade APIs.',
+      data: [],
+      me: null,
+    });
     const id = await lead({ agentId: ids.agent });
     const res = await start(5, { leadId: id });
     expect(res.statusCode).toBe(409);
@@ -69,7 +95,9 @@ describe('click-to-call without Voiso settings', () => {
     const agents = (await call(1, 'GET', '/admin/crm/voiso/agents')).json();
     expect(agents.configured).toBe(false);
     expect(agents.message).toContain('cluster id in Trade APIs is not valid');
-    expect((await start(1, { phone: '+44 20 7946 0000' })).json().message).toContain('cluster id in Trade APIs is not valid');
+    expect((await start(1, { phone: '+44 20 7946 0000' })).json().message).toContain(
+      'cluster id in Trade APIs is not valid',
+    );
     expect(fake.calls).toEqual([]);
   });
 });
@@ -89,10 +117,17 @@ describe('click-to-call with Voiso', () => {
 
   it('lists call agents: the whole contact center for admins, only their own entry for agents', async () => {
     const admin = (await call(1, 'GET', '/admin/crm/voiso/agents')).json();
-    expect(admin).toMatchObject({ configured: true, message: null, me: { email: DEMO.admin, ext: '1000', status: 'available' } });
+    expect(admin).toMatchObject({
+      configured: true,
+      message: null,
+      me: { email: DEMO.admin, ext: '1000', status: 'available' },
+    });
     expect(admin.data).toHaveLength(4);
     expect((await call(6, 'GET', '/admin/crm/voiso/agents')).json()).toEqual({
-      configured: true, message: null, data: [{ email: DEMO.retention, ext: '1002', status: 'outbound' }], me: { email: DEMO.retention, ext: '1002', status: 'outbound' },
+      configured: true,
+      message: null,
+      data: [{ email: DEMO.retention, ext: '1002', status: 'outbound' }],
+      me: { email: DEMO.retention, ext: '1002', status: 'outbound' },
     });
     expect((await call(2, 'GET', '/admin/crm/voiso/agents')).json().me).toBeNull();
     expect((await call(4, 'GET', '/admin/crm/voiso/agents')).statusCode).toBe(403);
@@ -105,10 +140,19 @@ describe('click-to-call with Voiso', () => {
     expect(res.statusCode, res.body).toBe(200);
     const sent = fake.startCalls.at(-1)!;
     expect(res.json()).toEqual({ message: 'Call started successfully', call_id: sent.callId });
-    expect(sent.query).toMatchObject({ agent: DEMO.agent, number: '447700900123', account_id: String(id), get_call_id: 'true' });
+    expect(sent.query).toMatchObject({
+      agent: DEMO.agent,
+      number: '447700900123',
+      account_id: String(id),
+      get_call_id: 'true',
+    });
     expect(sent.query.crm).toBeTruthy();
     const [row] = await history(id);
-    expect(row).toMatchObject({ action: 'lead.call', actorId: ids.agent, after: { agent: DEMO.agent, call_id: sent.callId } });
+    expect(row).toMatchObject({
+      action: 'lead.call',
+      actorId: ids.agent,
+      after: { agent: DEMO.agent, call_id: sent.callId },
+    });
     // The agent's view of the history shows no number.
     const seen = (await call(5, 'GET', `/admin/leads/${id}/history`)).json().data[0];
     expect(JSON.stringify(seen)).not.toContain('900123');
@@ -120,8 +164,13 @@ describe('click-to-call with Voiso', () => {
     const gone = await lead({ agentId: ids.agent, deletedAt: new Date() });
     const before = fake.calls.length;
     for (const [who, body] of [
-      [5, { leadId: others }], [5, { phone: '+44 7700 900555' }], [5, { phone: '0044 7700 900555' }], [6, { leadId: sales }], [5, { leadId: gone }],
-      [5, { leadId: 2_000_000_000 }], [5, { phone: '+1 555 0100 999' }],
+      [5, { leadId: others }],
+      [5, { phone: '+44 7700 900555' }],
+      [5, { phone: '0044 7700 900555' }],
+      [6, { leadId: sales }],
+      [5, { leadId: gone }],
+      [5, { leadId: 2_000_000_000 }],
+      [5, { phone: '+1 555 0100 999' }],
     ] as const) {
       const res = await start(who, body);
       expect(res.statusCode, `${who} ${JSON.stringify(body)}`).toBe(404);
@@ -151,7 +200,12 @@ describe('click-to-call with Voiso', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(fake.startCalls.at(-1)!.query).toMatchObject({ number: '12121324040', agent: DEMO.admin });
     expect(fake.startCalls.at(-1)!.query.account_id).toBeUndefined();
-    const [row] = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.action, 'crm.call')).orderBy(desc(auditLogs.id)).limit(1);
+    const [row] = await t.ctx.db
+      .select()
+      .from(auditLogs)
+      .where(eq(auditLogs.action, 'crm.call'))
+      .orderBy(desc(auditLogs.id))
+      .limit(1);
     expect(row.after).toMatchObject({ agent: DEMO.admin, phone: '******40' });
   });
 
@@ -174,7 +228,10 @@ describe('click-to-call with Voiso', () => {
     const unknown = await start(2, { leadId: id });
     expect(unknown.statusCode).toBe(502);
     expect(unknown.json().message).toBe('Voiso did not start the call: User not found');
-    expect((await history(id))[0]).toMatchObject({ action: 'lead.call_failed', after: { agent: DEMO.manager, reason: 'Voiso did not start the call: User not found' } });
+    expect((await history(id))[0]).toMatchObject({
+      action: 'lead.call_failed',
+      after: { agent: DEMO.manager, reason: 'Voiso did not start the call: User not found' },
+    });
 
     fake.failWith = 503;
     const down = await start(1, { leadId: id });
@@ -203,6 +260,8 @@ describe('click-to-call with Voiso', () => {
     fake.delayMs = 150;
     const [a, b] = await Promise.all([start(5, { leadId: id }), start(5, { leadId: id })]);
     expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
-    expect([a, b].find((r) => r.statusCode === 409)!.json().message).toBe('A call is already being started on this softphone. Wait a moment.');
+    expect([a, b].find((r) => r.statusCode === 409)!.json().message).toBe(
+      'A call is already being started on this softphone. Wait a moment.',
+    );
   });
 });

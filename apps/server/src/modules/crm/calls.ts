@@ -6,7 +6,14 @@ import { leads, users } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import type { StaffActor } from '../../lib/staff-scope.ts';
-import { createVoisoClient, dialDigits, parseClusterId, VoisoError, type VoisoAgent, type VoisoClient } from '../../integrations/voiso/client.ts';
+import {
+  createVoisoClient,
+  dialDigits,
+  parseClusterId,
+  VoisoError,
+  type VoisoAgent,
+  type VoisoClient,
+} from '../../integrations/voiso/client.ts';
 import { getBranding, getSettings } from '../settings/service.ts';
 import { isAgent, leadScope } from './scope.ts';
 
@@ -28,15 +35,25 @@ async function voiso(ctx: Ctx): Promise<Setup> {
   const apiKey = row?.value2?.trim() ?? '';
   if (!rawCluster || !apiKey) return { off: ERRORS.VOISO_NOT_CONFIGURED.message };
   const clusterId = parseClusterId(rawCluster);
-  if (!clusterId) return { off: 'Click-to-call is off: the Voiso cluster id in Trade APIs is not valid. Use the first part of your Voiso address, e.g. cc-ams03.' };
-  if (apiKey.length > 255 || /\s/.test(apiKey)) return { off: 'Click-to-call is off: the Voiso API key in Trade APIs is not valid.' };
-  const client = createVoisoClient({ clusterId, apiKey }, { baseUrl: ctx.config.VOISO_BASE_URL, timeoutMs: ctx.config.VOISO_TIMEOUT_MS });
+  if (!clusterId)
+    return {
+      off: 'Click-to-call is off: the Voiso cluster id in Trade APIs is not valid. Use the first part of your Voiso address, e.g. cc-ams03.',
+    };
+  if (apiKey.length > 255 || /\s/.test(apiKey))
+    return { off: 'Click-to-call is off: the Voiso API key in Trade APIs is not valid.' };
+  const client = createVoisoClient(
+    { clusterId, apiKey },
+    { baseUrl: ctx.config.VOISO_BASE_URL, timeoutMs: ctx.config.VOISO_TIMEOUT_MS },
+  );
   return { client, cacheKey: `${ctx.config.VOISO_BASE_URL}|${clusterId}|${apiKey}` };
 }
 
 /** What the screens show for a Voiso failure: its own words where it gave some, never a claim that a call started. */
 function failure(err: VoisoError): AppError {
-  return new AppError('VOISO_FAILED', err.kind === 'rejected' ? `Voiso did not start the call: ${err.message}` : err.message);
+  return new AppError(
+    'VOISO_FAILED',
+    err.kind === 'rejected' ? `Voiso did not start the call: ${err.message}` : err.message,
+  );
 }
 
 /**
@@ -47,7 +64,8 @@ const STATUS_TTL_MS = 5000;
 let statusCache: { key: string; at: number; agents: VoisoAgent[] } | null = null;
 
 async function agentStatuses(setup: Exclude<Setup, { off: string }>): Promise<VoisoAgent[]> {
-  if (statusCache && statusCache.key === setup.cacheKey && Date.now() - statusCache.at < STATUS_TTL_MS) return statusCache.agents;
+  if (statusCache && statusCache.key === setup.cacheKey && Date.now() - statusCache.at < STATUS_TTL_MS)
+    return statusCache.agents;
   const agents = await setup.client.agentsStatus();
   statusCache = { key: setup.cacheKey, at: Date.now(), agents };
   return agents;
@@ -69,7 +87,11 @@ export async function listCallAgents(ctx: Ctx, actor: StaffActor): Promise<CallA
   try {
     agents = await agentStatuses(setup);
   } catch (err) {
-    if (err instanceof VoisoError) throw new AppError('VOISO_FAILED', err.kind === 'rejected' ? `Voiso did not list its agents: ${err.message}` : err.message);
+    if (err instanceof VoisoError)
+      throw new AppError(
+        'VOISO_FAILED',
+        err.kind === 'rejected' ? `Voiso did not list its agents: ${err.message}` : err.message,
+      );
     throw err;
   }
   const email = await emailOf(ctx, actor);
@@ -90,7 +112,8 @@ export async function startCall(ctx: Ctx, actor: StaffActor, input: StartInput):
   if ('off' in setup) throw new AppError('VOISO_NOT_CONFIGURED', setup.off);
   const own = await emailOf(ctx, actor);
   const agent = input.agentEmail ?? own;
-  if (isAgent(actor) && agent !== own) throw new AppError('FORBIDDEN', 'You can start calls only on your own softphone.');
+  if (isAgent(actor) && agent !== own)
+    throw new AppError('FORBIDDEN', 'You can start calls only on your own softphone.');
   if (!agent) throw fieldError('agentEmail', 'Give the Voiso agent email');
 
   let lead: { id: number; linkedUserId: number | null } | null = null;
@@ -111,7 +134,12 @@ export async function startCall(ctx: Ctx, actor: StaffActor, input: StartInput):
     const [l] = await ctx.db
       .select({ id: leads.id, linkedUserId: leads.linkedUserId })
       .from(leads)
-      .where(and(leadScope(actor), sql`regexp_replace(regexp_replace(coalesce(${leads.phone}, ''), '[^0-9]', '', 'g'), '^00', '') = ${number}`))
+      .where(
+        and(
+          leadScope(actor),
+          sql`regexp_replace(regexp_replace(coalesce(${leads.phone}, ''), '[^0-9]', '', 'g'), '^00', '') = ${number}`,
+        ),
+      )
       .orderBy(desc(leads.id))
       .limit(1);
     if (!l && isAgent(actor)) throw new AppError('LEAD_NOT_FOUND');
@@ -122,14 +150,24 @@ export async function startCall(ctx: Ctx, actor: StaffActor, input: StartInput):
   starting.add(agent);
   const record = (action: string, after: Record<string, unknown>) =>
     writeAudit(ctx.db, {
-      actorId: actor.id, targetUserId: lead?.linkedUserId ?? null, action: lead ? `lead.${action}` : `crm.${action}`, ip: actor.ip,
+      actorId: actor.id,
+      targetUserId: lead?.linkedUserId ?? null,
+      action: lead ? `lead.${action}` : `crm.${action}`,
+      ip: actor.ip,
       // A call without a lead keeps only the end of the number; with one, the lead row has it.
-      after: lead ? after : { ...after, phone: maskPhone(number) }, subjectType: lead ? 'lead' : null, subjectId: lead?.id ?? null,
+      after: lead ? after : { ...after, phone: maskPhone(number) },
+      subjectType: lead ? 'lead' : null,
+      subjectId: lead?.id ?? null,
     });
   try {
     const { appName } = await getBranding(ctx.db);
     // account_id: Voiso shows the lead id instead of the number in the agent's softphone and its reports.
-    const { callId } = await setup.client.startCall({ agent, number, accountId: lead ? String(lead.id) : undefined, crm: appName.slice(0, 60) });
+    const { callId } = await setup.client.startCall({
+      agent,
+      number,
+      accountId: lead ? String(lead.id) : undefined,
+      crm: appName.slice(0, 60),
+    });
     await record('call', { agent, call_id: callId });
     return { callId };
   } catch (err) {

@@ -1,5 +1,12 @@
 import {
-  IdParam, MessageResponse, PromoCodeGenerateResponse, PromoCodeRequest, PromoCodeResponse, TeamListQuery, TeamListResponse, TeamRequest,
+  IdParam,
+  MessageResponse,
+  PromoCodeGenerateResponse,
+  PromoCodeRequest,
+  PromoCodeResponse,
+  TeamListQuery,
+  TeamListResponse,
+  TeamRequest,
 } from '@platform/domain';
 import type { RoutesPlugin } from '../../lib/http.ts';
 import { staffOf } from '../../lib/staff-scope.ts';
@@ -27,7 +34,10 @@ export const crmConfigRoutes: RoutesPlugin = async (app) => {
   );
   app.put(
     '/admin/crm-config/teams/:id',
-    { config: { access: [1] }, schema: { tags, params: IdParam, body: TeamRequest, response: { 200: MessageResponse } } },
+    {
+      config: { access: [1] },
+      schema: { tags, params: IdParam, body: TeamRequest, response: { 200: MessageResponse } },
+    },
     async (req) => {
       await updateTeam(db, staffOf(req), req.params.id, req.body);
       return { message: 'Team updated successfully' };
@@ -49,7 +59,13 @@ export const crmConfigRoutes: RoutesPlugin = async (app) => {
   );
   app.post(
     '/admin/promo-code',
-    { config: { access: [1, 2, 4, 5, 6] }, schema: { tags, body: PromoCodeRequest, response: { 201: PromoCodeGenerateResponse } } },
-    async (req, reply) => reply.status(201).send({ message: 'Promo code generated successfully', ...(await generatePromoCode(db, staffOf(req))) }),
+    {
+      config: { access: [1, 2, 4, 5, 6] },
+      schema: { tags, body: PromoCodeRequest, response: { 201: PromoCodeGenerateResponse } },
+    },
+    async (req, reply) =>
+      reply
+        .status(201)
+        .send({ message: 'Promo code generated successfully', ...(await generatePromoCode(db, staffOf(req))) }),
   );
 };

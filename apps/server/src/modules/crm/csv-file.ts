@@ -1,7 +1,13 @@
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { parse } from 'csv-parse';
-import { LEAD_CSV_COLUMNS, LEAD_CSV_HEADER_ALIASES, LEAD_CSV_MAX_ROWS, normaliseCsvHeader, type LeadCsvColumn } from '@platform/domain';
+import {
+  LEAD_CSV_COLUMNS,
+  LEAD_CSV_HEADER_ALIASES,
+  LEAD_CSV_MAX_ROWS,
+  normaliseCsvHeader,
+  type LeadCsvColumn,
+} from '@platform/domain';
 import { AppError } from '../../lib/errors.ts';
 
 /**
@@ -22,7 +28,14 @@ export interface CsvRow {
   line: number;
 }
 
-const OPTIONS = { bom: true, skip_empty_lines: true, relax_column_count: true, trim: true, info: true, max_record_size: 64 * 1024 } as const;
+const OPTIONS = {
+  bom: true,
+  skip_empty_lines: true,
+  relax_column_count: true,
+  trim: true,
+  info: true,
+  max_record_size: 64 * 1024,
+} as const;
 /** Bytes handed to the parser at a time, and rows read between turns of the event loop. */
 const SLICE_BYTES = 64 * 1024;
 const ROWS_PER_TURN = 1_000;
@@ -37,7 +50,10 @@ function readHeader(header: string[]): CsvHeader {
     else if (h.trim() !== '') ignored.push(h.trim().slice(0, 60));
   });
   if (index.firstName === undefined) {
-    throw new AppError('VALIDATION', `The file needs a header row with a firstName column; the columns are: ${LEAD_CSV_COLUMNS.join(', ')}.`);
+    throw new AppError(
+      'VALIDATION',
+      `The file needs a header row with a firstName column; the columns are: ${LEAD_CSV_COLUMNS.join(', ')}.`,
+    );
   }
   return { index, ignored };
 }
@@ -47,7 +63,10 @@ function readHeader(header: string[]): CsvHeader {
  * go would hold the server (its requests, prices and sockets) for about a second. Stops at the first problem with
  * the message the upload answers: unreadable, no header, more rows than a file may hold, empty, no data rows.
  */
-async function readCsv(data: Buffer, keepRows: boolean): Promise<{ header: CsvHeader; rowCount: number; rows: CsvRow[] }> {
+async function readCsv(
+  data: Buffer,
+  keepRows: boolean,
+): Promise<{ header: CsvHeader; rowCount: number; rows: CsvRow[] }> {
   const slices: Buffer[] = [];
   for (let i = 0; i < data.length; i += SLICE_BYTES) slices.push(data.subarray(i, i + SLICE_BYTES));
   const parser = Readable.from(slices).pipe(parse(OPTIONS));
@@ -61,7 +80,10 @@ async function readCsv(data: Buffer, keepRows: boolean): Promise<{ header: CsvHe
         continue;
       }
       if (++rowCount > LEAD_CSV_MAX_ROWS) {
-        throw new AppError('VALIDATION', `At most ${LEAD_CSV_MAX_ROWS.toLocaleString('en')} leads per file; split the file and upload each part.`);
+        throw new AppError(
+          'VALIDATION',
+          `At most ${LEAD_CSV_MAX_ROWS.toLocaleString('en')} leads per file; split the file and upload each part.`,
+        );
       }
       if (keepRows) rows.push({ record, line: info.lines });
       if (rowCount % ROWS_PER_TURN === 0) await nextTurn();

@@ -39,7 +39,9 @@ const digitsOf = (phone: string | null | undefined): string | null => {
 
 /** Each row checked with the Add Lead rules plus "an email or a phone" and a known status. */
 async function validateRows(ctx: Ctx, header: CsvHeader, rows: CsvRow[]) {
-  const statusRows = await ctx.db.select({ status: salesStatuses.status, isDefault: salesStatuses.isDefault }).from(salesStatuses);
+  const statusRows = await ctx.db
+    .select({ status: salesStatuses.status, isDefault: salesStatuses.isDefault })
+    .from(salesStatuses);
   const statusByName = new Map(statusRows.map((s) => [s.status.toLowerCase(), s.status]));
   const defaultStatus = statusRows.find((s) => s.isDefault)?.status;
   if (!defaultStatus) throw new AppError('SALES_STATUS_NOT_FOUND');
@@ -61,7 +63,8 @@ async function validateRows(ctx: Ctx, header: CsvHeader, rows: CsvRow[]) {
       else reasons.push(`Unknown status: ${raw.leadStatus.slice(0, 60)}`);
     }
     const parsed = LeadCreateRequest.safeParse(raw);
-    if (!parsed.success) for (const issue of parsed.error.issues) reasons.push(`${String(issue.path[0] ?? 'row')}: ${issue.message}`);
+    if (!parsed.success)
+      for (const issue of parsed.error.issues) reasons.push(`${String(issue.path[0] ?? 'row')}: ${issue.message}`);
     else if (!parsed.data.email && !parsed.data.phone) reasons.push('Give an email or a phone number');
     if (reasons.length > 0 || !parsed.success) {
       rejectedCount++;
@@ -89,7 +92,11 @@ export async function importLeads(ctx: Ctx, job: ImportJob): Promise<LeadCsvRepo
 
   return ctx.db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('leads.csv-import'))`);
-    const [current] = await tx.select({ status: leadImports.status }).from(leadImports).where(eq(leadImports.id, job.importId)).for('update');
+    const [current] = await tx
+      .select({ status: leadImports.status })
+      .from(leadImports)
+      .where(eq(leadImports.id, job.importId))
+      .for('update');
     if (current?.status !== 'running') return null;
     const duplicates = await findDuplicates(tx, candidates);
     const dupRows = new Set(duplicates.map((d) => d.row));
@@ -108,11 +115,26 @@ export async function importLeads(ctx: Ctx, job: ImportJob): Promise<LeadCsvRepo
       ignoredColumns: header.ignored,
     };
     await writeAudit(tx, {
-      actorId: actor.id, targetUserId: null, action: 'lead.import', ip: actor.ip, before: null, subjectType: 'lead_import', subjectId: job.importId,
-      after: { file: job.fileName.slice(0, 200), total: report.total, accepted: report.accepted, rejected: rejectedCount, duplicates: duplicates.length },
+      actorId: actor.id,
+      targetUserId: null,
+      action: 'lead.import',
+      ip: actor.ip,
+      before: null,
+      subjectType: 'lead_import',
+      subjectId: job.importId,
+      after: {
+        file: job.fileName.slice(0, 200),
+        total: report.total,
+        accepted: report.accepted,
+        rejected: rejectedCount,
+        duplicates: duplicates.length,
+      },
     });
     // The file is no longer needed once its leads are in.
-    await tx.update(leadImports).set({ status: 'done', report, error: null, file: null, finishedAt: new Date() }).where(eq(leadImports.id, job.importId));
+    await tx
+      .update(leadImports)
+      .set({ status: 'done', report, error: null, file: null, finishedAt: new Date() })
+      .where(eq(leadImports.id, job.importId));
     return report;
   });
 }
@@ -130,7 +152,9 @@ async function findDuplicates(tx: Tx, candidates: Candidate[]): Promise<Duplicat
       with f(v) as (select jsonb_array_elements_text(${JSON.stringify(emails)}::jsonb))
       select 'customer' as kind, f.v from f join users u on lower(u.email) = f.v where u.role_id = 3 and u.deleted_at is null
       union all
-      select 'lead', f.v from f join leads l on lower(l.email) = f.v where l.deleted_at is null`)) as unknown as { rows: Array<{ kind: 'lead' | 'customer'; v: string }> };
+      select 'lead', f.v from f join leads l on lower(l.email) = f.v where l.deleted_at is null`)) as unknown as {
+      rows: Array<{ kind: 'lead' | 'customer'; v: string }>;
+    };
     for (const r of rows) if (!taken.has(`e:${r.v}`) || r.kind === 'customer') taken.set(`e:${r.v}`, r.kind);
   }
   if (phones.length > 0) {
@@ -148,7 +172,10 @@ async function findDuplicates(tx: Tx, candidates: Candidate[]): Promise<Duplicat
   const seen = new Set<string>();
   const duplicates: Duplicate[] = [];
   for (const c of candidates) {
-    const keys: Array<['email' | 'phone', string | null]> = [['email', c.lead.email ? `e:${c.lead.email}` : null], ['phone', c.phoneDigits ? `p:${c.phoneDigits}` : null]];
+    const keys: Array<['email' | 'phone', string | null]> = [
+      ['email', c.lead.email ? `e:${c.lead.email}` : null],
+      ['phone', c.phoneDigits ? `p:${c.phoneDigits}` : null],
+    ];
     let dup: Duplicate | null = null;
     for (const [field, key] of keys) {
       if (!key || dup) continue;
@@ -163,10 +190,22 @@ async function findDuplicates(tx: Tx, candidates: Candidate[]): Promise<Duplicat
 }
 
 /** One INSERT for a chunk of leads, with each lead's timeline entry written by the same statement. */
-async function insertLeads(tx: Tx, actor: StaffActor, chunk: Candidate[], defaultStatus: string, filename: string): Promise<void> {
+async function insertLeads(
+  tx: Tx,
+  actor: StaffActor,
+  chunk: Candidate[],
+  defaultStatus: string,
+  filename: string,
+): Promise<void> {
   const data = chunk.map(({ lead }) => ({
-    first_name: lead.firstName, last_name: lead.lastName || null, email: lead.email ?? null, phone: lead.phone ?? null,
-    country: lead.country ?? null, city: lead.city || null, funnel_link: lead.funnelLink ?? null, reference: lead.reference || null,
+    first_name: lead.firstName,
+    last_name: lead.lastName || null,
+    email: lead.email ?? null,
+    phone: lead.phone ?? null,
+    country: lead.country ?? null,
+    city: lead.city || null,
+    funnel_link: lead.funnelLink ?? null,
+    reference: lead.reference || null,
     lead_status: lead.leadStatus ?? defaultStatus,
   }));
   const source = actor.roleId === 4 ? 'affiliate' : 'manual';

@@ -21,25 +21,48 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const tag = () => `li${++seq}x${Date.now().toString(36)}`;
-const csvOf = (p: string, n: number) => ['firstName,email', ...Array.from({ length: n }, (_, i) => `${p}${i},${p}${i}@example.com`)].join('\n');
-const imported = (p: string) => t.ctx.db.select().from(leads).where(like(leads.firstName, `${p}%`));
+const csvOf = (p: string, n: number) =>
+  ['firstName,email', ...Array.from({ length: n }, (_, i) => `${p}${i},${p}${i}@example.com`)].join('\n');
+const imported = (p: string) =>
+  t.ctx.db
+    .select()
+    .from(leads)
+    .where(like(leads.firstName, `${p}%`));
 const importRow = async (id: number) => (await t.ctx.db.select().from(leadImports).where(eq(leadImports.id, id)))[0];
 
 const upload = async (role: number, csv: string): Promise<number> => {
   const form = multipart({}, { file: { data: Buffer.from(csv), filename: 'leads.csv', type: 'text/csv' } });
-  const res = await t.app.inject({ method: 'POST', url: '/api/admin/leads/csv', payload: form.payload, headers: { ...form.headers, cookie: cookies.get(role)! } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/admin/leads/csv',
+    payload: form.payload,
+    headers: { ...form.headers, cookie: cookies.get(role)! },
+  });
   expect(res.statusCode, res.body).toBe(202);
   return res.json().id;
 };
-const statusAs = (role: number, id: number | string) => t.app.inject({ method: 'GET', url: `/api/admin/leads/csv/${id}`, headers: { cookie: cookies.get(role)! } });
+const statusAs = (role: number, id: number | string) =>
+  t.app.inject({ method: 'GET', url: `/api/admin/leads/csv/${id}`, headers: { cookie: cookies.get(role)! } });
 const finished = (id: number) =>
   expect.poll(async () => (await importRow(id)).status, { timeout: 20_000, interval: 50 }).toMatch(/done|failed/);
 
 /** An import recorded as an upload would record it, but with no job queued: the test runs the job itself. */
-async function recordImport(p: string, n: number, extra: Partial<typeof leadImports.$inferInsert> = {}): Promise<number> {
+async function recordImport(
+  p: string,
+  n: number,
+  extra: Partial<typeof leadImports.$inferInsert> = {},
+): Promise<number> {
   const [row] = await t.ctx.db
     .insert(leadImports)
-    .values({ uploadedBy: ids.admin, uploaderRole: 1, uploaderIp: '127.0.0.1', fileName: `${p}.csv`, rowCount: n, file: gzipSync(csvOf(p, n)), ...extra })
+    .values({
+      uploadedBy: ids.admin,
+      uploaderRole: 1,
+      uploaderIp: '127.0.0.1',
+      fileName: `${p}.csv`,
+      rowCount: n,
+      file: gzipSync(csvOf(p, n)),
+      ...extra,
+    })
     .returning({ id: leadImports.id });
   return row.id;
 }
@@ -52,11 +75,21 @@ describe('GET /admin/leads/csv/{id}', () => {
     const own = await statusAs(2, id);
     expect(own.statusCode).toBe(200);
     const body = own.json() as LeadImportResponse;
-    expect(body).toMatchObject({ id, status: 'done', fileName: 'leads.csv', rowCount: 3, error: null, report: { accepted: 3, total: 3 } });
+    expect(body).toMatchObject({
+      id,
+      status: 'done',
+      fileName: 'leads.csv',
+      rowCount: 3,
+      error: null,
+      report: { accepted: 3, total: 3 },
+    });
     expect(Date.parse(body.createdAt)).toBeLessThanOrEqual(Date.parse(body.finishedAt!));
     expect((await statusAs(1, id)).json()).toEqual(body);
     // Another uploader (an affiliate, who may upload too) is told it does not exist, as is any unknown id.
-    for (const [role, importId] of [[4, id], [2, 2_000_000_000]] as const) {
+    for (const [role, importId] of [
+      [4, id],
+      [2, 2_000_000_000],
+    ] as const) {
       const res = await statusAs(role, importId);
       expect(res.statusCode).toBe(404);
       expect(res.json().message).toBe('Import not found.');
@@ -87,7 +120,11 @@ describe('the import job', () => {
     const id = await recordImport(p, 30);
     await Promise.all([runLeadImport(t.ctx, id), runLeadImport(t.ctx, id)]);
     expect(await imported(p)).toHaveLength(30);
-    expect(await importRow(id)).toMatchObject({ status: 'done', file: null, report: { accepted: 30, duplicateCount: 0 } });
+    expect(await importRow(id)).toMatchObject({
+      status: 'done',
+      file: null,
+      report: { accepted: 30, duplicateCount: 0 },
+    });
   });
 
   it('a run that fails midway commits nothing, and the queue’s retry imports the file once', async () => {
@@ -108,7 +145,11 @@ describe('the import job', () => {
     try {
       const id = await upload(1, csvOf(p, 40));
       await finished(id);
-      expect(await importRow(id)).toMatchObject({ status: 'done', attempts: 2, report: { accepted: 40, duplicateCount: 0 } });
+      expect(await importRow(id)).toMatchObject({
+        status: 'done',
+        attempts: 2,
+        report: { accepted: 40, duplicateCount: 0 },
+      });
       expect(await imported(p)).toHaveLength(40);
     } finally {
       await run(`drop trigger ${p}_fail_once on leads`, `drop function ${p}_fail_once()`, `drop sequence ${p}_runs`);
@@ -130,7 +171,11 @@ describe('the import job', () => {
     const p = tag();
     const id = await recordImport(p, 5, { status: 'running', attempts: 3 });
     await runLeadImport(t.ctx, id);
-    expect(await importRow(id)).toMatchObject({ status: 'failed', error: 'The import could not be finished. Please upload the file again.', file: null });
+    expect(await importRow(id)).toMatchObject({
+      status: 'failed',
+      error: 'The import could not be finished. Please upload the file again.',
+      file: null,
+    });
     expect(await imported(p)).toHaveLength(0);
     // A failed import stays failed whatever runs later.
     await runLeadImport(t.ctx, id);
@@ -148,7 +193,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the import job with two instanc
       const p = tag();
       const shared = Array.from({ length: 20 }, (_, i) => `${p}s${i},${p}s${i}@example.com`);
       const files = Array.from({ length: 6 }, (_, f) =>
-        ['firstName,email', ...shared, ...Array.from({ length: 5 }, (_, i) => `${p}f${f}u${i},${p}f${f}u${i}@example.com`)].join('\n'),
+        [
+          'firstName,email',
+          ...shared,
+          ...Array.from({ length: 5 }, (_, i) => `${p}f${f}u${i},${p}f${f}u${i}@example.com`),
+        ].join('\n'),
       );
       const ids = await Promise.all(files.map((csv) => upload(1, csv)));
       for (const id of ids) await finished(id);

@@ -38,10 +38,22 @@ export async function queueLeadImport(
   const id = await ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(leadImports)
-      .values({ uploadedBy: actor.id, uploaderRole: actor.roleId, uploaderIp: actor.ip.slice(0, 64), fileName, rowCount, file: packed })
+      .values({
+        uploadedBy: actor.id,
+        uploaderRole: actor.roleId,
+        uploaderIp: actor.ip.slice(0, 64),
+        fileName,
+        rowCount,
+        file: packed,
+      })
       .returning({ id: leadImports.id });
     await writeAudit(tx, {
-      actorId: actor.id, targetUserId: null, action: 'lead.import.upload', ip: actor.ip, subjectType: 'lead_import', subjectId: row.id,
+      actorId: actor.id,
+      targetUserId: null,
+      action: 'lead.import.upload',
+      ip: actor.ip,
+      subjectType: 'lead_import',
+      subjectId: row.id,
       after: { file: fileName.slice(0, 200), rows: rowCount },
     });
     return row.id;
@@ -57,12 +69,22 @@ export async function queueLeadImport(
 }
 
 /** GET /admin/leads/csv/{id}: the uploader's own import (any import for admins); anyone else is told it does not exist. */
-export async function leadImportOf(ctx: Pick<AppContext, 'db'>, actor: StaffActor, id: number): Promise<LeadImportResponse> {
+export async function leadImportOf(
+  ctx: Pick<AppContext, 'db'>,
+  actor: StaffActor,
+  id: number,
+): Promise<LeadImportResponse> {
   const mine = actor.roleId === 1 ? sql`true` : eq(leadImports.uploadedBy, actor.id);
   const [row] = await ctx.db
     .select({
-      id: leadImports.id, status: leadImports.status, fileName: leadImports.fileName, rowCount: leadImports.rowCount,
-      report: leadImports.report, error: leadImports.error, createdAt: leadImports.createdAt, finishedAt: leadImports.finishedAt,
+      id: leadImports.id,
+      status: leadImports.status,
+      fileName: leadImports.fileName,
+      rowCount: leadImports.rowCount,
+      report: leadImports.report,
+      error: leadImports.error,
+      createdAt: leadImports.createdAt,
+      finishedAt: leadImports.finishedAt,
     })
     .from(leadImports)
     .where(and(eq(leadImports.id, id), mine));
@@ -94,7 +116,12 @@ export async function runLeadImport(ctx: Pick<AppContext, 'db'>, importId: numbe
     await importLeads(ctx, { importId, actor, fileName: taken.fileName, file: await gunzip(taken.file) });
   } catch (err) {
     if (err instanceof AppError) return failImport(ctx.db, importId, err.message);
-    if (isBadDataError(err)) return failImport(ctx.db, importId, 'The file holds a value that cannot be stored. Please check the file and upload it again.');
+    if (isBadDataError(err))
+      return failImport(
+        ctx.db,
+        importId,
+        'The file holds a value that cannot be stored. Please check the file and upload it again.',
+      );
     if (taken.attempts >= MAX_ATTEMPTS) return failImport(ctx.db, importId, GAVE_UP);
     throw err;
   }

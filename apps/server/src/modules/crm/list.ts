@@ -1,10 +1,27 @@
 import { and, count, desc, eq, gte, inArray, isNotNull, lt, ne, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { ALL_STATUSES, maskEmail, maskPhone, type LeadItem, type LeadListQuery, type LeadListResponse, type LeadNote } from '@platform/domain';
+import {
+  ALL_STATUSES,
+  maskEmail,
+  maskPhone,
+  type LeadItem,
+  type LeadListQuery,
+  type LeadListResponse,
+  type LeadNote,
+} from '@platform/domain';
 import type { DbOrTx } from '../../db/client.ts';
 import { leadNotes, leads, users } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
-import { countBound, countUnlessWalking, escapeLike, pageMeta, searchAny, walkFrom, walkOffset, type Walk } from '../../lib/paging.ts';
+import {
+  countBound,
+  countUnlessWalking,
+  escapeLike,
+  pageMeta,
+  searchAny,
+  walkFrom,
+  walkOffset,
+  type Walk,
+} from '../../lib/paging.ts';
 import type { StaffActor } from '../../lib/staff-scope.ts';
 import { isAgent, leadScope, masksContacts } from './scope.ts';
 
@@ -58,19 +75,35 @@ const retAgent = alias(users, 'lead_ret');
 const affiliate = alias(users, 'lead_affiliate');
 const linked = alias(users, 'lead_linked');
 
-const person = (id: number | null, name: string | null) => (id !== null && name !== null ? { id, full_name: name } : null);
+const person = (id: number | null, name: string | null) =>
+  id !== null && name !== null ? { id, full_name: name } : null;
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 /** Approved deposits of the linked customer: the first is the FTD, the last the latest deposit. */
 const depositAt = (fn: 'min' | 'max') =>
-  sql<string | null>`(select ${sql.raw(fn)}(coalesce(d.reviewed_at, d.created_at)) from deposits d where d.user_id = ${leads.linkedUserId} and d.status = 'approved')`;
+  sql<
+    string | null
+  >`(select ${sql.raw(fn)}(coalesce(d.reviewed_at, d.created_at)) from deposits d where d.user_id = ${leads.linkedUserId} and d.status = 'approved')`;
 
 /**
  * Leads with everything the tables show, newest first. The page's ids are found first (an index walk), and only
  * those rows get their joins and deposit lookups, however deep the page.
  */
-export async function loadLeads(db: DbOrTx, where: SQL, page: { limit: number; offset: number }, masked = false): Promise<LeadItem[]> {
-  const ids = (await db.select({ id: leads.id }).from(leads).where(where).orderBy(desc(leads.id)).limit(page.limit).offset(page.offset)).map((r) => r.id);
+export async function loadLeads(
+  db: DbOrTx,
+  where: SQL,
+  page: { limit: number; offset: number },
+  masked = false,
+): Promise<LeadItem[]> {
+  const ids = (
+    await db
+      .select({ id: leads.id })
+      .from(leads)
+      .where(where)
+      .orderBy(desc(leads.id))
+      .limit(page.limit)
+      .offset(page.offset)
+  ).map((r) => r.id);
   if (ids.length === 0) return [];
   const rows = await db
     .select({
@@ -93,7 +126,10 @@ export async function loadLeads(db: DbOrTx, where: SQL, page: { limit: number; o
     .leftJoin(linked, eq(linked.id, leads.linkedUserId))
     .where(inArray(leads.id, ids))
     .orderBy(desc(leads.id));
-  const notes = await notesOf(db, rows.map((r) => r.l.id));
+  const notes = await notesOf(
+    db,
+    rows.map((r) => r.l.id),
+  );
   return rows.map(({ l, ...r }) => ({
     id: l.id,
     first_name: l.firstName,
@@ -155,11 +191,20 @@ function searchLeads(search: string | undefined, masked: boolean): SQL | undefin
   const s = search?.trim();
   if (!s) return undefined;
   const pattern = `%${escapeLike(s)}%`;
-  return and(sql`${searchText} ilike ${pattern}`, masked ? searchAny(s, [leads.firstName, leads.lastName, leads.reference]) : undefined);
+  return and(
+    sql`${searchText} ilike ${pattern}`,
+    masked ? searchAny(s, [leads.firstName, leads.lastName, leads.reference]) : undefined,
+  );
 }
 
 /** One page of a CRM lead list, in the viewer's scope, newest first, searched by name, email, phone or reference. */
-export async function listLeads(db: DbOrTx, actor: StaffActor, list: LeadList, filters: LeadFilters, q: LeadListQuery & Walk): Promise<LeadListResponse> {
+export async function listLeads(
+  db: DbOrTx,
+  actor: StaffActor,
+  list: LeadList,
+  filters: LeadFilters,
+  q: LeadListQuery & Walk,
+): Promise<LeadListResponse> {
   // The agent filters belong to admins and managers (spec §6).
   if ((q.agentId !== undefined || q.retId !== undefined) && isAgent(actor)) throw new AppError('FORBIDDEN');
   const masked = await masksContacts(db, actor);
@@ -174,7 +219,9 @@ export async function listLeads(db: DbOrTx, actor: StaffActor, list: LeadList, f
   // Like trades and customers, a list of a million leads counts only a window past the page shown (lib/paging.ts).
   const bound = countBound(q);
   const [[{ n }], data] = await Promise.all([
-    countUnlessWalking(q, () => db.select({ n: count() }).from(db.select({ one: sql`1` }).from(leads).where(where).limit(bound).as('counted'))),
+    countUnlessWalking(q, () =>
+      db.select({ n: count() }).from(db.select({ one: sql`1` }).from(leads).where(where).limit(bound).as('counted')),
+    ),
     loadLeads(db, and(where, walkFrom(q, leads.id))!, { limit: q.limit, offset: walkOffset(q) }, masked),
   ]);
   return { data, meta: pageMeta(q, n, bound) };

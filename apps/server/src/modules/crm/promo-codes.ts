@@ -1,6 +1,12 @@
 import { randomInt } from 'node:crypto';
 import { and, eq, inArray, isNull } from 'drizzle-orm';
-import { PROMO_CODE_ALPHABET, PROMO_CODE_LENGTH, normalisePromoCode, type LeadGroup, type PromoCodeResponse } from '@platform/domain';
+import {
+  PROMO_CODE_ALPHABET,
+  PROMO_CODE_LENGTH,
+  normalisePromoCode,
+  type LeadGroup,
+  type PromoCodeResponse,
+} from '@platform/domain';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { leads, promoCodes, userProfiles, users } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
@@ -16,7 +22,8 @@ import { defaultSalesStatus } from './statuses.ts';
 /** Staff roles that have a promo code (the menu's Promo Code roles). */
 const CODE_ROLES = [1, 2, 4, 5, 6];
 
-const newCode = (): string => Array.from({ length: PROMO_CODE_LENGTH }, () => PROMO_CODE_ALPHABET[randomInt(PROMO_CODE_ALPHABET.length)]).join('');
+const newCode = (): string =>
+  Array.from({ length: PROMO_CODE_LENGTH }, () => PROMO_CODE_ALPHABET[randomInt(PROMO_CODE_ALPHABET.length)]).join('');
 
 const view = (row: { code: string; createdAt: Date } | undefined): PromoCodeResponse =>
   row ? { code: row.code, created_at: row.createdAt.toISOString() } : { code: null, created_at: null };
@@ -47,8 +54,14 @@ export async function generatePromoCode(db: DbOrTx, actor: StaffActor): Promise<
           .returning({ code: promoCodes.code });
         const [row] = await tx.insert(promoCodes).values({ userId: actor.id, code: newCode() }).returning();
         await writeAudit(tx, {
-          actorId: actor.id, targetUserId: actor.id, action: 'promo_code.generate', ip: actor.ip, before: old ? { code: old.code } : null,
-          after: { code: row.code }, subjectType: 'promo_code', subjectId: row.id,
+          actorId: actor.id,
+          targetUserId: actor.id,
+          action: 'promo_code.generate',
+          ip: actor.ip,
+          before: old ? { code: old.code } : null,
+          after: { code: row.code },
+          subjectType: 'promo_code',
+          subjectId: row.id,
         });
         return view(row);
       });
@@ -78,7 +91,13 @@ export async function findSignupPromoCode(tx: DbOrTx, typed: string | null | und
     .from(promoCodes)
     .innerJoin(users, eq(users.id, promoCodes.userId))
     .where(
-      and(eq(promoCodes.code, code), isNull(promoCodes.replacedAt), inArray(users.roleId, CODE_ROLES), eq(users.isActive, true), isNull(users.deletedAt)),
+      and(
+        eq(promoCodes.code, code),
+        isNull(promoCodes.replacedAt),
+        inArray(users.roleId, CODE_ROLES),
+        eq(users.isActive, true),
+        isNull(users.deletedAt),
+      ),
     );
   return row ?? null;
 }
@@ -108,18 +127,40 @@ export async function linkSignupToPromoCode(tx: Tx, customer: SignupCustomer, pr
   const [lead] = await tx
     .insert(leads)
     .values({
-      firstName: first.slice(0, 100), lastName: rest.join(' ').slice(0, 100) || null, email: customer.email, phone: customer.phone,
-      country: customer.country, city: customer.city, leadStatus: await defaultSalesStatus(tx), group, source: 'live',
-      managerId: role === 2 ? owner : null, userId: role === 4 ? owner : null, agentId: role === 5 ? owner : null, retId: role === 6 ? owner : null,
+      firstName: first.slice(0, 100),
+      lastName: rest.join(' ').slice(0, 100) || null,
+      email: customer.email,
+      phone: customer.phone,
+      country: customer.country,
+      city: customer.city,
+      leadStatus: await defaultSalesStatus(tx),
+      group,
+      source: 'live',
+      managerId: role === 2 ? owner : null,
+      userId: role === 4 ? owner : null,
+      agentId: role === 5 ? owner : null,
+      retId: role === 6 ? owner : null,
       linkedUserId: customer.id,
     })
     .returning();
   await writeAudit(tx, {
-    actorId: customer.id, targetUserId: customer.id, action: 'lead.signup', before: null,
+    actorId: customer.id,
+    targetUserId: customer.id,
+    action: 'lead.signup',
+    before: null,
     after: {
-      first_name: lead.firstName, last_name: lead.lastName, group: lead.group, source: lead.source, lead_status: lead.leadStatus,
-      manager_id: lead.managerId, agent_id: lead.agentId, ret_id: lead.retId, affiliate_id: lead.userId, promo_code: promo.code,
+      first_name: lead.firstName,
+      last_name: lead.lastName,
+      group: lead.group,
+      source: lead.source,
+      lead_status: lead.leadStatus,
+      manager_id: lead.managerId,
+      agent_id: lead.agentId,
+      ret_id: lead.retId,
+      affiliate_id: lead.userId,
+      promo_code: promo.code,
     },
-    subjectType: 'lead', subjectId: lead.id,
+    subjectType: 'lead',
+    subjectId: lead.id,
   });
 }

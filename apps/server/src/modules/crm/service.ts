@@ -1,8 +1,15 @@
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
-  canMoveLead, type LeadBulkRequest, type LeadConvertRequest, type LeadCreateRequest, type LeadGroup, type LeadHistoryItem,
-  type LeadNote, type LeadNoteRequest, type LeadUpdateRequest,
+  canMoveLead,
+  type LeadBulkRequest,
+  type LeadConvertRequest,
+  type LeadCreateRequest,
+  type LeadGroup,
+  type LeadHistoryItem,
+  type LeadNote,
+  type LeadNoteRequest,
+  type LeadUpdateRequest,
 } from '@platform/domain';
 import type { AppContext } from '../../context.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
@@ -26,20 +33,49 @@ type BulkInput = z.output<typeof LeadBulkRequest>;
 /** What the audit trail keeps of a lead. */
 export function snapshot(l: LeadRow): Record<string, unknown> {
   return {
-    first_name: l.firstName, last_name: l.lastName, email: l.email, phone: l.phone, country: l.country, city: l.city,
-    funnel_link: l.funnelLink, reference: l.reference, lead_source_id: l.leadSourceId, lead_status: l.leadStatus,
-    group: l.group, manager_id: l.managerId, agent_id: l.agentId, ret_id: l.retId, linked_user_id: l.linkedUserId,
+    first_name: l.firstName,
+    last_name: l.lastName,
+    email: l.email,
+    phone: l.phone,
+    country: l.country,
+    city: l.city,
+    funnel_link: l.funnelLink,
+    reference: l.reference,
+    lead_source_id: l.leadSourceId,
+    lead_status: l.leadStatus,
+    group: l.group,
+    manager_id: l.managerId,
+    agent_id: l.agentId,
+    ret_id: l.retId,
+    linked_user_id: l.linkedUserId,
   };
 }
 
-const audit = (tx: DbOrTx, actor: StaffActor, lead: { id: number; linkedUserId: number | null }, action: string, before: unknown, after: unknown) =>
+const audit = (
+  tx: DbOrTx,
+  actor: StaffActor,
+  lead: { id: number; linkedUserId: number | null },
+  action: string,
+  before: unknown,
+  after: unknown,
+) =>
   writeAudit(tx, {
-    actorId: actor.id, targetUserId: lead.linkedUserId, action, before: before as Record<string, unknown> | null,
-    after: after as Record<string, unknown> | null, ip: actor.ip, subjectType: 'lead', subjectId: lead.id,
+    actorId: actor.id,
+    targetUserId: lead.linkedUserId,
+    action,
+    before: before as Record<string, unknown> | null,
+    after: after as Record<string, unknown> | null,
+    ip: actor.ip,
+    subjectType: 'lead',
+    subjectId: lead.id,
   });
 
 async function assertStatus(tx: DbOrTx, status: string): Promise<void> {
-  const [row] = await tx.select({ id: salesStatuses.id }).from(salesStatuses).where(eq(salesStatuses.status, status)).limit(1);
+  const [row] = await tx
+    .select({ id: salesStatuses.id })
+    .from(salesStatuses)
+    .where(eq(salesStatuses.status, status))
+    .limit(1);
   if (!row) throw fieldError('leadStatus', 'Choose a status from the list.');
 }
 
@@ -50,12 +86,19 @@ async function assertAssignee(tx: DbOrTx, field: string, id: number | null, role
     .select({ id: users.id })
     .from(users)
     .where(and(eq(users.id, id), eq(users.roleId, roleId), eq(users.isActive, true), isNull(users.deletedAt)));
-  if (!u) throw new AppError('ASSIGNEE_NOT_FOUND', undefined, { [field]: 'Choose an active staff member of the right role.' });
+  if (!u)
+    throw new AppError('ASSIGNEE_NOT_FOUND', undefined, {
+      [field]: 'Choose an active staff member of the right role.',
+    });
 }
 
 /** Locks one lead in the actor's scope, or 404. */
 async function lockLead(tx: Tx, actor: StaffActor, id: number): Promise<LeadRow> {
-  const [l] = await tx.select().from(leads).where(and(eq(leads.id, id), leadScope(actor))).for('update');
+  const [l] = await tx
+    .select()
+    .from(leads)
+    .where(and(eq(leads.id, id), leadScope(actor)))
+    .for('update');
   if (!l) throw new AppError('LEAD_NOT_FOUND');
   return l;
 }
@@ -71,10 +114,19 @@ export async function createLead(ctx: Ctx, actor: StaffActor, input: CreateInput
     const [l] = await tx
       .insert(leads)
       .values({
-        firstName: input.firstName, lastName: input.lastName || null, email: input.email ?? null, phone: input.phone ?? null,
-        country: input.country ?? null, city: input.city || null, funnelLink: input.funnelLink ?? null, reference: input.reference || null,
-        leadStatus, group: 'sales', source: actor.roleId === 4 ? 'affiliate' : 'manual',
-        managerId: actor.roleId === 2 ? actor.id : null, userId: actor.roleId === 4 ? actor.id : null,
+        firstName: input.firstName,
+        lastName: input.lastName || null,
+        email: input.email ?? null,
+        phone: input.phone ?? null,
+        country: input.country ?? null,
+        city: input.city || null,
+        funnelLink: input.funnelLink ?? null,
+        reference: input.reference || null,
+        leadStatus,
+        group: 'sales',
+        source: actor.roleId === 4 ? 'affiliate' : 'manual',
+        managerId: actor.roleId === 2 ? actor.id : null,
+        userId: actor.roleId === 4 ? actor.id : null,
       })
       .returning();
     await audit(tx, actor, l, 'lead.create', null, snapshot(l));
@@ -102,11 +154,20 @@ export async function updateLead(ctx: Ctx, actor: StaffActor, id: number, input:
     const [after] = await tx
       .update(leads)
       .set({
-        firstName: input.firstName, lastName: input.lastName || null,
+        firstName: input.firstName,
+        lastName: input.lastName || null,
         // Left out means unchanged; masked viewers never change what they cannot see.
-        email: masked || input.email === undefined ? before.email : input.email, phone: masked || input.phone === undefined ? before.phone : input.phone,
-        country: input.country ?? null, city: input.city || null, funnelLink: input.funnelLink ?? null, reference: input.reference || null,
-        leadSourceId: input.leadSourceId || null, leadStatus, managerId, agentId, retId,
+        email: masked || input.email === undefined ? before.email : input.email,
+        phone: masked || input.phone === undefined ? before.phone : input.phone,
+        country: input.country ?? null,
+        city: input.city || null,
+        funnelLink: input.funnelLink ?? null,
+        reference: input.reference || null,
+        leadSourceId: input.leadSourceId || null,
+        leadStatus,
+        managerId,
+        agentId,
+        retId,
       })
       .where(eq(leads.id, id))
       .returning();
@@ -136,7 +197,12 @@ export async function bulkUpdateLeads(ctx: Ctx, actor: StaffActor, input: BulkIn
   if ('retId' in data) await assertAssignee(ctx.db, 'retId', data.retId, 6);
   const ids = [...new Set(input.ids)];
   await ctx.db.transaction(async (tx) => {
-    const rows = await tx.select().from(leads).where(and(inArray(leads.id, ids), leadScope(actor))).orderBy(asc(leads.id)).for('update');
+    const rows = await tx
+      .select()
+      .from(leads)
+      .where(and(inArray(leads.id, ids), leadScope(actor)))
+      .orderBy(asc(leads.id))
+      .for('update');
     if (rows.length !== ids.length) throw new AppError('LEAD_NOT_FOUND');
     for (const before of rows) {
       if ('group' in data) {
@@ -158,7 +224,8 @@ export async function bulkUpdateLeads(ctx: Ctx, actor: StaffActor, input: BulkIn
   return 'group' in data ? 'moved' : 'assigned';
 }
 
-const emailTaken = () => new AppError('EMAIL_TAKEN', undefined, { email: 'An account with this email already exists.' });
+const emailTaken = () =>
+  new AppError('EMAIL_TAKEN', undefined, { email: 'An account with this email already exists.' });
 
 /**
  * POST /admin/leads/convertLeadToUser: the lead becomes a customer with the wallets sign-up opens, linked to the lead,
@@ -166,7 +233,11 @@ const emailTaken = () => new AppError('EMAIL_TAKEN', undefined, { email: 'An acc
  * With email verification on, the new customer gets the same verification mail as a sign-up (staff typed the address;
  * nobody has confirmed it belongs to the customer); with it off the account is verified like a sign-up would be.
  */
-export async function convertLead(ctx: AppContext, actor: StaffActor, input: z.output<typeof LeadConvertRequest>): Promise<number> {
+export async function convertLead(
+  ctx: AppContext,
+  actor: StaffActor,
+  input: z.output<typeof LeadConvertRequest>,
+): Promise<number> {
   const branding = await getBranding(ctx.db);
   const verify = branding.emailVerify === 'on';
   const passwordHash = await hashPassword(input.password);
@@ -176,7 +247,11 @@ export async function convertLead(ctx: AppContext, actor: StaffActor, input: z.o
       const before = await lockLead(tx, actor, input.id);
       if (before.linkedUserId !== null) throw new AppError('LEAD_ALREADY_CONVERTED');
       if (!before.email) throw new AppError('LEAD_NEEDS_EMAIL');
-      const [taken] = await tx.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${before.email.toLowerCase()}`).limit(1);
+      const [taken] = await tx
+        .select({ id: users.id })
+        .from(users)
+        .where(sql`lower(${users.email}) = ${before.email.toLowerCase()}`)
+        .limit(1);
       if (taken) throw emailTaken();
       const fullName = [before.firstName, before.lastName].filter(Boolean).join(' ').slice(0, 120);
       const [u] = await tx
@@ -184,11 +259,25 @@ export async function convertLead(ctx: AppContext, actor: StaffActor, input: z.o
         .values({ fullName, email: before.email, passwordHash, roleId: 3, isEmailVerified: !verify, isActive: true })
         .returning({ id: users.id });
       await tx.insert(userProfiles).values({
-        userId: u.id, phone: before.phone, country: before.country, city: before.city, managerId: before.managerId,
+        userId: u.id,
+        phone: before.phone,
+        country: before.country,
+        city: before.city,
+        managerId: before.managerId,
       });
       await openCustomerWallets(tx, u.id, branding.appCurrency, branding.demoBalance);
-      const [after] = await tx.update(leads).set({ linkedUserId: u.id, group: 'clients' }).where(eq(leads.id, before.id)).returning();
-      await writeAudit(tx, { actorId: actor.id, targetUserId: u.id, action: 'customer.create', after: { full_name: fullName, from_lead: before.id }, ip: actor.ip });
+      const [after] = await tx
+        .update(leads)
+        .set({ linkedUserId: u.id, group: 'clients' })
+        .where(eq(leads.id, before.id))
+        .returning();
+      await writeAudit(tx, {
+        actorId: actor.id,
+        targetUserId: u.id,
+        action: 'customer.create',
+        after: { full_name: fullName, from_lead: before.id },
+        ip: actor.ip,
+      });
       await audit(tx, actor, after, 'lead.convert', snapshot(before), snapshot(after));
       return { id: u.id, email: before.email, fullName };
     });
@@ -204,16 +293,27 @@ export async function convertLead(ctx: AppContext, actor: StaffActor, input: z.o
 export async function addNote(ctx: Ctx, actor: StaffActor, input: z.output<typeof LeadNoteRequest>): Promise<LeadNote> {
   return ctx.db.transaction(async (tx) => {
     const lead = await lockLead(tx, actor, input.leadId);
-    const [n] = await tx.insert(leadNotes).values({ leadId: lead.id, userId: actor.id, content: input.content }).returning();
+    const [n] = await tx
+      .insert(leadNotes)
+      .values({ leadId: lead.id, userId: actor.id, content: input.content })
+      .returning();
     await audit(tx, actor, lead, 'lead.note', null, { note_id: n.id, content: n.content });
     const [me] = await tx.select({ name: users.fullName }).from(users).where(eq(users.id, actor.id));
-    return { id: n.id, content: n.content, created_at: n.createdAt.toISOString(), user: { id: actor.id, full_name: me?.name ?? '' } };
+    return {
+      id: n.id,
+      content: n.content,
+      created_at: n.createdAt.toISOString(),
+      user: { id: actor.id, full_name: me?.name ?? '' },
+    };
   });
 }
 
 /** GET /admin/leads/{id}/history: the lead's audit trail, newest first (contacts masked away for masked viewers). */
 export async function leadHistory(ctx: Ctx, actor: StaffActor, id: number): Promise<LeadHistoryItem[]> {
-  const [lead] = await ctx.db.select({ id: leads.id }).from(leads).where(and(eq(leads.id, id), leadScope(actor)));
+  const [lead] = await ctx.db
+    .select({ id: leads.id })
+    .from(leads)
+    .where(and(eq(leads.id, id), leadScope(actor)));
   if (!lead) throw new AppError('LEAD_NOT_FOUND');
   const masked = await masksContacts(ctx.db, actor);
   const rows = await ctx.db
@@ -229,6 +329,11 @@ export async function leadHistory(ctx: Ctx, actor: StaffActor, id: number): Prom
     return rest;
   };
   return rows.map(({ a, actor: name }) => ({
-    id: a.id, action: a.action, actor: name, before: hide(a.before), after: hide(a.after), created_at: a.createdAt.toISOString(),
+    id: a.id,
+    action: a.action,
+    actor: name,
+    before: hide(a.before),
+    after: hide(a.after),
+    created_at: a.createdAt.toISOString(),
   }));
 }

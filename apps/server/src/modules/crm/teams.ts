@@ -39,14 +39,20 @@ export async function listTeams(db: DbOrTx, q: PagedQuery): Promise<TeamListResp
     .orderBy(desc(teams.id))
     .limit(q.limit)
     .offset(offsetOf(q));
-  const members = await membersOf(db, rows.map((r) => r.t.id));
+  const members = await membersOf(
+    db,
+    rows.map((r) => r.t.id),
+  );
   const data = rows.map(({ t, managerName, managerDeleted }) => ({
     id: t.id,
     name: t.name,
     code: t.code,
     user_id: t.managerId,
     // A deleted manager's team has no manager any more: the list shows "-" until one is chosen.
-    manager: t.managerId !== null && managerName !== null && managerDeleted === null ? { id: t.managerId, full_name: managerName } : null,
+    manager:
+      t.managerId !== null && managerName !== null && managerDeleted === null
+        ? { id: t.managerId, full_name: managerName }
+        : null,
     members: members.get(t.id) ?? [],
   }));
   return { data, meta: pageMeta(q, n) };
@@ -55,10 +61,16 @@ export async function listTeams(db: DbOrTx, q: PagedQuery): Promise<TeamListResp
 /** The manager must be an active manager (role 2), the members active agents (5) or retention agents (6). */
 async function assertPeople(tx: DbOrTx, managerId: number, memberIds: number[]): Promise<void> {
   const active = and(eq(users.isActive, true), isNull(users.deletedAt));
-  const [m] = await tx.select({ id: users.id }).from(users).where(and(eq(users.id, managerId), eq(users.roleId, 2), active));
+  const [m] = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.id, managerId), eq(users.roleId, 2), active));
   if (!m) throw new AppError('MANAGER_NOT_FOUND', undefined, { userId: 'Choose an active manager.' });
   if (memberIds.length === 0) return;
-  const ok = await tx.select({ id: users.id }).from(users).where(and(inArray(users.id, memberIds), inArray(users.roleId, [5, 6]), active));
+  const ok = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(inArray(users.id, memberIds), inArray(users.roleId, [5, 6]), active));
   const found = new Set(ok.map((r) => r.id));
   const wrong = memberIds.filter((id) => !found.has(id));
   if (wrong.length > 0) {
@@ -68,10 +80,19 @@ async function assertPeople(tx: DbOrTx, managerId: number, memberIds: number[]):
 }
 
 type TeamRow = typeof teams.$inferSelect;
-const snapshot = (t: TeamRow, memberIds: number[]) => ({ name: t.name, code: t.code, manager_id: t.managerId, member_ids: memberIds });
+const snapshot = (t: TeamRow, memberIds: number[]) => ({
+  name: t.name,
+  code: t.code,
+  manager_id: t.managerId,
+  member_ids: memberIds,
+});
 
 async function memberIdsOf(tx: DbOrTx, teamId: number): Promise<number[]> {
-  const rows = await tx.select({ id: teamMembers.userId }).from(teamMembers).where(eq(teamMembers.teamId, teamId)).orderBy(asc(teamMembers.userId));
+  const rows = await tx
+    .select({ id: teamMembers.userId })
+    .from(teamMembers)
+    .where(eq(teamMembers.teamId, teamId))
+    .orderBy(asc(teamMembers.userId));
   return rows.map((r) => r.id);
 }
 
@@ -87,12 +108,21 @@ async function save(db: DbOrTx, actor: StaffActor, id: number | null, input: Inp
       const beforeMembers = before ? await memberIdsOf(tx, before.id) : [];
       const values = { name: input.name, code: input.code, managerId: input.userId };
       const [after] =
-        id === null ? await tx.insert(teams).values(values).returning() : await tx.update(teams).set(values).where(eq(teams.id, id)).returning();
+        id === null
+          ? await tx.insert(teams).values(values).returning()
+          : await tx.update(teams).set(values).where(eq(teams.id, id)).returning();
       await tx.delete(teamMembers).where(eq(teamMembers.teamId, after.id));
-      if (memberIds.length > 0) await tx.insert(teamMembers).values(memberIds.map((userId) => ({ teamId: after.id, userId })));
+      if (memberIds.length > 0)
+        await tx.insert(teamMembers).values(memberIds.map((userId) => ({ teamId: after.id, userId })));
       await writeAudit(tx, {
-        actorId: actor.id, targetUserId: null, action: id === null ? 'team.create' : 'team.update', ip: actor.ip,
-        before: before ? snapshot(before, beforeMembers) : null, after: snapshot(after, memberIds), subjectType: 'team', subjectId: after.id,
+        actorId: actor.id,
+        targetUserId: null,
+        action: id === null ? 'team.create' : 'team.update',
+        ip: actor.ip,
+        before: before ? snapshot(before, beforeMembers) : null,
+        after: snapshot(after, memberIds),
+        subjectType: 'team',
+        subjectId: after.id,
       });
     });
   } catch (err) {
@@ -113,8 +143,14 @@ export async function deleteTeam(db: DbOrTx, actor: StaffActor, id: number): Pro
     // Memberships go with the team (ON DELETE CASCADE).
     await tx.delete(teams).where(eq(teams.id, id));
     await writeAudit(tx, {
-      actorId: actor.id, targetUserId: null, action: 'team.delete', ip: actor.ip, before: snapshot(row, memberIds), after: null,
-      subjectType: 'team', subjectId: id,
+      actorId: actor.id,
+      targetUserId: null,
+      action: 'team.delete',
+      ip: actor.ip,
+      before: snapshot(row, memberIds),
+      after: null,
+      subjectType: 'team',
+      subjectId: id,
     });
   });
 }

@@ -17,26 +17,55 @@ type Ctx = Pick<AppContext, 'db' | 'risk'>;
  * covering the margin and any live loss of its open positions (400 otherwise); concurrent subtractions are checked
  * one after another by the conditional update.
  */
-export async function adjustBalance(ctx: Ctx, actor: StaffActor, balanceId: number, input: z.output<typeof BalanceAdjustRequest>): Promise<string> {
+export async function adjustBalance(
+  ctx: Ctx,
+  actor: StaffActor,
+  balanceId: number,
+  input: z.output<typeof BalanceAdjustRequest>,
+): Promise<string> {
   const [wallet] = await ctx.db
     .select({ id: balances.id, userId: balances.userId, currency: balances.currency, mode: balances.mode })
     .from(balances)
     .innerJoin(users, eq(users.id, balances.userId))
-    .where(and(eq(balances.id, balanceId), eq(users.roleId, 3), isNull(users.deletedAt), customerScope(actor, balances.userId)))
+    .where(
+      and(
+        eq(balances.id, balanceId),
+        eq(users.roleId, 3),
+        isNull(users.deletedAt),
+        customerScope(actor, balances.userId),
+      ),
+    )
     .limit(1);
   if (!wallet) throw new AppError('WALLET_NOT_FOUND');
   const amount = input.type === 'add' ? dec(input.amount) : dec(input.amount).negated();
   const { balance } = await onWallet(ctx, wallet.id, async () => {
     const moved = await ctx.db.transaction(async (tx) => {
       const m = await moveMoney(tx, {
-        balanceId: wallet.id, amount: amount.toFixed(8), kind: 'adjustment', refType: 'staff', refId: actor.id, actorId: actor.id,
-        note: input.reason, freeFundsWithPl: livePlOf(ctx, wallet.id),
+        balanceId: wallet.id,
+        amount: amount.toFixed(8),
+        kind: 'adjustment',
+        refType: 'staff',
+        refId: actor.id,
+        actorId: actor.id,
+        note: input.reason,
+        freeFundsWithPl: livePlOf(ctx, wallet.id),
       });
-      if (!m) throw new AppError('ADJUSTMENT_NOT_COVERED', undefined, { amount: 'The wallet cannot go below zero or below the margin its open positions hold.' });
+      if (!m)
+        throw new AppError('ADJUSTMENT_NOT_COVERED', undefined, {
+          amount: 'The wallet cannot go below zero or below the margin its open positions hold.',
+        });
       await writeAudit(tx, {
-        actorId: actor.id, targetUserId: wallet.userId, action: 'balance.adjust',
+        actorId: actor.id,
+        targetUserId: wallet.userId,
+        action: 'balance.adjust',
         before: { balance_id: wallet.id, balance: dec(m.balanceAfter).minus(amount).toFixed(8) },
-        after: { balance_id: wallet.id, balance: m.balanceAfter, type: input.type, amount: input.amount, reason: input.reason },
+        after: {
+          balance_id: wallet.id,
+          balance: m.balanceAfter,
+          type: input.type,
+          amount: input.amount,
+          reason: input.reason,
+        },
         ip: actor.ip,
       });
       return m;

@@ -22,11 +22,18 @@ afterAll(async () => {
   await t.close();
 });
 
-const idOf = async (email: string) => (await t.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0].id;
+const idOf = async (email: string) =>
+  (await t.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0].id;
 
 async function socketAs(email: string, password?: string): Promise<Socket> {
   const cookie = await signIn(t.app, email, password, '127.0.0.1');
-  const s = connect(base, { path: '/socket.io', transports: ['websocket'], forceNew: true, reconnection: false, extraHeaders: { cookie } });
+  const s = connect(base, {
+    path: '/socket.io',
+    transports: ['websocket'],
+    forceNew: true,
+    reconnection: false,
+    extraHeaders: { cookie },
+  });
   sockets.push(s);
   await new Promise<void>((resolve, reject) => {
     s.once('connect', () => resolve());
@@ -47,7 +54,15 @@ describe('tracking a customer’s page views', () => {
     expect(await watch(manager, clientId)).toEqual({ ok: true });
     // A retention agent watches only the customers in their care.
     expect(await watch(retention, clientId)).toEqual({ ok: false });
-    await t.ctx.db.insert(leads).values({ firstName: 'Chris', leadStatus: 'New', group: 'clients', linkedUserId: clientId, retId: await idOf(DEMO.retention) });
+    await t.ctx.db
+      .insert(leads)
+      .values({
+        firstName: 'Chris',
+        leadStatus: 'New',
+        group: 'clients',
+        linkedUserId: clientId,
+        retId: await idOf(DEMO.retention),
+      });
     expect(await watch(retention, clientId)).toEqual({ ok: true });
     expect(await watch(agent, clientId)).toEqual({ ok: false });
     expect(await watch(admin, await idOf(DEMO.manager))).toEqual({ ok: false });
@@ -102,14 +117,22 @@ describe('presence', () => {
     const online = new Promise((resolve) => manager.once('presence', resolve));
     const client = await socketAs(DEMO.client);
     await online;
-    const list = await t.app.inject({ url: '/api/admin/customers/api/all?search=client@demo.test', headers: { cookie: await signIn(t.app, DEMO.admin) } });
+    const list = await t.app.inject({
+      url: '/api/admin/customers/api/all?search=client@demo.test',
+      headers: { cookie: await signIn(t.app, DEMO.admin) },
+    });
     expect(list.json().data[0].online).toBe(true);
-    const offline = new Promise((resolve) => admin.on('presence', (e: PresenceEvent) => !e.online && e.userId === clientId && resolve(e)));
+    const offline = new Promise((resolve) =>
+      admin.on('presence', (e: PresenceEvent) => !e.online && e.userId === clientId && resolve(e)),
+    );
     client.disconnect();
     await offline;
     expect(adminGot.filter((e) => e.userId === clientId).at(-1)).toEqual({ userId: clientId, online: false });
     expect(managerGot.filter((e) => e.userId === clientId)[0]).toEqual({ userId: clientId, online: true });
-    const after = await t.app.inject({ url: '/api/admin/customers/api/all?search=client@demo.test', headers: { cookie: await signIn(t.app, DEMO.admin) } });
+    const after = await t.app.inject({
+      url: '/api/admin/customers/api/all?search=client@demo.test',
+      headers: { cookie: await signIn(t.app, DEMO.admin) },
+    });
     expect(after.json().data[0].online).toBe(false);
   });
 });
@@ -120,7 +143,11 @@ describe('deleted customers', () => {
     const s = await socketAs(c.email, c.password);
     const closed = new Promise((resolve) => s.once('disconnect', resolve));
     const admin = await signIn(t.app, DEMO.admin);
-    const res = await t.app.inject({ method: 'DELETE', url: `/api/admin/customers/${c.id}`, headers: { cookie: admin } });
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/admin/customers/${c.id}`,
+      headers: { cookie: admin },
+    });
     expect(res.statusCode).toBe(200);
     await closed;
     expect(s.connected).toBe(false);

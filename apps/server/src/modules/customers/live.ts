@@ -38,7 +38,11 @@ export function attachCustomerLive(ctx: Ctx): () => void {
 async function announce(ctx: Ctx, userId: number, online: boolean): Promise<void> {
   const event: PresenceEvent = { userId, online };
   ctx.realtime.toAdmins('presence', event);
-  const [p] = await ctx.db.select({ managerId: userProfiles.managerId }).from(userProfiles).where(eq(userProfiles.userId, userId)).limit(1);
+  const [p] = await ctx.db
+    .select({ managerId: userProfiles.managerId })
+    .from(userProfiles)
+    .where(eq(userProfiles.userId, userId))
+    .limit(1);
   if (p?.managerId) ctx.realtime.toUser(p.managerId, 'presence', event);
 }
 
@@ -54,7 +58,8 @@ function customerSocket(ctx: Ctx, socket: Socket, userId: number): void {
   let inWindow = 0;
   socket.on('track', (payload: unknown) => {
     const url = (payload as { url?: unknown } | null)?.url;
-    if (typeof url !== 'string' || url.length === 0 || url.length > 2000 || !url.startsWith('/') || !isSafeText(url)) return;
+    if (typeof url !== 'string' || url.length === 0 || url.length > 2000 || !url.startsWith('/') || !isSafeText(url))
+      return;
     const now = Date.now();
     if (now - windowStart > TRACK_WINDOW_MS) {
       windowStart = now;

@@ -1,12 +1,30 @@
 import {
-  BalanceAdjustRequest, BalanceAdjustResponse, CustomerCreateRequest, CustomerCreatedResponse, CustomerDetailResponse, CustomerListParams,
-  CustomerListQuery, CustomerListResponse, CustomerUpdateRequest, IdParam, MessageResponse, StaffPickerParams, StaffPickerResponse,
+  BalanceAdjustRequest,
+  BalanceAdjustResponse,
+  CustomerCreateRequest,
+  CustomerCreatedResponse,
+  CustomerDetailResponse,
+  CustomerListParams,
+  CustomerListQuery,
+  CustomerListResponse,
+  CustomerUpdateRequest,
+  IdParam,
+  MessageResponse,
+  StaffPickerParams,
+  StaffPickerResponse,
 } from '@platform/domain';
 import type { RoutesPlugin } from '../../lib/http.ts';
 import { staffOf } from '../../lib/staff-scope.ts';
 import { adjustBalance } from './balance.ts';
 import { attachCustomerLive } from './live.ts';
-import { createCustomer, deleteCustomer, getCustomerDetail, listCustomers, staffOfRole, updateCustomer } from './service.ts';
+import {
+  createCustomer,
+  deleteCustomer,
+  getCustomerDetail,
+  listCustomers,
+  staffOfRole,
+  updateCustomer,
+} from './service.ts';
 import { listOrCsv } from '../../lib/csv-export.ts';
 import { CUSTOMER_CSV } from '../../lib/csv-columns.ts';
 
@@ -24,8 +42,23 @@ export const customersRoutes: RoutesPlugin = async (app) => {
 
   app.get(
     '/admin/customers/api/:type',
-    { config: adminManager, schema: { tags, params: CustomerListParams, querystring: CustomerListQuery, response: { 200: CustomerListResponse } } },
-    async (req, reply) => listOrCsv(reply, req.query, (q) => listCustomers(ctx, staffOf(req), req.params.type, q), { name: `customers-${req.params.type}`, columns: CUSTOMER_CSV }, { walk: true }),
+    {
+      config: adminManager,
+      schema: {
+        tags,
+        params: CustomerListParams,
+        querystring: CustomerListQuery,
+        response: { 200: CustomerListResponse },
+      },
+    },
+    async (req, reply) =>
+      listOrCsv(
+        reply,
+        req.query,
+        (q) => listCustomers(ctx, staffOf(req), req.params.type, q),
+        { name: `customers-${req.params.type}`, columns: CUSTOMER_CSV },
+        { walk: true },
+      ),
   );
 
   app.post(
@@ -39,7 +72,10 @@ export const customersRoutes: RoutesPlugin = async (app) => {
 
   app.put(
     '/admin/customers/:id',
-    { config: adminManager, schema: { tags, params: IdParam, body: CustomerUpdateRequest, response: { 200: MessageResponse } } },
+    {
+      config: adminManager,
+      schema: { tags, params: IdParam, body: CustomerUpdateRequest, response: { 200: MessageResponse } },
+    },
     async (req) => {
       await updateCustomer(ctx, staffOf(req), req.params.id, req.body);
       return { message: 'Customer updated successfully' };
@@ -58,7 +94,10 @@ export const customersRoutes: RoutesPlugin = async (app) => {
   // Every staff member's Profile item opens the edit screen on their own id; retention agents read customers masked.
   app.get(
     '/admin/share/users/:id',
-    { config: { access: [1, 2, 4, 5, 6] }, schema: { tags, params: IdParam, response: { 200: CustomerDetailResponse } } },
+    {
+      config: { access: [1, 2, 4, 5, 6] },
+      schema: { tags, params: IdParam, response: { 200: CustomerDetailResponse } },
+    },
     async (req) => getCustomerDetail(ctx, staffOf(req), req.params.id),
   );
 
@@ -70,7 +109,13 @@ export const customersRoutes: RoutesPlugin = async (app) => {
 
   app.put(
     '/admin/balance/:id',
-    { config: adminManager, schema: { tags, params: IdParam, body: BalanceAdjustRequest, response: { 200: BalanceAdjustResponse } } },
-    async (req) => ({ message: 'Balance updated successfully', balance: await adjustBalance(ctx, staffOf(req), req.params.id, req.body) }),
+    {
+      config: adminManager,
+      schema: { tags, params: IdParam, body: BalanceAdjustRequest, response: { 200: BalanceAdjustResponse } },
+    },
+    async (req) => ({
+      message: 'Balance updated successfully',
+      balance: await adjustBalance(ctx, staffOf(req), req.params.id, req.body),
+    }),
   );
 };

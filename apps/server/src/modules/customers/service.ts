@@ -2,8 +2,14 @@ import { and, count, desc, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import {
-  maskEmail, maskPhone, type CustomerCreateRequest, type CustomerDetailResponse, type CustomerListResponse, type CustomerUpdateRequest,
-  type PagedQuery, type StaffPickerItem,
+  maskEmail,
+  maskPhone,
+  type CustomerCreateRequest,
+  type CustomerDetailResponse,
+  type CustomerListResponse,
+  type CustomerUpdateRequest,
+  type PagedQuery,
+  type StaffPickerItem,
 } from '@platform/domain';
 import type { AppContext } from '../../context.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
@@ -11,7 +17,15 @@ import { authTokens, balances, orders, pricingPlans, userProfiles, users } from 
 import { writeAudit } from '../../lib/audit.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
-import { countBound, countUnlessWalking, escapeLike, pageMeta, walkFrom, walkOffset, type Walk } from '../../lib/paging.ts';
+import {
+  countBound,
+  countUnlessWalking,
+  escapeLike,
+  pageMeta,
+  walkFrom,
+  walkOffset,
+  type Walk,
+} from '../../lib/paging.ts';
 import { customerScope, type StaffActor } from '../../lib/staff-scope.ts';
 import { balanceDto } from '../auth/current-user.ts';
 import { getBranding } from '../settings/service.ts';
@@ -37,13 +51,19 @@ export function viewScope(actor: Pick<StaffActor, 'id' | 'roleId'>, userIdColumn
   return sql`exists (select 1 from leads rl where rl.linked_user_id = ${userIdColumn} and rl.ret_id = ${actor.id} and rl.deleted_at is null)`;
 }
 
-const emailTaken = () => new AppError('EMAIL_TAKEN', undefined, { email: 'An account with this email already exists.' });
+const emailTaken = () =>
+  new AppError('EMAIL_TAKEN', undefined, { email: 'An account with this email already exists.' });
 
 async function assertEmailFree(tx: Tx, email: string, exceptId?: number): Promise<void> {
   const [taken] = await tx
     .select({ id: users.id })
     .from(users)
-    .where(and(sql`lower(${users.email}) = ${email.toLowerCase()}`, exceptId !== undefined ? ne(users.id, exceptId) : undefined))
+    .where(
+      and(
+        sql`lower(${users.email}) = ${email.toLowerCase()}`,
+        exceptId !== undefined ? ne(users.id, exceptId) : undefined,
+      ),
+    )
     .limit(1);
   if (taken) throw emailTaken();
 }
@@ -51,9 +71,18 @@ async function assertEmailFree(tx: Tx, email: string, exceptId?: number): Promis
 /** What the audit trail keeps of a customer: the editable fields, never the password hash. */
 function snapshot(u: UserRow, p: ProfileRow | undefined): Record<string, unknown> {
   return {
-    full_name: u.fullName, email: u.email, is_email_verified: u.isEmailVerified, is_active: u.isActive, pricing_table_id: u.pricingTableId,
-    phone: p?.phone ?? null, birth_date: p?.birthDate ?? null, country: p?.country ?? null, city: p?.city ?? null,
-    postal_code: p?.postalCode ?? null, address: p?.address ?? null, manager_id: p?.managerId ?? null,
+    full_name: u.fullName,
+    email: u.email,
+    is_email_verified: u.isEmailVerified,
+    is_active: u.isActive,
+    pricing_table_id: u.pricingTableId,
+    phone: p?.phone ?? null,
+    birth_date: p?.birthDate ?? null,
+    country: p?.country ?? null,
+    city: p?.city ?? null,
+    postal_code: p?.postalCode ?? null,
+    address: p?.address ?? null,
+    manager_id: p?.managerId ?? null,
   };
 }
 
@@ -74,10 +103,27 @@ function searchCustomers(search: string | undefined): SQL | undefined {
  * GET /admin/customers/api/{type}: customers in scope, newest first, searched by name, email or phone. The page's
  * ids come first and only they are joined; the count stops a window past the page (lib/paging.ts countBound).
  */
-export async function listCustomers(ctx: Ctx, actor: StaffActor, type: 'all' | 'inactive', q: PagedQuery & Walk): Promise<CustomerListResponse> {
-  const where = and(liveCustomer, type === 'inactive' ? eq(users.isActive, false) : undefined, customerScope(actor, users.id), searchCustomers(q.search));
+export async function listCustomers(
+  ctx: Ctx,
+  actor: StaffActor,
+  type: 'all' | 'inactive',
+  q: PagedQuery & Walk,
+): Promise<CustomerListResponse> {
+  const where = and(
+    liveCustomer,
+    type === 'inactive' ? eq(users.isActive, false) : undefined,
+    customerScope(actor, users.id),
+    searchCustomers(q.search),
+  );
   const bound = countBound(q);
-  const page = ctx.db.select({ id: users.id }).from(users).where(and(where, walkFrom(q, users.id))).orderBy(desc(users.id)).limit(q.limit).offset(walkOffset(q)).as('page');
+  const page = ctx.db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(where, walkFrom(q, users.id)))
+    .orderBy(desc(users.id))
+    .limit(q.limit)
+    .offset(walkOffset(q))
+    .as('page');
   const counted = ctx.db.select({ one: sql`1` }).from(users).where(where).limit(bound).as('counted');
   const [[{ n }], rows] = await Promise.all([
     countUnlessWalking(q, () => ctx.db.select({ n: count() }).from(counted)),
@@ -116,7 +162,13 @@ export async function getCustomerDetail(ctx: Ctx, actor: StaffActor, id: number)
     .select({ u: users, p: userProfiles })
     .from(users)
     .leftJoin(userProfiles, eq(userProfiles.userId, users.id))
-    .where(and(eq(users.id, id), isNull(users.deletedAt), self ? undefined : and(eq(users.roleId, 3), viewScope(actor, users.id))))
+    .where(
+      and(
+        eq(users.id, id),
+        isNull(users.deletedAt),
+        self ? undefined : and(eq(users.roleId, 3), viewScope(actor, users.id)),
+      ),
+    )
     .limit(1);
   if (!row) throw new AppError('CUSTOMER_NOT_FOUND');
   const { u, p } = row;
@@ -168,14 +220,28 @@ export async function createCustomer(ctx: Ctx, actor: StaffActor, input: CreateI
       await assertEmailFree(tx, input.email);
       const [u] = await tx
         .insert(users)
-        .values({ fullName: input.fullName, email: input.email, passwordHash, roleId: 3, isEmailVerified: input.isEmailVerified, isActive: input.isActive })
+        .values({
+          fullName: input.fullName,
+          email: input.email,
+          passwordHash,
+          roleId: 3,
+          isEmailVerified: input.isEmailVerified,
+          isActive: input.isActive,
+        })
         .returning();
       const [p] = await tx
         .insert(userProfiles)
         .values({ userId: u.id, ...profileValues(input), managerId: actor.roleId === 2 ? actor.id : null })
         .returning();
       await openCustomerWallets(tx, u.id, branding.appCurrency, branding.demoBalance);
-      await writeAudit(tx, { actorId: actor.id, targetUserId: u.id, action: 'customer.create', before: null, after: snapshot(u, p), ip: actor.ip });
+      await writeAudit(tx, {
+        actorId: actor.id,
+        targetUserId: u.id,
+        action: 'customer.create',
+        before: null,
+        after: snapshot(u, p),
+        ip: actor.ip,
+      });
       return u.id;
     });
   } catch (err) {
@@ -186,7 +252,11 @@ export async function createCustomer(ctx: Ctx, actor: StaffActor, input: CreateI
 
 /** Locks a customer in the actor's edit scope, or 404. */
 async function lockCustomer(tx: Tx, actor: StaffActor, id: number): Promise<{ u: UserRow; p: ProfileRow | undefined }> {
-  const [u] = await tx.select().from(users).where(and(eq(users.id, id), liveCustomer, customerScope(actor, users.id))).for('update');
+  const [u] = await tx
+    .select()
+    .from(users)
+    .where(and(eq(users.id, id), liveCustomer, customerScope(actor, users.id)))
+    .for('update');
   if (!u) throw new AppError('CUSTOMER_NOT_FOUND');
   const [p] = await tx.select().from(userProfiles).where(eq(userProfiles.userId, id)).for('update');
   return { u, p };
@@ -211,17 +281,27 @@ export async function updateCustomer(ctx: Ctx, actor: StaffActor, id: number, in
       const managerId = admin && input.managerId !== undefined ? input.managerId : (beforeProfile?.managerId ?? null);
       const pricingTableId = admin && input.pricingTableId !== undefined ? input.pricingTableId : before.pricingTableId;
       if (managerId !== null && managerId !== (beforeProfile?.managerId ?? null)) {
-        const [m] = await tx.select({ id: users.id }).from(users).where(and(eq(users.id, managerId), eq(users.roleId, 2), eq(users.isActive, true), isNull(users.deletedAt)));
+        const [m] = await tx
+          .select({ id: users.id })
+          .from(users)
+          .where(and(eq(users.id, managerId), eq(users.roleId, 2), eq(users.isActive, true), isNull(users.deletedAt)));
         if (!m) throw new AppError('MANAGER_NOT_FOUND', undefined, { managerId: 'Choose an active manager.' });
       }
       if (pricingTableId !== null && pricingTableId !== before.pricingTableId) {
-        const [plan] = await tx.select({ id: pricingPlans.id }).from(pricingPlans).where(eq(pricingPlans.id, pricingTableId));
+        const [plan] = await tx
+          .select({ id: pricingPlans.id })
+          .from(pricingPlans)
+          .where(eq(pricingPlans.id, pricingTableId));
         if (!plan) throw fieldError('pricingTableId', 'Choose an existing plan.');
       }
       const [after] = await tx
         .update(users)
         .set({
-          fullName: input.fullName, email: input.email, isEmailVerified: input.isEmailVerified, isActive: input.isActive, pricingTableId,
+          fullName: input.fullName,
+          email: input.email,
+          isEmailVerified: input.isEmailVerified,
+          isActive: input.isActive,
+          pricingTableId,
           ...(passwordHash ? { passwordHash } : {}),
         })
         .where(eq(users.id, id))
@@ -229,11 +309,18 @@ export async function updateCustomer(ctx: Ctx, actor: StaffActor, id: number, in
       const profile = { ...profileValues(input), managerId };
       const [afterProfile] = beforeProfile
         ? await tx.update(userProfiles).set(profile).where(eq(userProfiles.userId, id)).returning()
-        : await tx.insert(userProfiles).values({ userId: id, ...profile }).returning();
+        : await tx
+            .insert(userProfiles)
+            .values({ userId: id, ...profile })
+            .returning();
       if (passwordHash || !input.isActive) await endSessions(tx, id);
       await writeAudit(tx, {
-        actorId: actor.id, targetUserId: id, action: 'customer.update', before: snapshot(before, beforeProfile),
-        after: { ...snapshot(after, afterProfile), ...(passwordHash ? { password_changed: true } : {}) }, ip: actor.ip,
+        actorId: actor.id,
+        targetUserId: id,
+        action: 'customer.update',
+        before: snapshot(before, beforeProfile),
+        after: { ...snapshot(after, afterProfile), ...(passwordHash ? { password_changed: true } : {}) },
+        ip: actor.ip,
       });
     });
   } catch (err) {
@@ -263,9 +350,13 @@ export async function deleteCustomer(ctx: Ctx, actor: StaffActor, id: number): P
     const [after] = await tx
       .update(users)
       .set({
-        isActive: false, deletedAt: new Date(), fullName: `Deleted customer #${id}`, email: `deleted-customer-${id}@deleted.invalid`,
+        isActive: false,
+        deletedAt: new Date(),
+        fullName: `Deleted customer #${id}`,
+        email: `deleted-customer-${id}@deleted.invalid`,
         // No password can match: sign-in also refuses deleted accounts before looking at it.
-        passwordHash: '!deleted', promoCode: null,
+        passwordHash: '!deleted',
+        promoCode: null,
       })
       .where(eq(users.id, id))
       .returning();
@@ -277,8 +368,12 @@ export async function deleteCustomer(ctx: Ctx, actor: StaffActor, id: number): P
     await endSessions(tx, id);
     await tx.delete(authTokens).where(eq(authTokens.userId, id));
     await writeAudit(tx, {
-      actorId: actor.id, targetUserId: id, action: 'customer.delete', before: snapshot(before, beforeProfile),
-      after: { ...snapshot(after, afterProfile), deleted: true }, ip: actor.ip,
+      actorId: actor.id,
+      targetUserId: id,
+      action: 'customer.delete',
+      before: snapshot(before, beforeProfile),
+      after: { ...snapshot(after, afterProfile), deleted: true },
+      ip: actor.ip,
     });
   });
   tradingMemoryOf(ctx.db).forgetTrader(id);
@@ -296,7 +391,11 @@ export async function staffOfRole(db: DbOrTx, roleId: number): Promise<StaffPick
 }
 
 /** True when the staff member may open this customer (the realtime watch uses the same rule as the screen). */
-export async function canViewCustomer(db: DbOrTx, actor: Pick<StaffActor, 'id' | 'roleId'>, customerId: number): Promise<boolean> {
+export async function canViewCustomer(
+  db: DbOrTx,
+  actor: Pick<StaffActor, 'id' | 'roleId'>,
+  customerId: number,
+): Promise<boolean> {
   const [row] = await db
     .select({ id: users.id })
     .from(users)

@@ -13,20 +13,33 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const get = (q = '', cookie = admin) => t.app.inject({ method: 'GET', url: `/api/admin/dashboard${q}`, headers: { cookie } });
-const inRange = (d: Date | null, from?: string, to?: string) => !!d && (!from || d >= new Date(`${from}T00:00:00Z`)) && (!to || d < new Date(new Date(`${to}T00:00:00Z`).getTime() + 86_400_000));
+const get = (q = '', cookie = admin) =>
+  t.app.inject({ method: 'GET', url: `/api/admin/dashboard${q}`, headers: { cookie } });
+const inRange = (d: Date | null, from?: string, to?: string) =>
+  !!d &&
+  (!from || d >= new Date(`${from}T00:00:00Z`)) &&
+  (!to || d < new Date(new Date(`${to}T00:00:00Z`).getTime() + 86_400_000));
 
 /** The same figures computed here from plain rows, to check the server's aggregates. */
 async function expected(from?: string, to?: string) {
   const wallets = new Map((await t.ctx.db.select().from(balances)).map((b) => [b.id, b]));
-  const real = (balanceId: number) => wallets.get(balanceId)?.mode === 'real' && wallets.get(balanceId)?.currency === 'USD';
+  const real = (balanceId: number) =>
+    wallets.get(balanceId)?.mode === 'real' && wallets.get(balanceId)?.currency === 'USD';
   const sum = (xs: Array<{ amount: string }>) => xs.reduce((a, x) => a.plus(x.amount), dec(0)).toFixed(2);
-  const dep = (await t.ctx.db.select().from(deposits)).filter((d) => d.status === 'approved' && real(d.balanceId) && inRange(d.createdAt, from, to));
-  const wd = (await t.ctx.db.select().from(withdrawals)).filter((w) => w.status === 'approved' && real(w.balanceId) && inRange(w.createdAt, from, to));
+  const dep = (await t.ctx.db.select().from(deposits)).filter(
+    (d) => d.status === 'approved' && real(d.balanceId) && inRange(d.createdAt, from, to),
+  );
+  const wd = (await t.ctx.db.select().from(withdrawals)).filter(
+    (w) => w.status === 'approved' && real(w.balanceId) && inRange(w.createdAt, from, to),
+  );
   const all = await t.ctx.db.select().from(orders);
   const realTrades = all.filter((o) => !o.voidedAt && wallets.get(o.balanceId)?.mode === 'real');
-  const pl = realTrades.filter((o) => real(o.balanceId) && o.closeTime && inRange(o.closeTime, from, to)).reduce((a, o) => a.plus(o.proLoss ?? 0), dec(0));
-  const customers = (await t.ctx.db.select().from(users).where(eq(users.roleId, 3))).filter((u) => !u.deletedAt && inRange(u.createdAt, from, to));
+  const pl = realTrades
+    .filter((o) => real(o.balanceId) && o.closeTime && inRange(o.closeTime, from, to))
+    .reduce((a, o) => a.plus(o.proLoss ?? 0), dec(0));
+  const customers = (await t.ctx.db.select().from(users).where(eq(users.roleId, 3))).filter(
+    (u) => !u.deletedAt && inRange(u.createdAt, from, to),
+  );
   return {
     totalDeposits: sum(dep),
     totalWithdraws: sum(wd),
@@ -39,7 +52,12 @@ async function expected(from?: string, to?: string) {
 describe('admin dashboard', () => {
   it('equals sums computed from the tables, for all time and for several ranges', async () => {
     const day = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
-    for (const [from, to] of [[undefined, undefined], [day(10), day(0)], [day(30), day(15)], [day(3), day(3)]] as const) {
+    for (const [from, to] of [
+      [undefined, undefined],
+      [day(10), day(0)],
+      [day(30), day(15)],
+      [day(3), day(3)],
+    ] as const) {
       const q = [from && `from=${from}`, to && `to=${to}`].filter(Boolean).join('&');
       const res = await get(q ? `?${q}` : '');
       expect(res.statusCode, res.body).toBe(200);
@@ -60,14 +78,46 @@ describe('admin dashboard', () => {
     const [demo] = await t.ctx.db.select().from(balances).where(eq(balances.mode, 'demo')).limit(1);
     const [u] = await t.ctx.db.select().from(users).where(eq(users.id, demo.userId));
     // Money never moves on a demo wallet: the database itself refuses it, so the totals need no join to leave them out.
-    const onDemo = t.ctx.db.insert(deposits).values({ userId: u.id, balanceId: demo.id, gateway: 'stripe', amount: '777', fee: '0', total: '777', currency: 'USD', status: 'approved', reference: 'DASH-DEMO' });
+    const onDemo = t.ctx.db
+      .insert(deposits)
+      .values({
+        userId: u.id,
+        balanceId: demo.id,
+        gateway: 'stripe',
+        amount: '777',
+        fee: '0',
+        total: '777',
+        currency: 'USD',
+        status: 'approved',
+        reference: 'DASH-DEMO',
+      });
     await expect(onDemo).rejects.toThrow();
     expect((await get()).json().totalDeposits).toBe(before.totalDeposits);
-    const [eur] = await t.ctx.db.insert(balances).values({ userId: u.id, mode: 'real', currency: 'EUR', balance: '0' }).returning();
-    await t.ctx.db.insert(deposits).values({ userId: u.id, balanceId: eur.id, gateway: 'bank', amount: '300', fee: '0', total: '300', currency: 'EUR', status: 'approved', reference: 'DASH-EUR' });
+    const [eur] = await t.ctx.db
+      .insert(balances)
+      .values({ userId: u.id, mode: 'real', currency: 'EUR', balance: '0' })
+      .returning();
+    await t.ctx.db
+      .insert(deposits)
+      .values({
+        userId: u.id,
+        balanceId: eur.id,
+        gateway: 'bank',
+        amount: '300',
+        fee: '0',
+        total: '300',
+        currency: 'EUR',
+        status: 'approved',
+        reference: 'DASH-EUR',
+      });
     const after = (await get()).json();
     expect(after.totalDeposits).toBe(before.totalDeposits);
-    expect(after.otherCurrencies).toContainEqual({ currency: 'EUR', deposits: '300.00', withdraws: '0.00', proLoss: '0.00' });
+    expect(after.otherCurrencies).toContainEqual({
+      currency: 'EUR',
+      deposits: '300.00',
+      withdraws: '0.00',
+      proLoss: '0.00',
+    });
     await t.ctx.db.delete(deposits).where(and(eq(deposits.reference, 'DASH-EUR')));
   });
 

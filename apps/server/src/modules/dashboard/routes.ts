@@ -6,7 +6,10 @@ import { dashboard } from './service.ts';
 export const dashboardRoutes: RoutesPlugin = async (app) => {
   app.get(
     '/admin/dashboard',
-    { config: { access: [1] }, schema: { tags: ['dashboard'], querystring: DashboardQuery, response: { 200: DashboardResponse } } },
+    {
+      config: { access: [1] },
+      schema: { tags: ['dashboard'], querystring: DashboardQuery, response: { 200: DashboardResponse } },
+    },
     async (req) => dashboard(app.ctx.db, req.query),
   );
 };

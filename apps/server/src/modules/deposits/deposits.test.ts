@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { createTestApp, DEMO, ledgerAndBalance, multipart, newVerifiedCustomer, PNG_BYTES, signIn, type TestApp } from '../../../test/helpers.ts';
+import {
+  createTestApp,
+  DEMO,
+  ledgerAndBalance,
+  multipart,
+  newVerifiedCustomer,
+  PNG_BYTES,
+  signIn,
+  type TestApp,
+} from '../../../test/helpers.ts';
 import { balances, deposits, kycDocuments, users } from '../../db/schema.ts';
 import { putSetting, invalidateSettingsCache } from '../settings/service.ts';
 
@@ -42,7 +51,7 @@ describe('deposit options and requests', () => {
     expect(values).not.toContain('stripe');
   });
 
-  it('refuses bad amounts, demo wallets, other users\' wallets and unknown gateways, and writes nothing', async () => {
+  it("refuses bad amounts, demo wallets, other users' wallets and unknown gateways, and writes nothing", async () => {
     const before = await t.ctx.db.select().from(deposits);
     const cases: Array<[Record<string, unknown>, number]> = [
       [{ balance_id: realWallet, amount: '1e13', gateway: 'bank' }, 400],
@@ -67,14 +76,19 @@ describe('deposit options and requests', () => {
   it('refuses a customer without KYC while the deposit switch is on, with the notice text', async () => {
     const other = await newVerifiedCustomer(t);
     const cookie = await signIn(t.app, other.email, other.password);
-    const [w] = await t.ctx.db.select().from(balances).where(and(eq(balances.userId, other.id), eq(balances.mode, 'real')));
+    const [w] = await t.ctx.db
+      .select()
+      .from(balances)
+      .where(and(eq(balances.userId, other.id), eq(balances.mode, 'real')));
     const res = await inject('POST', '/api/deposits', cookie, { balance_id: w.id, amount: '50', gateway: 'bank' });
     expect(res.statusCode).toBe(403);
     expect(res.json().message).toBe('Please verify KYC to enable deposit');
     await putSetting(t.ctx.db, 'kyc', { value1: 'off' });
     invalidateSettingsCache();
     try {
-      expect((await inject('POST', '/api/deposits', cookie, { balance_id: w.id, amount: '50', gateway: 'bank' })).statusCode).toBe(200);
+      expect(
+        (await inject('POST', '/api/deposits', cookie, { balance_id: w.id, amount: '50', gateway: 'bank' })).statusCode,
+      ).toBe(200);
     } finally {
       await putSetting(t.ctx.db, 'kyc', { value1: 'on' });
       invalidateSettingsCache();
@@ -89,22 +103,48 @@ describe('bank deposit', () => {
     // Staff who look after the customer's money are told at once: every admin and the customer's manager.
     for (const staff of [admin, manager]) {
       const notes = (await inject('GET', '/api/notifications', staff)).json().data;
-      expect(notes.some((n: { title: string; description: string }) => n.title === 'New deposit' && n.description.includes(`(#${id})`))).toBe(true);
+      expect(
+        notes.some(
+          (n: { title: string; description: string }) =>
+            n.title === 'New deposit' && n.description.includes(`(#${id})`),
+        ),
+      ).toBe(true);
     }
     const detail = (await inject('GET', `/api/deposits/${id}`, client)).json();
     expect(detail.bank.key3).toBe('GB33BUKB20201555555555');
     expect(detail.total).toBe('100.00000000');
 
     const missing = multipart({ bank_name: 'My Bank', account_name: 'x', account_number: '123' });
-    const noProof = await t.app.inject({ method: 'PUT', url: `/api/deposits/bank/${id}`, headers: { cookie: client, ...missing.headers }, payload: missing.payload });
+    const noProof = await t.app.inject({
+      method: 'PUT',
+      url: `/api/deposits/bank/${id}`,
+      headers: { cookie: client, ...missing.headers },
+      payload: missing.payload,
+    });
     expect(noProof.statusCode).toBe(400);
     expect(noProof.json().message).toBe('Proof is required');
-    const text = multipart({ bank_name: 'My Bank', account_name: 'x', account_number: '123' }, { proof: { data: Buffer.from('<html>not an image</html>'), type: 'image/png' } });
-    const bad = await t.app.inject({ method: 'PUT', url: `/api/deposits/bank/${id}`, headers: { cookie: client, ...text.headers }, payload: text.payload });
+    const text = multipart(
+      { bank_name: 'My Bank', account_name: 'x', account_number: '123' },
+      { proof: { data: Buffer.from('<html>not an image</html>'), type: 'image/png' } },
+    );
+    const bad = await t.app.inject({
+      method: 'PUT',
+      url: `/api/deposits/bank/${id}`,
+      headers: { cookie: client, ...text.headers },
+      payload: text.payload,
+    });
     expect(bad.statusCode).toBe(400);
 
-    const form = multipart({ bank_name: 'My Bank', account_name: 'Someone Else', account_number: '12345678' }, { proof: { data: PNG_BYTES } });
-    const sent = await t.app.inject({ method: 'PUT', url: `/api/deposits/bank/${id}`, headers: { cookie: client, ...form.headers }, payload: form.payload });
+    const form = multipart(
+      { bank_name: 'My Bank', account_name: 'Someone Else', account_number: '12345678' },
+      { proof: { data: PNG_BYTES } },
+    );
+    const sent = await t.app.inject({
+      method: 'PUT',
+      url: `/api/deposits/bank/${id}`,
+      headers: { cookie: client, ...form.headers },
+      payload: form.payload,
+    });
     expect(sent.statusCode, sent.body).toBe(200);
 
     const list = (await inject('GET', '/api/admin/deposits/api/history', admin)).json();
@@ -122,7 +162,11 @@ describe('bank deposit', () => {
     expect((await inject('GET', `/api/deposits/${id}`, strangerCookie)).statusCode).toBe(404);
 
     const [before] = await t.ctx.db.select().from(balances).where(eq(balances.id, realWallet));
-    const approvals = await Promise.all(Array.from({ length: 10 }, (_, i) => inject('POST', `/api/admin/deposits/${id}/approve`, i % 2 ? admin : manager)));
+    const approvals = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        inject('POST', `/api/admin/deposits/${id}/approve`, i % 2 ? admin : manager),
+      ),
+    );
     expect(approvals.filter((r) => r.statusCode === 200)).toHaveLength(1);
     expect(approvals.filter((r) => r.statusCode === 409)).toHaveLength(9);
     const [after] = await t.ctx.db.select().from(balances).where(eq(balances.id, realWallet));
@@ -141,9 +185,14 @@ describe('bank deposit', () => {
     const other = await newVerifiedCustomer(t);
     await t.ctx.db.insert(kycDocuments).values({ userId: other.id, type: 'passport', status: 'approved' });
     const cookie = await signIn(t.app, other.email, other.password);
-    const [w] = await t.ctx.db.select().from(balances).where(and(eq(balances.userId, other.id), eq(balances.mode, 'real')));
+    const [w] = await t.ctx.db
+      .select()
+      .from(balances)
+      .where(and(eq(balances.userId, other.id), eq(balances.mode, 'real')));
     const { id } = await bankDeposit(cookie, w.id, '20');
-    const seen = (await inject('GET', '/api/admin/deposits/api/history?limit=100', manager)).json().data.map((d: { id: number }) => d.id);
+    const seen = (await inject('GET', '/api/admin/deposits/api/history?limit=100', manager))
+      .json()
+      .data.map((d: { id: number }) => d.id);
     expect(seen).not.toContain(id);
     expect((await inject('POST', `/api/admin/deposits/${id}/approve`, manager)).statusCode).toBe(404);
     expect((await inject('POST', `/api/admin/deposits/${id}/decline`, admin)).statusCode).toBe(200);
@@ -154,8 +203,12 @@ describe('bank deposit', () => {
 });
 
 describe('crypto deposit', () => {
-  it('converts the total to the coin at the server\'s rate and shows a QR of the address; it stays pending', async () => {
-    const res = await inject('POST', '/api/deposits', client, { balance_id: realWallet, amount: '1000', gateway: 'btc' });
+  it("converts the total to the coin at the server's rate and shows a QR of the address; it stays pending", async () => {
+    const res = await inject('POST', '/api/deposits', client, {
+      balance_id: realWallet,
+      amount: '1000',
+      gateway: 'btc',
+    });
     expect(res.statusCode, res.body).toBe(200);
     const { id, paymentLink } = res.json();
     expect(paymentLink).toBe(`/deposits/crypto/${id}`);

@@ -28,10 +28,24 @@ export interface Settlement {
  * callback find it no longer pending and change nothing. Returns the deposit as settled, or null when it was not
  * pending any more.
  */
-export async function settleDeposit(ctx: Ctx, tx: DbOrTx, deposit: DepositRow, s: Settlement): Promise<{ row: DepositRow; walletBalance: string | null; notices: Array<{ userId: number; dto: NotificationDto }> } | null> {
+export async function settleDeposit(
+  ctx: Ctx,
+  tx: DbOrTx,
+  deposit: DepositRow,
+  s: Settlement,
+): Promise<{
+  row: DepositRow;
+  walletBalance: string | null;
+  notices: Array<{ userId: number; dto: NotificationDto }>;
+} | null> {
   const [row] = await tx
     .update(deposits)
-    .set({ status: s.outcome, reviewedBy: s.actorId, reviewedAt: new Date(), declineReason: s.outcome === 'declined' ? (s.reason ?? null) : null })
+    .set({
+      status: s.outcome,
+      reviewedBy: s.actorId,
+      reviewedAt: new Date(),
+      declineReason: s.outcome === 'declined' ? (s.reason ?? null) : null,
+    })
     .where(and(eq(deposits.id, deposit.id), eq(deposits.status, 'pending')))
     .returning();
   if (!row) return null;
@@ -39,25 +53,62 @@ export async function settleDeposit(ctx: Ctx, tx: DbOrTx, deposit: DepositRow, s
   let settled = row;
   if (s.outcome === 'approved') {
     const moved = await moveMoney(tx, {
-      balanceId: row.balanceId, amount: row.amount, kind: 'deposit', refType: 'deposit', refId: row.id, actorId: s.actorId,
+      balanceId: row.balanceId,
+      amount: row.amount,
+      kind: 'deposit',
+      refType: 'deposit',
+      refId: row.id,
+      actorId: s.actorId,
       note: `Deposit #${row.id} by ${gatewayName(row.gateway)}`,
     });
     if (!moved) throw new Error(`wallet ${row.balanceId} of deposit ${row.id} is gone`);
     walletBalance = moved.balanceAfter;
-    [settled] = await tx.update(deposits).set({ balanceAfter: moved.balanceAfter }).where(eq(deposits.id, row.id)).returning();
+    [settled] = await tx
+      .update(deposits)
+      .set({ balanceAfter: moved.balanceAfter })
+      .where(eq(deposits.id, row.id))
+      .returning();
   }
   await writeAudit(tx, {
-    actorId: s.actorId, targetUserId: row.userId, action: `deposit.${s.outcome === 'approved' ? 'approve' : 'decline'}`,
-    before: { id: row.id, status: 'pending', amount: row.amount, total: row.total }, after: { id: row.id, status: s.outcome, source: s.source, balanceAfter: walletBalance, reason: s.reason ?? null },
+    actorId: s.actorId,
+    targetUserId: row.userId,
+    action: `deposit.${s.outcome === 'approved' ? 'approve' : 'decline'}`,
+    before: { id: row.id, status: 'pending', amount: row.amount, total: row.total },
+    after: { id: row.id, status: s.outcome, source: s.source, balanceAfter: walletBalance, reason: s.reason ?? null },
     ip: s.ip ?? null,
   });
   const amount = formatMoney(row.amount, row.currency);
-  const dto = await insertNotification(tx, row.userId, s.outcome === 'approved'
-    ? { title: 'Deposit approved', description: `${amount} was credited to your ${row.currency} wallet.`, url: '/deposits' }
-    : { title: 'Deposit declined', description: s.reason ? `Your deposit of ${amount} was declined: ${s.reason}` : `Your deposit of ${amount} was declined.`, url: '/deposits' });
+  const dto = await insertNotification(
+    tx,
+    row.userId,
+    s.outcome === 'approved'
+      ? {
+          title: 'Deposit approved',
+          description: `${amount} was credited to your ${row.currency} wallet.`,
+          url: '/deposits',
+        }
+      : {
+          title: 'Deposit declined',
+          description: s.reason
+            ? `Your deposit of ${amount} was declined: ${s.reason}`
+            : `Your deposit of ${amount} was declined.`,
+          url: '/deposits',
+        },
+  );
   const notices = [{ userId: row.userId, dto }];
   if (s.actorId === null && s.outcome === 'approved') {
-    notices.push(...(await insertStaffNotifications(tx, row.userId, { title: 'Deposit received', description: `${amount} by ${gatewayName(row.gateway)} (#${row.id})`, url: '/admin/deposits' }, true)));
+    notices.push(
+      ...(await insertStaffNotifications(
+        tx,
+        row.userId,
+        {
+          title: 'Deposit received',
+          description: `${amount} by ${gatewayName(row.gateway)} (#${row.id})`,
+          url: '/admin/deposits',
+        },
+        true,
+      )),
+    );
   }
   return { row: settled, walletBalance, notices };
 }
@@ -74,11 +125,28 @@ export async function settleInTransaction(ctx: Ctx, deposit: DepositRow, s: Sett
 }
 
 /** POST /admin/deposits/{id}/approve and /decline: a deposit in the staff member's scope, pending only. */
-export async function reviewDeposit(ctx: Ctx, actor: StaffActor, id: number, outcome: 'approved' | 'declined', reason?: string | null): Promise<void> {
-  const [deposit] = await ctx.db.select().from(deposits).where(and(eq(deposits.id, id), customerScope(actor, deposits.userId))).limit(1);
+export async function reviewDeposit(
+  ctx: Ctx,
+  actor: StaffActor,
+  id: number,
+  outcome: 'approved' | 'declined',
+  reason?: string | null,
+): Promise<void> {
+  const [deposit] = await ctx.db
+    .select()
+    .from(deposits)
+    .where(and(eq(deposits.id, id), customerScope(actor, deposits.userId)))
+    .limit(1);
   if (!deposit) throw new AppError('DEPOSIT_NOT_FOUND');
-  if (deposit.status !== 'pending') throw new AppError('ALREADY_REVIEWED', `This deposit was already ${deposit.status}.`);
-  const settled = await settleInTransaction(ctx, deposit, { outcome, actorId: actor.id, ip: actor.ip, reason: reason ?? null, source: `staff #${actor.id}` });
+  if (deposit.status !== 'pending')
+    throw new AppError('ALREADY_REVIEWED', `This deposit was already ${deposit.status}.`);
+  const settled = await settleInTransaction(ctx, deposit, {
+    outcome,
+    actorId: actor.id,
+    ip: actor.ip,
+    reason: reason ?? null,
+    source: `staff #${actor.id}`,
+  });
   if (!settled) {
     const [now] = await ctx.db.select({ status: deposits.status }).from(deposits).where(eq(deposits.id, id));
     throw new AppError('ALREADY_REVIEWED', `This deposit was already ${now?.status ?? 'reviewed'}.`);

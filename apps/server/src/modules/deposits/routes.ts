@@ -1,6 +1,15 @@
 import {
-  BankDepositRequest, DeclineRequest, DepositCreatedResponse, DepositDetailResponse, DepositRequest, GatewayOptionsResponse, IdParam, MessageResponse,
-  MoneyHistoryQuery, MoneyHistoryResponse, UserIdParam,
+  BankDepositRequest,
+  DeclineRequest,
+  DepositCreatedResponse,
+  DepositDetailResponse,
+  DepositRequest,
+  GatewayOptionsResponse,
+  IdParam,
+  MessageResponse,
+  MoneyHistoryQuery,
+  MoneyHistoryResponse,
+  UserIdParam,
 } from '@platform/domain';
 import { and, eq } from 'drizzle-orm';
 import { deposits } from '../../db/schema.ts';
@@ -21,17 +30,27 @@ const moneyStaff = { access: [1, 2] } as const;
 export const depositsRoutes: RoutesPlugin = async (app) => {
   const ctx = app.ctx;
 
-  app.get('/deposits/gateways', { config: customer, schema: { tags: ['deposits'], response: { 200: GatewayOptionsResponse } } }, async () => depositOptions(ctx));
+  app.get(
+    '/deposits/gateways',
+    { config: customer, schema: { tags: ['deposits'], response: { 200: GatewayOptionsResponse } } },
+    async () => depositOptions(ctx),
+  );
 
   app.post(
     '/deposits',
-    { config: customer, schema: { tags: ['deposits'], body: DepositRequest, response: { 200: DepositCreatedResponse } } },
+    {
+      config: customer,
+      schema: { tags: ['deposits'], body: DepositRequest, response: { 200: DepositCreatedResponse } },
+    },
     async (req) => createDeposit(ctx, authOf(req).user, req.body),
   );
 
   app.get(
     '/deposits/history',
-    { config: customer, schema: { tags: ['deposits'], querystring: MoneyHistoryQuery, response: { 200: MoneyHistoryResponse } } },
+    {
+      config: customer,
+      schema: { tags: ['deposits'], querystring: MoneyHistoryQuery, response: { 200: MoneyHistoryResponse } },
+    },
     async (req) => depositPage(ctx.db, eq(deposits.userId, authOf(req).user.id), { ...req.query, search: undefined }),
   );
 
@@ -43,26 +62,61 @@ export const depositsRoutes: RoutesPlugin = async (app) => {
 
   app.put(
     '/deposits/bank/:id',
-    { config: customer, schema: { tags: ['deposits'], params: IdParam, consumes: ['multipart/form-data'], response: { 200: MessageResponse } } },
+    {
+      config: customer,
+      schema: {
+        tags: ['deposits'],
+        params: IdParam,
+        consumes: ['multipart/form-data'],
+        response: { 200: MessageResponse },
+      },
+    },
     async (req) => {
       const form = await readMultipart(req, ['proof']);
       const input = parseFields(BankDepositRequest, form.fields);
       const user = authOf(req).user;
       // The transfer must come from the client's own account: the name is theirs, whatever the form says.
-      return { message: await submitBankTransfer(ctx, user, req.params.id, { ...input, account_name: user.fullName.slice(0, 120) }, form.files.proof) };
+      return {
+        message: await submitBankTransfer(
+          ctx,
+          user,
+          req.params.id,
+          { ...input, account_name: user.fullName.slice(0, 120) },
+          form.files.proof,
+        ),
+      };
     },
   );
 
   app.get(
     '/admin/deposits/api/history',
-    { config: moneyStaff, schema: { tags: ['deposits'], querystring: MoneyHistoryQuery, response: { 200: MoneyHistoryResponse } } },
-    async (req, reply) => listOrCsv(reply, req.query, (q) => depositPage(ctx.db, customerScope(staffOf(req), deposits.userId), q), { name: 'deposits', columns: MONEY_RECORD_CSV }),
+    {
+      config: moneyStaff,
+      schema: { tags: ['deposits'], querystring: MoneyHistoryQuery, response: { 200: MoneyHistoryResponse } },
+    },
+    async (req, reply) =>
+      listOrCsv(reply, req.query, (q) => depositPage(ctx.db, customerScope(staffOf(req), deposits.userId), q), {
+        name: 'deposits',
+        columns: MONEY_RECORD_CSV,
+      }),
   );
 
   app.get(
     '/admin/deposits/api/history/:userId',
-    { config: moneyStaff, schema: { tags: ['deposits'], params: UserIdParam, querystring: MoneyHistoryQuery, response: { 200: MoneyHistoryResponse } } },
-    async (req) => depositPage(ctx.db, and(customerScope(staffOf(req), deposits.userId), eq(deposits.userId, req.params.userId)), { ...req.query, search: undefined }),
+    {
+      config: moneyStaff,
+      schema: {
+        tags: ['deposits'],
+        params: UserIdParam,
+        querystring: MoneyHistoryQuery,
+        response: { 200: MoneyHistoryResponse },
+      },
+    },
+    async (req) =>
+      depositPage(ctx.db, and(customerScope(staffOf(req), deposits.userId), eq(deposits.userId, req.params.userId)), {
+        ...req.query,
+        search: undefined,
+      }),
   );
 
   app.post(
@@ -76,7 +130,15 @@ export const depositsRoutes: RoutesPlugin = async (app) => {
 
   app.post(
     '/admin/deposits/:id/decline',
-    { config: moneyStaff, schema: { tags: ['deposits'], params: IdParam, body: DeclineRequest.nullish(), response: { 200: MessageResponse } } },
+    {
+      config: moneyStaff,
+      schema: {
+        tags: ['deposits'],
+        params: IdParam,
+        body: DeclineRequest.nullish(),
+        response: { 200: MessageResponse },
+      },
+    },
     async (req) => {
       await reviewDeposit(ctx, staffOf(req), req.params.id, 'declined', req.body?.declineReason ?? null);
       return { message: 'Deposit declined successfully' };

@@ -36,7 +36,15 @@ export function createS3Store(s: S3Settings): ObjectStore {
     where,
     async put(key, data, mime) {
       try {
-        await client.send(new PutObjectCommand({ Bucket: s.bucket, Key: key, Body: data, ContentType: mime, ContentLength: data.length }));
+        await client.send(
+          new PutObjectCommand({
+            Bucket: s.bucket,
+            Key: key,
+            Body: data,
+            ContentType: mime,
+            ContentLength: data.length,
+          }),
+        );
       } catch (err) {
         throw storageError(err, `PutObject ${key} in ${where}`);
       }

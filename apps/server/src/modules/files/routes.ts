@@ -11,16 +11,21 @@ const FileParam = z.object({ id: z.string().max(64) });
  * read from the database or the S3 bucket, as the file's record says, only once the reader is allowed.
  */
 export const filesRoutes: RoutesPlugin = async (app) => {
-  app.get('/files/:id', { config: { access: 'public' }, schema: { tags: ['files'], params: FileParam } }, async (req, reply) => {
-    const file = await loadFile(app.ctx.db, req.params.id);
-    const isPublic = file?.purpose === 'logo';
-    if (!file || (!isPublic && !(req.auth && mayRead(file, req.auth.user)))) throw new AppError('NOT_FOUND', 'File not found.');
-    const data = await fileBytes(app.ctx, file);
-    return reply
-      .header('content-type', file.mime)
-      .header('content-disposition', file.mime === 'application/pdf' ? 'inline; filename="document.pdf"' : 'inline')
-      .header('x-content-type-options', 'nosniff')
-      .header('cache-control', 'private, no-store')
-      .send(data);
-  });
+  app.get(
+    '/files/:id',
+    { config: { access: 'public' }, schema: { tags: ['files'], params: FileParam } },
+    async (req, reply) => {
+      const file = await loadFile(app.ctx.db, req.params.id);
+      const isPublic = file?.purpose === 'logo';
+      if (!file || (!isPublic && !(req.auth && mayRead(file, req.auth.user))))
+        throw new AppError('NOT_FOUND', 'File not found.');
+      const data = await fileBytes(app.ctx, file);
+      return reply
+        .header('content-type', file.mime)
+        .header('content-disposition', file.mime === 'application/pdf' ? 'inline; filename="document.pdf"' : 'inline')
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'private, no-store')
+        .send(data);
+    },
+  );
 };

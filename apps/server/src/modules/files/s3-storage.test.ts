@@ -34,7 +34,8 @@ afterAll(async () => {
 async function submitKyc(cookie: string, files: Record<string, Buffer> = { front: PNG_BYTES, address: PDF_BYTES }) {
   const form = new FormData();
   form.append('type', 'passport');
-  for (const [field, data] of Object.entries(files)) form.append(field, new Blob([new Uint8Array(data)]), `${field}.bin`);
+  for (const [field, data] of Object.entries(files))
+    form.append(field, new Blob([new Uint8Array(data)]), `${field}.bin`);
   const res = await fetch(`${base}/api/kyc`, { method: 'POST', headers: { cookie }, body: form });
   return { status: res.status, body: (await res.json()) as { message: string } };
 }
@@ -80,8 +81,18 @@ describe('uploads in S3-compatible storage', () => {
     expect(sent.status, sent.body.message).toBe(200);
 
     const [doc] = await kycOf(c.id);
-    for (const [id, bytes, mime] of [[doc.front!, PNG_BYTES, 'image/png'], [doc.address!, PDF_BYTES, 'application/pdf']] as const) {
-      expect(await fileRow(id)).toMatchObject({ location: 's3', data: null, size: bytes.length, mime, purpose: 'kyc', ownerId: c.id });
+    for (const [id, bytes, mime] of [
+      [doc.front!, PNG_BYTES, 'image/png'],
+      [doc.address!, PDF_BYTES, 'application/pdf'],
+    ] as const) {
+      expect(await fileRow(id)).toMatchObject({
+        location: 's3',
+        data: null,
+        size: bytes.length,
+        mime,
+        purpose: 'kyc',
+        ownerId: c.id,
+      });
       const object = fake.objects.get(`files/${id}`);
       expect(object?.data.equals(bytes)).toBe(true);
       expect(object?.contentType).toBe(mime);
@@ -105,7 +116,9 @@ describe('uploads in S3-compatible storage', () => {
   it('still serves a file stored in the database before S3 was configured', async () => {
     // The row as the earlier code wrote it: no location given, the bytes in `data`.
     const id = 'before-s3-logo-0001';
-    await t.ctx.db.insert(storedFiles).values({ id, ownerId: null, purpose: 'logo', mime: 'image/png', size: PNG_BYTES.length, data: PNG_BYTES });
+    await t.ctx.db
+      .insert(storedFiles)
+      .values({ id, ownerId: null, purpose: 'logo', mime: 'image/png', size: PNG_BYTES.length, data: PNG_BYTES });
     expect((await fileRow(id)).location).toBe('db');
     const requests = fake.requests.length;
 
@@ -167,21 +180,33 @@ describe('what is stored', () => {
 describe('the local S3 server', () => {
   it('answers HeadObject to a signed request and refuses an unsigned or altered one', async () => {
     const o = fake.options;
-    const client = new S3Client({ endpoint: fake.url, region: o.region, forcePathStyle: true, credentials: { accessKeyId: o.accessKeyId, secretAccessKey: o.secretAccessKey } });
+    const client = new S3Client({
+      endpoint: fake.url,
+      region: o.region,
+      forcePathStyle: true,
+      credentials: { accessKeyId: o.accessKeyId, secretAccessKey: o.secretAccessKey },
+    });
     const key = 'files/head-check';
     await client.send(new PutObjectCommand({ Bucket: o.bucket, Key: key, Body: PNG_BYTES, ContentType: 'image/png' }));
     const head = await client.send(new HeadObjectCommand({ Bucket: o.bucket, Key: key }));
     expect([head.ContentLength, head.ContentType]).toEqual([PNG_BYTES.length, 'image/png']);
-    await expect(client.send(new HeadObjectCommand({ Bucket: o.bucket, Key: 'files/none' }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 404 } });
+    await expect(client.send(new HeadObjectCommand({ Bucket: o.bucket, Key: 'files/none' }))).rejects.toMatchObject({
+      $metadata: { httpStatusCode: 404 },
+    });
 
     expect((await fetch(`${fake.url}/${o.bucket}/${key}`)).status).toBe(403);
     // A request signed for one key but sent for another: the path is part of what is signed.
-    client.middlewareStack.add((next) => async (args) => {
-      const req = args.request as { path: string };
-      req.path = req.path.replace('files/', 'files/x');
-      return next(args);
-    }, { step: 'finalizeRequest', priority: 'low' });
-    await expect(client.send(new HeadObjectCommand({ Bucket: o.bucket, Key: key }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } });
+    client.middlewareStack.add(
+      (next) => async (args) => {
+        const req = args.request as { path: string };
+        req.path = req.path.replace('files/', 'files/x');
+        return next(args);
+      },
+      { step: 'finalizeRequest', priority: 'low' },
+    );
+    await expect(client.send(new HeadObjectCommand({ Bucket: o.bucket, Key: key }))).rejects.toMatchObject({
+      $metadata: { httpStatusCode: 403 },
+    });
     expect(fake.requests.at(-1)?.code).toBe('SignatureDoesNotMatch');
   });
 });
@@ -190,11 +215,22 @@ describe('S3 settings', () => {
   it('are all or nothing: some without the others stop the start and name what is missing', () => {
     expect(loadConfig({}).s3).toBeNull();
     expect(loadConfig({ S3_ENDPOINT: '', S3_BUCKET: '' }).s3).toBeNull();
-    expect(() => loadConfig({ S3_BUCKET: 'uploads', S3_ACCESS_KEY_ID: 'key' })).toThrow(/S3 storage is partly configured: S3_BUCKET, S3_ACCESS_KEY_ID set but S3_SECRET_ACCESS_KEY missing/);
-    expect(() => loadConfig({ S3_ENDPOINT: 'http://127.0.0.1:9000' })).toThrow(/S3_BUCKET, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY missing/);
-    expect(() => loadConfig({ ...fake.env(), S3_ENDPOINT: 'ftp://files' })).toThrow(/S3_ENDPOINT must be an http\(s\) URL/);
+    expect(() => loadConfig({ S3_BUCKET: 'uploads', S3_ACCESS_KEY_ID: 'key' })).toThrow(
+      /S3 storage is partly configured: S3_BUCKET, S3_ACCESS_KEY_ID set but S3_SECRET_ACCESS_KEY missing/,
+    );
+    expect(() => loadConfig({ S3_ENDPOINT: 'http://127.0.0.1:9000' })).toThrow(
+      /S3_BUCKET, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY missing/,
+    );
+    expect(() => loadConfig({ ...fake.env(), S3_ENDPOINT: 'ftp://files' })).toThrow(
+      /S3_ENDPOINT must be an http\(s\) URL/,
+    );
     expect(loadConfig({ S3_BUCKET: 'uploads', S3_ACCESS_KEY_ID: 'key', S3_SECRET_ACCESS_KEY: 'secret' }).s3).toEqual({
-      endpoint: undefined, bucket: 'uploads', region: 'us-east-1', accessKeyId: 'key', secretAccessKey: 'secret', forcePathStyle: false,
+      endpoint: undefined,
+      bucket: 'uploads',
+      region: 'us-east-1',
+      accessKeyId: 'key',
+      secretAccessKey: 'secret',
+      forcePathStyle: false,
     });
   });
 });

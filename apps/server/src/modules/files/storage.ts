@@ -14,8 +14,10 @@ export type FileKind = 'image/jpeg' | 'image/png' | 'image/webp' | 'application/
 /** The type of a file by its first bytes, never by its name or the browser's word: JPEG, PNG, WebP or PDF. */
 export function sniff(data: Buffer): FileKind | null {
   if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'image/jpeg';
-  if (data.length >= 8 && data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
-  if (data.length >= 12 && data.toString('latin1', 0, 4) === 'RIFF' && data.toString('latin1', 8, 12) === 'WEBP') return 'image/webp';
+  if (data.length >= 8 && data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return 'image/png';
+  if (data.length >= 12 && data.toString('latin1', 0, 4) === 'RIFF' && data.toString('latin1', 8, 12) === 'WEBP')
+    return 'image/webp';
   if (data.length >= 5 && data.toString('latin1', 0, 5) === '%PDF-') return 'application/pdf';
   return null;
 }
@@ -24,7 +26,12 @@ const IMAGES: readonly FileKind[] = ['image/jpeg', 'image/png', 'image/webp'];
 const DOCUMENTS: readonly FileKind[] = [...IMAGES, 'application/pdf'];
 
 /** Which contents each purpose takes: documents may be PDFs, pictures shown in pages must be images. */
-const ACCEPTED: Record<FilePurpose, readonly FileKind[]> = { proof: DOCUMENTS, kyc: DOCUMENTS, logo: IMAGES, qr: IMAGES };
+const ACCEPTED: Record<FilePurpose, readonly FileKind[]> = {
+  proof: DOCUMENTS,
+  kyc: DOCUMENTS,
+  logo: IMAGES,
+  qr: IMAGES,
+};
 
 /** The S3 object of an 's3' file; a 'db' file's bytes are in the `data` column of its row. */
 const objectKey = (id: string) => `files/${id}`;
@@ -45,7 +52,11 @@ export interface PreparedFile {
  * the row is written by recordFile inside it. A failed put leaves no row; a transaction rolled back after the put
  * leaves an unreferenced object behind, never a row without its bytes. `field` names the form field in the error.
  */
-export async function prepareFile(ctx: Pick<AppContext, 'objectStore'>, file: UploadedFile, purpose: FilePurpose): Promise<PreparedFile> {
+export async function prepareFile(
+  ctx: Pick<AppContext, 'objectStore'>,
+  file: UploadedFile,
+  purpose: FilePurpose,
+): Promise<PreparedFile> {
   const mime = sniff(file.data);
   if (!mime || !ACCEPTED[purpose].includes(mime)) {
     const allowed = ACCEPTED[purpose] === IMAGES ? 'a JPEG, PNG or WebP image' : 'a JPEG, PNG or WebP image or a PDF';
@@ -65,12 +76,20 @@ export async function prepareFile(ctx: Pick<AppContext, 'objectStore'>, file: Up
 
 /** Writes a prepared file's row in the caller's transaction, so the file and the record pointing at it commit together. */
 export async function recordFile(db: DbOrTx, f: PreparedFile, ownerId: number | null): Promise<string> {
-  await db.insert(storedFiles).values({ id: f.id, ownerId, purpose: f.purpose, mime: f.mime, size: f.size, location: f.location, data: f.data });
+  await db
+    .insert(storedFiles)
+    .values({ id: f.id, ownerId, purpose: f.purpose, mime: f.mime, size: f.size, location: f.location, data: f.data });
   return f.id;
 }
 
 /** Both steps at once, for callers with no transaction of their own to keep short. */
-export async function storeFile(ctx: Pick<AppContext, 'objectStore'>, db: DbOrTx, file: UploadedFile, purpose: FilePurpose, ownerId: number | null): Promise<string> {
+export async function storeFile(
+  ctx: Pick<AppContext, 'objectStore'>,
+  db: DbOrTx,
+  file: UploadedFile,
+  purpose: FilePurpose,
+  ownerId: number | null,
+): Promise<string> {
   return recordFile(db, await prepareFile(ctx, file, purpose), ownerId);
 }
 
@@ -97,10 +116,15 @@ export async function fileBytes(ctx: Pick<AppContext, 'objectStore'>, file: Stor
     return file.data;
   }
   if (!ctx.objectStore) {
-    throw new AppError('FILE_STORAGE_UNAVAILABLE', undefined, undefined, { cause: new Error(`file ${file.id} is in S3 but no S3 storage is configured (S3_BUCKET and its keys)`) });
+    throw new AppError('FILE_STORAGE_UNAVAILABLE', undefined, undefined, {
+      cause: new Error(`file ${file.id} is in S3 but no S3 storage is configured (S3_BUCKET and its keys)`),
+    });
   }
   const data = await ctx.objectStore.get(objectKey(file.id));
-  if (!data) throw new AppError('NOT_FOUND', 'File not found.', undefined, { cause: new Error(`file ${file.id} has a record but no object ${objectKey(file.id)} in ${ctx.objectStore.where}`) });
+  if (!data)
+    throw new AppError('NOT_FOUND', 'File not found.', undefined, {
+      cause: new Error(`file ${file.id} has a record but no object ${objectKey(file.id)} in ${ctx.objectStore.where}`),
+    });
   return data;
 }
 

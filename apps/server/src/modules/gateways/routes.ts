@@ -1,8 +1,22 @@
-import { AdminGatewaysResponse, ExternalPaymentListResponse, ExternalPaymentRequest, GatewayNameParam, GatewayUpdateRequest, IdParam, MessageResponse, PagedQuery } from '@platform/domain';
+import {
+  AdminGatewaysResponse,
+  ExternalPaymentListResponse,
+  ExternalPaymentRequest,
+  GatewayNameParam,
+  GatewayUpdateRequest,
+  IdParam,
+  MessageResponse,
+  PagedQuery,
+} from '@platform/domain';
 import type { RoutesPlugin } from '../../lib/http.ts';
 import { parseFields, readMultipart } from '../../lib/multipart.ts';
 import { staffOf } from '../../lib/staff-scope.ts';
-import { createExternalPayment, deleteExternalPayment, listExternalPayments, updateExternalPayment } from './external.ts';
+import {
+  createExternalPayment,
+  deleteExternalPayment,
+  listExternalPayments,
+  updateExternalPayment,
+} from './external.ts';
 import { listGateways, updateGateway } from './service.ts';
 import { listOrCsv } from '../../lib/csv-export.ts';
 import { EXTERNAL_PAYMENT_CSV } from '../../lib/csv-columns.ts';
@@ -13,11 +27,23 @@ const adminOnly = { access: [1] } as const;
 export const gatewaysRoutes: RoutesPlugin = async (app) => {
   const ctx = app.ctx;
 
-  app.get('/admin/gateways', { config: adminOnly, schema: { tags: ['gateways'], response: { 200: AdminGatewaysResponse } } }, async () => listGateways(ctx));
+  app.get(
+    '/admin/gateways',
+    { config: adminOnly, schema: { tags: ['gateways'], response: { 200: AdminGatewaysResponse } } },
+    async () => listGateways(ctx),
+  );
 
   app.put(
     '/admin/gateways/:name',
-    { config: adminOnly, schema: { tags: ['gateways'], params: GatewayNameParam, consumes: ['multipart/form-data'], response: { 200: MessageResponse } } },
+    {
+      config: adminOnly,
+      schema: {
+        tags: ['gateways'],
+        params: GatewayNameParam,
+        consumes: ['multipart/form-data'],
+        response: { 200: MessageResponse },
+      },
+    },
     async (req) => {
       const form = await readMultipart(req, ['file']);
       const input = parseFields(GatewayUpdateRequest, form.fields);
@@ -27,13 +53,23 @@ export const gatewaysRoutes: RoutesPlugin = async (app) => {
 
   app.get(
     '/admin/externalPayments/api',
-    { config: adminOnly, schema: { tags: ['external payments'], querystring: PagedQuery, response: { 200: ExternalPaymentListResponse } } },
-    async (req, reply) => listOrCsv(reply, req.query, (q) => listExternalPayments(ctx, q), { name: 'external-payments', columns: EXTERNAL_PAYMENT_CSV }),
+    {
+      config: adminOnly,
+      schema: { tags: ['external payments'], querystring: PagedQuery, response: { 200: ExternalPaymentListResponse } },
+    },
+    async (req, reply) =>
+      listOrCsv(reply, req.query, (q) => listExternalPayments(ctx, q), {
+        name: 'external-payments',
+        columns: EXTERNAL_PAYMENT_CSV,
+      }),
   );
 
   app.post(
     '/admin/externalPayments',
-    { config: adminOnly, schema: { tags: ['external payments'], consumes: ['multipart/form-data'], response: { 200: MessageResponse } } },
+    {
+      config: adminOnly,
+      schema: { tags: ['external payments'], consumes: ['multipart/form-data'], response: { 200: MessageResponse } },
+    },
     async (req) => {
       const form = await readMultipart(req, ['logo']);
       await createExternalPayment(ctx, staffOf(req), parseFields(ExternalPaymentRequest, form.fields), form.files.logo);
@@ -43,10 +79,24 @@ export const gatewaysRoutes: RoutesPlugin = async (app) => {
 
   app.put(
     '/admin/externalPayments/:id',
-    { config: adminOnly, schema: { tags: ['external payments'], params: IdParam, consumes: ['multipart/form-data'], response: { 200: MessageResponse } } },
+    {
+      config: adminOnly,
+      schema: {
+        tags: ['external payments'],
+        params: IdParam,
+        consumes: ['multipart/form-data'],
+        response: { 200: MessageResponse },
+      },
+    },
     async (req) => {
       const form = await readMultipart(req, ['logo']);
-      await updateExternalPayment(ctx, staffOf(req), req.params.id, parseFields(ExternalPaymentRequest, form.fields), form.files.logo);
+      await updateExternalPayment(
+        ctx,
+        staffOf(req),
+        req.params.id,
+        parseFields(ExternalPaymentRequest, form.fields),
+        form.files.logo,
+      );
       return { message: 'External payment updated successfully' };
     },
   );

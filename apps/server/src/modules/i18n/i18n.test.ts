@@ -7,10 +7,13 @@ import { invalidateTranslations } from './service.ts';
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
-  await t.ctx.db.insert(translations).values([
-    { code: 'fr', key: 'Test key', value: 'Clé de test' },
-    { code: 'es', key: 'Test key', value: 'Clave de prueba' },
-  ]).onConflictDoNothing();
+  await t.ctx.db
+    .insert(translations)
+    .values([
+      { code: 'fr', key: 'Test key', value: 'Clé de test' },
+      { code: 'es', key: 'Test key', value: 'Clave de prueba' },
+    ])
+    .onConflictDoNothing();
 });
 afterAll(async () => t.close());
 
@@ -31,13 +34,19 @@ describe('translations', () => {
 
   it('caches per language until invalidated', async () => {
     await get('fr');
-    await t.ctx.db.update(translations).set({ value: 'Clé modifiée' }).where(and(eq(translations.code, 'fr'), eq(translations.key, 'Test key')));
+    await t.ctx.db
+      .update(translations)
+      .set({ value: 'Clé modifiée' })
+      .where(and(eq(translations.code, 'fr'), eq(translations.key, 'Test key')));
     expect((await get('fr')).json()['Test key']).toBe('Clé de test');
     invalidateTranslations('es');
     expect((await get('fr')).json()['Test key']).toBe('Clé de test');
     invalidateTranslations('fr');
     expect((await get('fr')).json()['Test key']).toBe('Clé modifiée');
-    await t.ctx.db.update(translations).set({ value: 'Encore' }).where(and(eq(translations.code, 'fr'), eq(translations.key, 'Test key')));
+    await t.ctx.db
+      .update(translations)
+      .set({ value: 'Encore' })
+      .where(and(eq(translations.code, 'fr'), eq(translations.key, 'Test key')));
     invalidateTranslations();
     expect((await get('fr')).json()['Test key']).toBe('Encore');
   });

@@ -9,7 +9,10 @@ export const i18nRoutes: RoutesPlugin = async (app) => {
 
   app.get(
     '/translations/:lng',
-    { config: { access: 'public' }, schema: { tags, params: LanguageCodeParam, response: { 200: TranslationsResponse } } },
+    {
+      config: { access: 'public' },
+      schema: { tags, params: LanguageCodeParam, response: { 200: TranslationsResponse } },
+    },
     async (req) => getTranslations(db, req.params.lng),
   );
 

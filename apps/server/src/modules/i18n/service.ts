@@ -43,7 +43,8 @@ function cacheOf(db: DbOrTx): DbCache {
   return c;
 }
 
-const fresh = <T>(e: Entry<T> | undefined, stamp: string): e is Entry<T> => !!e && e.stamp === stamp && e.expiresAt > Date.now();
+const fresh = <T>(e: Entry<T> | undefined, stamp: string): e is Entry<T> =>
+  !!e && e.stamp === stamp && e.expiresAt > Date.now();
 
 /** Drops the cached translations of one language (after editing its texts) or of all (no code), and the language list. */
 export function invalidateTranslations(code?: string): void {

@@ -15,7 +15,8 @@ async function idOf(email: string): Promise<number> {
   return (await t.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0].id;
 }
 const me = (cookie: string) => t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie } });
-const loginAs = (id: number, cookie: string) => t.app.inject({ method: 'POST', url: `/api/admin/customers/login-as/${id}`, headers: { cookie } });
+const loginAs = (id: number, cookie: string) =>
+  t.app.inject({ method: 'POST', url: `/api/admin/customers/login-as/${id}`, headers: { cookie } });
 
 describe('login as customer and back to admin', () => {
   it('swaps the staff session for an impersonating customer session and back again', async () => {
@@ -33,13 +34,27 @@ describe('login as customer and back to admin', () => {
     const view = (await me(asClient)).json();
     expect(view.user.id).toBe(clientId);
     expect(view.impersonating).toBe(true);
-    const [s] = await t.ctx.db.select().from(sessions).where(eq(sessions.userId, clientId)).orderBy(desc(sessions.id)).limit(1);
+    const [s] = await t.ctx.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.userId, clientId))
+      .orderBy(desc(sessions.id))
+      .limit(1);
     expect(s.impersonatorId).toBe(adminId);
 
-    const [audit] = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.action, 'customer.login_as')).orderBy(desc(auditLogs.id)).limit(1);
+    const [audit] = await t.ctx.db
+      .select()
+      .from(auditLogs)
+      .where(eq(auditLogs.action, 'customer.login_as'))
+      .orderBy(desc(auditLogs.id))
+      .limit(1);
     expect(audit).toMatchObject({ actorId: adminId, targetUserId: clientId });
 
-    const back = await t.app.inject({ method: 'POST', url: '/api/authManager/back-to-admin', headers: { cookie: asClient } });
+    const back = await t.app.inject({
+      method: 'POST',
+      url: '/api/authManager/back-to-admin',
+      headers: { cookie: asClient },
+    });
     expect(back.statusCode, back.body).toBe(200);
     const adminAgain = cookieOf(back);
     const mine = (await me(adminAgain)).json();
@@ -47,12 +62,24 @@ describe('login as customer and back to admin', () => {
     expect(mine.impersonating).toBe(false);
     expect((await me(asClient)).statusCode).toBe(401);
     // A plain session cannot go "back": there is no admin behind it.
-    const again = await t.app.inject({ method: 'POST', url: '/api/authManager/back-to-admin', headers: { cookie: adminAgain } });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/authManager/back-to-admin',
+      headers: { cookie: adminAgain },
+    });
     expect(again.statusCode).toBe(409);
   });
 
   it('is open to managers and retention agents (for the customers in their care), not to other roles', async () => {
-    await t.ctx.db.insert(leads).values({ firstName: 'Chris', leadStatus: 'New', group: 'clients', linkedUserId: clientId, retId: await idOf(DEMO.retention) });
+    await t.ctx.db
+      .insert(leads)
+      .values({
+        firstName: 'Chris',
+        leadStatus: 'New',
+        group: 'clients',
+        linkedUserId: clientId,
+        retId: await idOf(DEMO.retention),
+      });
     for (const email of [DEMO.manager, DEMO.retention]) {
       const res = await loginAs(clientId, await signIn(t.app, email));
       expect(res.statusCode, email).toBe(200);
@@ -62,7 +89,9 @@ describe('login as customer and back to admin', () => {
       expect((await loginAs(clientId, cookie)).statusCode, email).toBe(403);
       expect((await me(cookie)).statusCode).toBe(200);
     }
-    expect((await t.app.inject({ method: 'POST', url: `/api/admin/customers/login-as/${clientId}` })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'POST', url: `/api/admin/customers/login-as/${clientId}` })).statusCode).toBe(
+      401,
+    );
   });
 
   it('only works for an existing, active customer and keeps the staff session otherwise', async () => {

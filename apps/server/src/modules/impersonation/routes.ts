@@ -9,7 +9,10 @@ export const impersonationRoutes: RoutesPlugin = async (app) => {
   app.post(
     '/admin/customers/login-as/:id',
     // Admins, managers and retention agents reach the customer edit page that offers "Login as".
-    { config: { access: [1, 2, 6] }, schema: { tags: ['admin customers'], params: IdParam, response: { 200: LoginAsResponse } } },
+    {
+      config: { access: [1, 2, 6] },
+      schema: { tags: ['admin customers'], params: IdParam, response: { 200: LoginAsResponse } },
+    },
     async (req, reply) => {
       const auth = authOf(req);
       const session = await loginAsCustomer(ctx.db, {

@@ -27,7 +27,13 @@ export async function loginAsCustomer(db: Db, input: LoginAsInput): Promise<{ to
       .select({ id: users.id, roleId: users.roleId, isActive: users.isActive, email: users.email })
       .from(users)
       // A manager reaches only the customers assigned to them; anyone else's id is not found.
-      .where(and(eq(users.id, input.customerId), isNull(users.deletedAt), viewScope({ id: input.staffId, roleId: input.staffRoleId }, users.id)))
+      .where(
+        and(
+          eq(users.id, input.customerId),
+          isNull(users.deletedAt),
+          viewScope({ id: input.staffId, roleId: input.staffRoleId }, users.id),
+        ),
+      )
       .for('update');
     // Staff accounts are not reachable through the customer screens: same answer as a missing id.
     if (!c || c.roleId !== 3) throw new AppError('USER_NOT_FOUND');

@@ -24,7 +24,13 @@ describe('mail outbox', () => {
     const { data, meta } = res.json();
     expect(meta).toEqual({ total: 3, per_page: 15, page: 1 });
     expect(data.map((m: { to: string }) => m.to)).toEqual(['c_d@example.com', 'b@example.com', 'a@example.com']);
-    expect(data[0]).toMatchObject({ subject: 'Hello c_d@example.com', sent_at: null, error: null, link: 'none', link_live: false });
+    expect(data[0]).toMatchObject({
+      subject: 'Hello c_d@example.com',
+      sent_at: null,
+      error: null,
+      link: 'none',
+      link_live: false,
+    });
     expect((await get('/api/admin/mail/api?search=B@EXAMPLE')).json().meta.total).toBe(1);
     // "_" is literal in the search, not a one-character wildcard.
     expect((await get('/api/admin/mail/api?search=c_d')).json().meta.total).toBe(1);
@@ -58,14 +64,20 @@ describe('links in mail without SMTP', () => {
       .select()
       .from(auditLogs)
       .where(and(eq(auditLogs.action, 'mail.secret_read'), sql`${auditLogs.after}->>'mail_id' = ${String(mailId)}`));
-  const userId = async (email: string) => (await t.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0].id;
+  const userId = async (email: string) =>
+    (await t.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0].id;
 
   /** Asks for a reset link as anyone may and returns the outbox row and the link's token. */
   async function requestReset(email: string) {
     const res = await t.app.inject({ method: 'POST', url: '/api/forgot-password', payload: { email } });
     expect(res.statusCode).toBe(200);
     await t.ctx.jobs.idle();
-    const [row] = await t.ctx.db.select().from(mailOutbox).where(eq(mailOutbox.to, email)).orderBy(desc(mailOutbox.id)).limit(1);
+    const [row] = await t.ctx.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.to, email))
+      .orderBy(desc(mailOutbox.id))
+      .limit(1);
     const token = row.secret?.match(/\/reset-password\?token=([\w-]+)$/)?.[1];
     expect(token).toBeDefined();
     return { row, token: token! };
@@ -99,7 +111,11 @@ describe('links in mail without SMTP', () => {
     await get(`/api/admin/mail/${row.id}`);
     expect(await secretReads(row.id)).toHaveLength(2);
     // The link still works for whoever it was passed on to, once.
-    const reset = await t.app.inject({ method: 'PUT', url: '/api/forgot-password', payload: { token, password: 'BrandNew123' } });
+    const reset = await t.app.inject({
+      method: 'PUT',
+      url: '/api/forgot-password',
+      payload: { token, password: 'BrandNew123' },
+    });
     expect(reset.statusCode).toBe(200);
 
     const used = await get(`/api/admin/mail/${row.id}`);
@@ -116,12 +132,18 @@ describe('links in mail without SMTP', () => {
     expect(replaced.json()).toMatchObject({ link: 'withheld', link_live: false });
     expect(replaced.body).not.toContain(older.token);
 
-    await t.ctx.db.update(authTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(authTokens.id, newer.row.tokenId!));
+    await t.ctx.db
+      .update(authTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(authTokens.id, newer.row.tokenId!));
     const expired = await get(`/api/admin/mail/${newer.row.id}`);
     expect(expired.json()).toMatchObject({ link: 'withheld', link_live: false });
     expect(expired.body).not.toContain(newer.token);
     expect(expired.json().text).toContain(LINK_EXPIRED);
-    expect((await get(`/api/admin/mail/api?search=${DEMO.retention}`)).json().data[0]).toMatchObject({ link: 'withheld', link_live: false });
+    expect((await get(`/api/admin/mail/api?search=${DEMO.retention}`)).json().data[0]).toMatchObject({
+      link: 'withheld',
+      link_live: false,
+    });
     expect(await secretReads(older.row.id)).toHaveLength(0);
     expect(await secretReads(newer.row.id)).toHaveLength(0);
   });
@@ -130,7 +152,11 @@ describe('links in mail without SMTP', () => {
     // A client asks to reset the manager's password, then tries to read the mail that carries the link.
     const { row, token } = await requestReset(DEMO.manager);
     const client = await signIn(t.app, DEMO.client);
-    for (const url of ['/api/admin/mail/api', `/api/admin/mail/${row.id}`, `/api/admin/mail/api?search=${DEMO.manager}`]) {
+    for (const url of [
+      '/api/admin/mail/api',
+      `/api/admin/mail/${row.id}`,
+      `/api/admin/mail/api?search=${DEMO.manager}`,
+    ]) {
       const asClient = await get(url, client);
       expect(asClient.statusCode).toBe(403);
       expect(asClient.body).not.toContain(token);

@@ -13,9 +13,17 @@ export const LINK_EXPIRED = '[link no longer valid: used or expired]';
 /** One outbox row with the state of the token behind its link (null when it had none or the token is gone). */
 const columns = {
   mail: mailOutbox,
-  token: { userId: authTokens.userId, kind: authTokens.kind, usedAt: authTokens.usedAt, expiresAt: authTokens.expiresAt },
+  token: {
+    userId: authTokens.userId,
+    kind: authTokens.kind,
+    usedAt: authTokens.usedAt,
+    expiresAt: authTokens.expiresAt,
+  },
 };
-type Row = { mail: typeof mailOutbox.$inferSelect; token: { userId: number; kind: string; usedAt: Date | null; expiresAt: Date } | null };
+type Row = {
+  mail: typeof mailOutbox.$inferSelect;
+  token: { userId: number; kind: string; usedAt: Date | null; expiresAt: Date } | null;
+};
 
 const isLive = (r: Row, now: Date) => r.token !== null && r.token.usedAt === null && r.token.expiresAt > now;
 
@@ -43,7 +51,8 @@ function toDto(r: Row, now: Date, reveal: boolean): MailDto {
   };
 }
 
-const select = (db: DbOrTx) => db.select(columns).from(mailOutbox).leftJoin(authTokens, eq(authTokens.id, mailOutbox.tokenId));
+const select = (db: DbOrTx) =>
+  db.select(columns).from(mailOutbox).leftJoin(authTokens, eq(authTokens.id, mailOutbox.tokenId));
 
 /** GET /admin/mail/api: the outbox, newest first, searched by recipient or subject. Never carries a link. */
 export async function listMail(db: DbOrTx, q: PagedQuery): Promise<MailListResponse> {
@@ -75,4 +84,6 @@ export async function getMail(db: DbOrTx, id: number, actor: { id: number; ip: s
 }
 
 /** GET /admin/mail/delivery: whether mail leaves the platform, so the screen can say what the outbox holds. */
-export const mailDelivery = (smtpEnabled: boolean) => ({ mode: smtpEnabled ? ('smtp' as const) : ('offline' as const) });
+export const mailDelivery = (smtpEnabled: boolean) => ({
+  mode: smtpEnabled ? ('smtp' as const) : ('offline' as const),
+});

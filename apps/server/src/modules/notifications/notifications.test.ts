@@ -13,12 +13,17 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const idOf = async (email: string) => (await t.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0].id;
+const idOf = async (email: string) =>
+  (await t.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0].id;
 
 describe('notifications', () => {
   it('notify() stores the notification and emits user:{id} with it', async () => {
     const clientId = await idOf(DEMO.client);
-    const dto = await notify(t.ctx, clientId, { title: 'Deposit approved', description: 'Your deposit of 100 USD was approved.', url: '/deposits' });
+    const dto = await notify(t.ctx, clientId, {
+      title: 'Deposit approved',
+      description: 'Your deposit of 100 USD was approved.',
+      url: '/deposits',
+    });
     expect(dto).toMatchObject({ title: 'Deposit approved', url: '/deposits', read: false });
     expect(emitted.at(-1)).toEqual({ userId: clientId, event: `user:${clientId}`, payload: dto });
   });
@@ -47,7 +52,9 @@ describe('notifications', () => {
 
     // Marking the client's as read left the manager's untouched.
     const manager = await signIn(t.app, DEMO.manager);
-    const theirs = (await t.app.inject({ method: 'GET', url: '/api/notifications', headers: { cookie: manager } })).json();
+    const theirs = (
+      await t.app.inject({ method: 'GET', url: '/api/notifications', headers: { cookie: manager } })
+    ).json();
     expect(theirs).toMatchObject({ unread: 1, data: [{ title: 'For the manager only', read: false }] });
   });
 

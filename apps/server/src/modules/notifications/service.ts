@@ -25,7 +25,11 @@ export const userEvent = (userId: number): string => `user:${userId}`;
  * Stores a notification without sending it; for callers inside a transaction, who emit with
  * emitNotification() after the commit so nobody is told about a change that was rolled back.
  */
-export async function insertNotification(db: DbOrTx, userId: number, input: NotificationInput): Promise<NotificationDto> {
+export async function insertNotification(
+  db: DbOrTx,
+  userId: number,
+  input: NotificationInput,
+): Promise<NotificationDto> {
   const v = NotificationInput.parse(input);
   const [row] = await db
     .insert(notifications)
@@ -39,7 +43,11 @@ export function emitNotification(ctx: Pick<AppContext, 'realtime'>, userId: numb
 }
 
 /** Stores a notification for a user and pushes it to their open sockets as `user:{id}`. */
-export async function notify(ctx: Pick<AppContext, 'db' | 'realtime'>, userId: number, input: NotificationInput): Promise<NotificationDto> {
+export async function notify(
+  ctx: Pick<AppContext, 'db' | 'realtime'>,
+  userId: number,
+  input: NotificationInput,
+): Promise<NotificationDto> {
   const dto = await insertNotification(ctx.db, userId, input);
   emitNotification(ctx, userId, dto);
   return dto;
@@ -84,13 +92,22 @@ export async function insertStaffNotifications(
   const staff = await db
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.isActive, true), isNull(users.deletedAt), withManager ? or(eq(users.roleId, 1), and(eq(users.roleId, 2), managerOfCustomer)) : eq(users.roleId, 1)));
+    .where(
+      and(
+        eq(users.isActive, true),
+        isNull(users.deletedAt),
+        withManager ? or(eq(users.roleId, 1), and(eq(users.roleId, 2), managerOfCustomer)) : eq(users.roleId, 1),
+      ),
+    );
   const out: Array<{ userId: number; dto: NotificationDto }> = [];
   for (const s of staff) out.push({ userId: s.id, dto: await insertNotification(db, s.id, input) });
   return out;
 }
 
 /** Sends notifications stored in a committed transaction. */
-export function emitAll(ctx: Pick<AppContext, 'realtime'>, list: ReadonlyArray<{ userId: number; dto: NotificationDto }>): void {
+export function emitAll(
+  ctx: Pick<AppContext, 'realtime'>,
+  list: ReadonlyArray<{ userId: number; dto: NotificationDto }>,
+): void {
   for (const n of list) emitNotification(ctx, n.userId, n.dto);
 }

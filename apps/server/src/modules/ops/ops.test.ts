@@ -24,16 +24,28 @@ describe('health and metrics', () => {
 
   it('/metrics needs the bearer token and then serves Prometheus text with the product figures', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer wrong' } })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer wrong' } })).statusCode,
+    ).toBe(401);
     const client = await signIn(t.app, DEMO.client);
     await t.app.inject({ method: 'GET', url: '/api/dashboard/orders', headers: { cookie: client } });
     const res = await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/text\/plain/);
-    for (const name of ['nodejs_eventloop_lag_p99_seconds', 'process_cpu_seconds_total', 'orders_placed_total', 'orders_closed_total', 'price_ticks_total', 'realtime_connected_clients', 'risk_engine_positions'])
+    for (const name of [
+      'nodejs_eventloop_lag_p99_seconds',
+      'process_cpu_seconds_total',
+      'orders_placed_total',
+      'orders_closed_total',
+      'price_ticks_total',
+      'realtime_connected_clients',
+      'risk_engine_positions',
+    ])
       expect(res.body, name).toContain(name);
     // Routes are labelled by their pattern, never by a raw URL.
-    expect(res.body).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/api\/dashboard\/orders",status="200"\} [1-9]/);
+    expect(res.body).toMatch(
+      /http_request_duration_seconds_count\{method="GET",route="\/api\/dashboard\/orders",status="200"\} [1-9]/,
+    );
   });
 
   it('serves the same metrics to admins only at /api/admin/metrics', async () => {
@@ -42,7 +54,9 @@ describe('health and metrics', () => {
     expect(ok.statusCode).toBe(200);
     expect(ok.body).toContain('orders_placed_total');
     const manager = await signIn(t.app, DEMO.manager);
-    expect((await t.app.inject({ method: 'GET', url: '/api/admin/metrics', headers: { cookie: manager } })).statusCode).toBe(403);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/admin/metrics', headers: { cookie: manager } })).statusCode,
+    ).toBe(403);
     expect((await t.app.inject({ method: 'GET', url: '/api/admin/metrics' })).statusCode).toBe(401);
   });
 

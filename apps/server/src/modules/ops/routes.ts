@@ -25,24 +25,38 @@ function sameSecret(given: string, expected: string): boolean {
 export const opsRoutes: RoutesPlugin = async (app) => {
   const { ctx } = app;
 
-  app.get('/healthz', { config: probe, schema: { hide: true, response: { 200: Health } } }, async () => ({ status: 'ok' }));
+  app.get('/healthz', { config: probe, schema: { hide: true, response: { 200: Health } } }, async () => ({
+    status: 'ok',
+  }));
 
-  app.get('/readyz', { config: probe, schema: { hide: true, response: { 200: Ready, 503: Ready } } }, async (_req, reply) => {
-    const r = await readiness(ctx);
-    return reply.status(r.ready ? 200 : 503).send(r);
-  });
+  app.get(
+    '/readyz',
+    { config: probe, schema: { hide: true, response: { 200: Ready, 503: Ready } } },
+    async (_req, reply) => {
+      const r = await readiness(ctx);
+      return reply.status(r.ready ? 200 : 503).send(r);
+    },
+  );
 
   // Scrapers authenticate with METRICS_TOKEN as a bearer token; without one configured the endpoint stays closed.
   app.get('/metrics', { config: probe, schema: { hide: true } }, async (req: FastifyRequest, reply) => {
     const token = ctx.config.METRICS_TOKEN;
     const given = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
-    if (!token) return reply.status(404).send({ message: 'Metrics are off: set METRICS_TOKEN to scrape them, or read them as an admin at /api/admin/metrics.' });
-    if (!given || !sameSecret(given, token)) return reply.status(401).send({ message: 'A valid metrics token is required.' });
+    if (!token)
+      return reply
+        .status(404)
+        .send({
+          message: 'Metrics are off: set METRICS_TOKEN to scrape them, or read them as an admin at /api/admin/metrics.',
+        });
+    if (!given || !sameSecret(given, token))
+      return reply.status(401).send({ message: 'A valid metrics token is required.' });
     return sendMetrics(reply);
   });
 };
 
 /** The same metrics for a signed-in admin (a browser, or a scraper that holds an admin session). */
 export const adminMetricsRoutes: RoutesPlugin = async (app) => {
-  app.get('/admin/metrics', { config: { access: [1] }, schema: { tags: ['ops'], hide: true } }, async (_req, reply) => sendMetrics(reply));
+  app.get('/admin/metrics', { config: { access: [1] }, schema: { tags: ['ops'], hide: true } }, async (_req, reply) =>
+    sendMetrics(reply),
+  );
 };

@@ -16,12 +16,17 @@ export interface Readiness {
 /** What /readyz reports: the database answers, its migrations match this build, Redis answers (when configured). */
 export async function readiness(ctx: Pick<AppContext, 'db' | 'config' | 'cluster'>): Promise<Readiness> {
   const checks: Readiness['checks'] = {
-    database: 'ok', migrations: 'ok', redis: 'not configured', shutdown: draining ? 'draining' : 'no',
+    database: 'ok',
+    migrations: 'ok',
+    redis: 'not configured',
+    shutdown: draining ? 'draining' : 'no',
     // Informational: a follower serves requests as well as the leader does.
     leader: ctx.cluster.leadership.isLeader ? 'yes' : 'no',
   };
   try {
-    const result = (await ctx.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`)) as unknown as { rows: Array<{ n: number }> };
+    const result = (await ctx.db.execute(
+      sql`select count(*)::int as n from drizzle.__drizzle_migrations`,
+    )) as unknown as { rows: Array<{ n: number }> };
     const applied = result.rows[0]?.n ?? 0;
     const shipped = shippedMigrations();
     if (applied < shipped) checks.migrations = `${applied} of ${shipped} applied`;
@@ -38,6 +43,10 @@ export async function readiness(ctx: Pick<AppContext, 'db' | 'config' | 'cluster
       checks.redis = `unreachable: ${(err as Error).message}`;
     }
   }
-  const ready = !draining && (checks.redis === 'ok' || checks.redis === 'not configured') && checks.database === 'ok' && checks.migrations === 'ok';
+  const ready =
+    !draining &&
+    (checks.redis === 'ok' || checks.redis === 'not configured') &&
+    checks.database === 'ok' &&
+    checks.migrations === 'ok';
   return { ready, checks };
 }

@@ -28,24 +28,48 @@ let wallet: number;
 
 const balance = () => kit.balance();
 const depositRow = async (id: number) => (await t.ctx.db.select().from(deposits).where(eq(deposits.id, id)))[0];
-const callbacksOf = (depositId: number) => t.ctx.db.select().from(paymentCallbacks).where(eq(paymentCallbacks.depositId, depositId));
+const callbacksOf = (depositId: number) =>
+  t.ctx.db.select().from(paymentCallbacks).where(eq(paymentCallbacks.depositId, depositId));
 const deposit = async (gateway: string, amount: string) => (await kit.deposit(gateway, amount)).row;
 
 /** Flutterwave's webhook for a paid transaction of this deposit, posted to the public callback route. */
 async function flutterwavePaid(reference: string, amount: number) {
   const tx = flw.pay({ tx_ref: reference, amount, currency: 'USD', status: 'successful' });
   const hook = flw.webhook(tx);
-  return { tx, post: () => t.app.inject({ method: 'POST', url: '/api/payments/flutterwave/callback', headers: hook.headers as Record<string, string>, payload: hook.rawBody }) };
+  return {
+    tx,
+    post: () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/payments/flutterwave/callback',
+        headers: hook.headers as Record<string, string>,
+        payload: hook.rawBody,
+      }),
+  };
 }
 
 beforeAll(async () => {
   flwServer = await FakeProvider.start(flw.handler);
   paypalServer = await FakeProvider.start(paypal.handler);
-  t = await createTestApp({ PAYMENT_API_URLS: JSON.stringify({ flutterwave: flwServer.url, paypal: paypalServer.url }) });
+  t = await createTestApp({
+    PAYMENT_API_URLS: JSON.stringify({ flutterwave: flwServer.url, paypal: paypalServer.url }),
+  });
   kit = await paymentsKit(t);
   ({ client, wallet } = kit);
-  await kit.saveGateway('flutterwave', { key1: 'FLWPUBK_TEST-fake-X', key2: FLUTTERWAVE_SECRET, key3: 'FLWSECK_TESTfake', fee: '0', isActive: 'true' });
-  await kit.saveGateway('paypal', { key1: PAYPAL_CLIENT, key2: PAYPAL_SECRET, key3: 'sandbox', fee: '0', isActive: 'true' });
+  await kit.saveGateway('flutterwave', {
+    key1: 'FLWPUBK_TEST-fake-X',
+    key2: FLUTTERWAVE_SECRET,
+    key3: 'FLWSECK_TESTfake',
+    fee: '0',
+    isActive: 'true',
+  });
+  await kit.saveGateway('paypal', {
+    key1: PAYPAL_CLIENT,
+    key2: PAYPAL_SECRET,
+    key3: 'sandbox',
+    fee: '0',
+    isActive: 'true',
+  });
 });
 beforeEach(() => {
   flwServer.use(flw.handler);
@@ -74,7 +98,11 @@ describe('payment callbacks on the job queue', () => {
 
     // The queue retries with backoff; once the provider answers, the deposit is credited.
     flwServer.use(flw.handler);
-    await waitFor('the queued callback to be applied', async () => (await depositRow(d.id)).status === 'approved', 20_000);
+    await waitFor(
+      'the queued callback to be applied',
+      async () => (await depositRow(d.id)).status === 'approved',
+      20_000,
+    );
     expect(Number(await balance()) - Number(before)).toBeCloseTo(75, 8);
 
     // The provider's own retry of the same webhook credits nothing more.
@@ -94,9 +122,16 @@ describe('payment callbacks on the job queue', () => {
     // Stored, then the server died before verifying: the row is 'received' and nobody is working on it.
     const id = await storeCallback(t.ctx, 'flutterwave', hook);
     expect(await sweepStrandedCallbacks(t.ctx)).toBe(0); // too fresh: a request may still be working on it
-    await t.ctx.db.update(paymentCallbacks).set({ receivedAt: sql`now() - interval '3 minutes'` }).where(eq(paymentCallbacks.id, id));
+    await t.ctx.db
+      .update(paymentCallbacks)
+      .set({ receivedAt: sql`now() - interval '3 minutes'` })
+      .where(eq(paymentCallbacks.id, id));
     expect(await sweepStrandedCallbacks(t.ctx)).toBe(1);
-    await waitFor('the swept callback to be applied', async () => (await depositRow(d.id)).status === 'approved', 20_000);
+    await waitFor(
+      'the swept callback to be applied',
+      async () => (await depositRow(d.id)).status === 'approved',
+      20_000,
+    );
     expect(Number(await balance()) - Number(before)).toBeCloseTo(31.5, 8);
     expect(await sweepStrandedCallbacks(t.ctx)).toBe(0);
   });
@@ -110,7 +145,10 @@ describe('payment callbacks on the job queue', () => {
     // Whoever came second found the row finished and reports what it became; the money moved once.
     expect(new Set(outcomes)).toEqual(new Set(['approved']));
     expect(Number(await balance()) - Number(before)).toBeCloseTo(12, 8);
-    const credits = await t.ctx.db.select().from(ledgerEntries).where(and(eq(ledgerEntries.refType, 'deposit'), eq(ledgerEntries.refId, d.id)));
+    const credits = await t.ctx.db
+      .select()
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.refType, 'deposit'), eq(ledgerEntries.refId, d.id)));
     expect(credits).toHaveLength(1);
     const [row] = await t.ctx.db.select().from(paymentCallbacks).where(eq(paymentCallbacks.id, id));
     expect(row).toMatchObject({ outcome: 'approved', depositId: d.id, error: null });
@@ -135,19 +173,38 @@ describe('payment callbacks on the job queue', () => {
     const before = await balance();
 
     paypalServer.use(down);
-    const res = await t.app.inject({ method: 'POST', url: `/api/payments/paypal/capture/${orderId}`, headers: { cookie: client } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/payments/paypal/capture/${orderId}`,
+      headers: { cookie: client },
+    });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ status: 'pending', message: 'We are waiting for the payment provider to confirm your payment.' });
+    expect(res.json()).toMatchObject({
+      status: 'pending',
+      message: 'We are waiting for the payment provider to confirm your payment.',
+    });
     expect(await balance()).toBe(before);
 
     paypalServer.use(paypal.handler);
-    await waitFor('the queued capture to be applied', async () => (await depositRow(d.id)).status === 'approved', 20_000);
+    await waitFor(
+      'the queued capture to be applied',
+      async () => (await depositRow(d.id)).status === 'approved',
+      20_000,
+    );
     expect(Number(await balance()) - Number(before)).toBeCloseTo(40, 8);
     const rows = await callbacksOf(d.id);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ source: 'capture', outcome: 'approved' });
     // Back on the page: success, and a second capture credits nothing.
-    expect((await t.app.inject({ method: 'POST', url: `/api/payments/paypal/capture/${orderId}`, headers: { cookie: client } })).json().status).toBe('success');
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/payments/paypal/capture/${orderId}`,
+          headers: { cookie: client },
+        })
+      ).json().status,
+    ).toBe('success');
     expect(Number(await balance()) - Number(before)).toBeCloseTo(40, 8);
   });
 });

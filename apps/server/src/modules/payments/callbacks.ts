@@ -3,7 +3,12 @@ import { dec, isAutomaticGateway, type AutomaticGateway } from '@platform/domain
 import type { AppContext } from '../../context.ts';
 import { deposits, paymentCallbacks } from '../../db/schema.ts';
 import { AppError, isUniqueViolation } from '../../lib/errors.ts';
-import { CallbackRejected, ProviderError, type IncomingCallback, type PaymentConfirmation } from '../../integrations/payments/types.ts';
+import {
+  CallbackRejected,
+  ProviderError,
+  type IncomingCallback,
+  type PaymentConfirmation,
+} from '../../integrations/payments/types.ts';
 import { verifySandboxCallback } from '../../integrations/payments/sandbox.ts';
 import { adapterOf, keysOf, loadGateway, sandboxAllowed } from '../gateways/service.ts';
 import { settleDeposit } from '../deposits/review.ts';
@@ -20,13 +25,21 @@ import { onWallet } from '../wallets/ledger.ts';
  */
 type Ctx = Pick<AppContext, 'db' | 'config' | 'dbKind' | 'realtime' | 'risk' | 'jobs'>;
 
-export type CallbackOutcome = 'approved' | 'declined' | 'pending' | 'replay' | 'unmatched' | 'mismatch' | 'already_settled' | 'queued';
+export type CallbackOutcome =
+  | 'approved'
+  | 'declined'
+  | 'pending'
+  | 'replay'
+  | 'unmatched'
+  | 'mismatch'
+  | 'already_settled'
+  | 'queued';
 
 /** Outcomes after which nothing more happens to a row. 'received' and 'queued' rows still have work to do. */
 const OPEN_OUTCOMES = ['received', 'queued'] as const;
 
 /** A row still 'received' this long after it arrived was left by a crash (a request gives up well within this). */
-const STRANDED_AFTER = "2 minutes";
+const STRANDED_AFTER = '2 minutes';
 
 type CallbackRow = typeof paymentCallbacks.$inferSelect;
 
@@ -52,8 +65,16 @@ async function captureOf(ctx: Ctx, row: CallbackRow): Promise<PaymentConfirmatio
 }
 
 /** Sets a row's outcome unless it was already finished (by a racing request, job or sweep). */
-async function mark(ctx: Ctx, id: number, outcome: CallbackOutcome | 'rejected', extra: { depositId?: number; error?: string | null } = {}) {
-  await ctx.db.update(paymentCallbacks).set({ outcome, ...extra }).where(and(eq(paymentCallbacks.id, id), inArray(paymentCallbacks.outcome, [...OPEN_OUTCOMES])));
+async function mark(
+  ctx: Ctx,
+  id: number,
+  outcome: CallbackOutcome | 'rejected',
+  extra: { depositId?: number; error?: string | null } = {},
+) {
+  await ctx.db
+    .update(paymentCallbacks)
+    .set({ outcome, ...extra })
+    .where(and(eq(paymentCallbacks.id, id), inArray(paymentCallbacks.outcome, [...OPEN_OUTCOMES])));
 }
 
 /**
@@ -67,8 +88,15 @@ export async function queueCallback(ctx: Ctx, id: number, err: unknown): Promise
 }
 
 /** Stores what arrived before anything else, so nothing a provider sent is lost whatever happens next. */
-export async function storeCallback(ctx: Ctx, kind: AutomaticGateway, cb: IncomingCallback, source: 'callback' | 'capture' = 'callback'): Promise<number> {
-  const headers = Object.fromEntries(Object.entries(cb.headers).filter(([k]) => !['cookie', 'authorization'].includes(k)));
+export async function storeCallback(
+  ctx: Ctx,
+  kind: AutomaticGateway,
+  cb: IncomingCallback,
+  source: 'callback' | 'capture' = 'callback',
+): Promise<number> {
+  const headers = Object.fromEntries(
+    Object.entries(cb.headers).filter(([k]) => !['cookie', 'authorization'].includes(k)),
+  );
   const query = Object.fromEntries(Object.entries(cb.query).filter(([, v]) => typeof v === 'string'));
   const [stored] = await ctx.db
     .insert(paymentCallbacks)
@@ -82,7 +110,11 @@ export async function storeCallback(ctx: Ctx, kind: AutomaticGateway, cb: Incomi
  * (400, credits nothing). A verified one is applied now; when the provider or the database is unavailable it is
  * queued and the provider is told it was received, because from here on retrying is this platform's job.
  */
-export async function receiveCallback(ctx: Ctx, kind: AutomaticGateway, cb: IncomingCallback): Promise<CallbackOutcome> {
+export async function receiveCallback(
+  ctx: Ctx,
+  kind: AutomaticGateway,
+  cb: IncomingCallback,
+): Promise<CallbackOutcome> {
   const id = await storeCallback(ctx, kind, cb);
   let confirmation: PaymentConfirmation;
   try {
@@ -98,7 +130,12 @@ export async function receiveCallback(ctx: Ctx, kind: AutomaticGateway, cb: Inco
 }
 
 /** Applies a verified confirmation now, or queues it when applying fails for a reason a retry can cure. */
-export async function applyNow(ctx: Ctx, kind: AutomaticGateway, id: number, c: PaymentConfirmation): Promise<CallbackOutcome> {
+export async function applyNow(
+  ctx: Ctx,
+  kind: AutomaticGateway,
+  id: number,
+  c: PaymentConfirmation,
+): Promise<CallbackOutcome> {
   try {
     return await applyConfirmation(ctx, kind, id, c);
   } catch (err) {
@@ -110,15 +147,30 @@ export async function applyNow(ctx: Ctx, kind: AutomaticGateway, id: number, c: 
  * Applies a verified confirmation to its deposit, once. The confirmation is saved on the row first, so a retry never
  * needs the provider (or a signature whose timestamp has since gone stale) again.
  */
-export async function applyConfirmation(ctx: Ctx, kind: AutomaticGateway, callbackId: number, c: PaymentConfirmation): Promise<CallbackOutcome> {
+export async function applyConfirmation(
+  ctx: Ctx,
+  kind: AutomaticGateway,
+  callbackId: number,
+  c: PaymentConfirmation,
+): Promise<CallbackOutcome> {
   await ctx.db.update(paymentCallbacks).set({ confirmation: c }).where(eq(paymentCallbacks.id, callbackId));
-  const [deposit] = await ctx.db.select().from(deposits).where(and(eq(deposits.reference, c.reference), eq(deposits.gateway, kind))).limit(1);
+  const [deposit] = await ctx.db
+    .select()
+    .from(deposits)
+    .where(and(eq(deposits.reference, c.reference), eq(deposits.gateway, kind)))
+    .limit(1);
   if (!deposit) {
     await mark(ctx, callbackId, 'unmatched', { error: null });
     return 'unmatched';
   }
-  if (c.outcome === 'approved' && (!dec(c.amount).eq(deposit.total) || c.currency.toUpperCase() !== deposit.currency.toUpperCase())) {
-    await mark(ctx, callbackId, 'mismatch', { depositId: deposit.id, error: `paid ${c.amount} ${c.currency}, expected ${deposit.total} ${deposit.currency}` });
+  if (
+    c.outcome === 'approved' &&
+    (!dec(c.amount).eq(deposit.total) || c.currency.toUpperCase() !== deposit.currency.toUpperCase())
+  ) {
+    await mark(ctx, callbackId, 'mismatch', {
+      depositId: deposit.id,
+      error: `paid ${c.amount} ${c.currency}, expected ${deposit.total} ${deposit.currency}`,
+    });
     return 'mismatch';
   }
   if (c.outcome === 'pending') {
@@ -130,11 +182,27 @@ export async function applyConfirmation(ctx: Ctx, kind: AutomaticGateway, callba
       ctx.db.transaction(async (tx) => {
         // The row lock makes a request, a retry and the sweep that reach the same row apply it one after another;
         // whoever comes second finds it finished and does nothing.
-        const [row] = await tx.select({ outcome: paymentCallbacks.outcome }).from(paymentCallbacks).where(eq(paymentCallbacks.id, callbackId)).for('update');
-        if (!row || !(OPEN_OUTCOMES as readonly string[]).includes(row.outcome)) return { done: (row?.outcome ?? 'already_settled') as CallbackOutcome, settled: null };
-        await tx.update(paymentCallbacks).set({ eventId: c.eventId.slice(0, 200), depositId: deposit.id }).where(eq(paymentCallbacks.id, callbackId));
-        const settled = await settleDeposit(ctx, tx, deposit, { outcome: c.outcome as 'approved' | 'declined', actorId: null, source: `${kind} event ${c.eventId}` });
-        if (c.providerRef && settled) await tx.update(deposits).set({ providerRef: c.providerRef.slice(0, 128) }).where(eq(deposits.id, deposit.id));
+        const [row] = await tx
+          .select({ outcome: paymentCallbacks.outcome })
+          .from(paymentCallbacks)
+          .where(eq(paymentCallbacks.id, callbackId))
+          .for('update');
+        if (!row || !(OPEN_OUTCOMES as readonly string[]).includes(row.outcome))
+          return { done: (row?.outcome ?? 'already_settled') as CallbackOutcome, settled: null };
+        await tx
+          .update(paymentCallbacks)
+          .set({ eventId: c.eventId.slice(0, 200), depositId: deposit.id })
+          .where(eq(paymentCallbacks.id, callbackId));
+        const settled = await settleDeposit(ctx, tx, deposit, {
+          outcome: c.outcome as 'approved' | 'declined',
+          actorId: null,
+          source: `${kind} event ${c.eventId}`,
+        });
+        if (c.providerRef && settled)
+          await tx
+            .update(deposits)
+            .set({ providerRef: c.providerRef.slice(0, 128) })
+            .where(eq(deposits.id, deposit.id));
         const outcome: CallbackOutcome = settled ? (c.outcome as 'approved' | 'declined') : 'already_settled';
         await tx.update(paymentCallbacks).set({ outcome, error: null }).where(eq(paymentCallbacks.id, callbackId));
         return { done: outcome, settled };
@@ -153,7 +221,10 @@ export async function applyConfirmation(ctx: Ctx, kind: AutomaticGateway, callba
  * The `payments.callback` job: finishes one stored row. A provider still unreachable, or a database error, throws so
  * the queue retries later; a refusal is final and recorded.
  */
-export async function processStoredCallback(ctx: Ctx, callbackId: number): Promise<CallbackOutcome | 'rejected' | 'finished'> {
+export async function processStoredCallback(
+  ctx: Ctx,
+  callbackId: number,
+): Promise<CallbackOutcome | 'rejected' | 'finished'> {
   const [row] = await ctx.db.select().from(paymentCallbacks).where(eq(paymentCallbacks.id, callbackId)).limit(1);
   if (!row || !(OPEN_OUTCOMES as readonly string[]).includes(row.outcome)) return 'finished';
   if (!isAutomaticGateway(row.kind)) {
@@ -164,15 +235,24 @@ export async function processStoredCallback(ctx: Ctx, callbackId: number): Promi
   let confirmation = row.confirmation as PaymentConfirmation | null;
   if (!confirmation) {
     try {
-      confirmation = row.source === 'capture'
-        ? await captureOf(ctx, row)
-        : await verify(ctx, kind, { headers: row.headers as Record<string, string>, rawBody: Buffer.from(row.body, 'utf8'), query: row.query as Record<string, string>, body: parsedBody(row) });
+      confirmation =
+        row.source === 'capture'
+          ? await captureOf(ctx, row)
+          : await verify(ctx, kind, {
+              headers: row.headers as Record<string, string>,
+              rawBody: Buffer.from(row.body, 'utf8'),
+              query: row.query as Record<string, string>,
+              body: parsedBody(row),
+            });
     } catch (err) {
       if (err instanceof CallbackRejected) {
         await mark(ctx, row.id, 'rejected', { error: errorText(err) });
         return 'rejected';
       }
-      await ctx.db.update(paymentCallbacks).set({ error: errorText(err) }).where(eq(paymentCallbacks.id, row.id));
+      await ctx.db
+        .update(paymentCallbacks)
+        .set({ error: errorText(err) })
+        .where(eq(paymentCallbacks.id, row.id));
       throw err instanceof ProviderError ? err : new Error(errorText(err));
     }
   }
@@ -197,7 +277,12 @@ export async function sweepStrandedCallbacks(ctx: Ctx): Promise<number> {
   const stranded = await ctx.db
     .select({ id: paymentCallbacks.id })
     .from(paymentCallbacks)
-    .where(and(eq(paymentCallbacks.outcome, 'received'), lt(paymentCallbacks.receivedAt, sql`now() - ${sql.raw(`interval '${STRANDED_AFTER}'`)}`)))
+    .where(
+      and(
+        eq(paymentCallbacks.outcome, 'received'),
+        lt(paymentCallbacks.receivedAt, sql`now() - ${sql.raw(`interval '${STRANDED_AFTER}'`)}`),
+      ),
+    )
     .limit(1000);
   for (const { id } of stranded) await queueCallback(ctx, id, 'left unfinished by a stopped server');
   return stranded.length;

@@ -12,7 +12,12 @@ let wallet: number;
 const balanceOf = async () => (await t.ctx.db.select().from(balances).where(eq(balances.id, wallet)))[0].balance;
 
 async function sandboxDeposit(amount = '100') {
-  const res = await t.app.inject({ method: 'POST', url: '/api/deposits', headers: { cookie: client }, payload: { balance_id: wallet, amount, gateway: 'sandbox' } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/deposits',
+    headers: { cookie: client },
+    payload: { balance_id: wallet, amount, gateway: 'sandbox' },
+  });
   expect(res.statusCode, res.body).toBe(200);
   const { paymentLink, id } = res.json() as { paymentLink: string; id: number };
   const [d] = await t.ctx.db.select().from(deposits).where(eq(deposits.id, id));
@@ -28,7 +33,12 @@ beforeAll(async () => {
   t = await createTestApp({ PAYMENTS_SANDBOX: 'true' });
   client = await signIn(t.app, DEMO.client);
   const [u] = await t.ctx.db.select().from(users).where(eq(users.email, DEMO.client));
-  wallet = (await t.ctx.db.select().from(balances).where(and(eq(balances.userId, u.id), eq(balances.mode, 'real'))))[0].id;
+  wallet = (
+    await t.ctx.db
+      .select()
+      .from(balances)
+      .where(and(eq(balances.userId, u.id), eq(balances.mode, 'real')))
+  )[0].id;
 });
 afterAll(() => t.close());
 
@@ -36,10 +46,18 @@ describe('sandbox card gateway', () => {
   it('approves through its signed callback: the wallet gets the amount (not the fee) and the page lands on success', async () => {
     const d = await sandboxDeposit('100');
     expect(d.fee).toBe('2.50000000');
-    const page = await t.app.inject({ method: 'GET', url: `/api/payments/sandbox/${d.reference}`, headers: { cookie: client } });
+    const page = await t.app.inject({
+      method: 'GET',
+      url: `/api/payments/sandbox/${d.reference}`,
+      headers: { cookie: client },
+    });
     expect(page.json()).toMatchObject({ amount: '102.50', currency: 'USD', status: 'pending' });
     const before = await balanceOf();
-    const res = await t.app.inject({ method: 'POST', url: `/api/payments/sandbox/${d.reference}/approve`, headers: { cookie: client } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/payments/sandbox/${d.reference}/approve`,
+      headers: { cookie: client },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ status: 'success', amount: '100.00' });
     expect(res.json().redirect).toMatch(/^\/deposits\?status=success&amount=100\.00/);
@@ -47,7 +65,11 @@ describe('sandbox card gateway', () => {
     const sums = await ledgerAndBalance(t, wallet);
     expect(Number(sums.ledger)).toBe(Number(sums.balance));
     // Deciding again changes nothing.
-    const again = await t.app.inject({ method: 'POST', url: `/api/payments/sandbox/${d.reference}/decline`, headers: { cookie: client } });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: `/api/payments/sandbox/${d.reference}/decline`,
+      headers: { cookie: client },
+    });
     expect(again.json().status).toBe('success');
     expect(Number(await balanceOf()) - Number(before)).toBeCloseTo(100, 8);
   });
@@ -55,7 +77,11 @@ describe('sandbox card gateway', () => {
   it('declines without money moving', async () => {
     const d = await sandboxDeposit('40');
     const before = await balanceOf();
-    const res = await t.app.inject({ method: 'POST', url: `/api/payments/sandbox/${d.reference}/decline`, headers: { cookie: client } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/payments/sandbox/${d.reference}/decline`,
+      headers: { cookie: client },
+    });
     expect(res.json().status).toBe('failed');
     expect(await balanceOf()).toBe(before);
   });
@@ -94,20 +120,47 @@ describe('sandbox card gateway', () => {
     const pg = await createTestApp({ PAYMENTS_SANDBOX: 'false' });
     try {
       const cookie = await signIn(pg.app, DEMO.client);
-      const options = (await pg.app.inject({ method: 'GET', url: '/api/deposits/gateways', headers: { cookie } })).json().data.map((g: { value: string }) => g.value);
+      const options = (await pg.app.inject({ method: 'GET', url: '/api/deposits/gateways', headers: { cookie } }))
+        .json()
+        .data.map((g: { value: string }) => g.value);
       expect(options).not.toContain('sandbox');
       const keys = keysOf(await loadGateway(pg.ctx.db, 'sandbox'));
-      const cb = sandboxCallback(keys, { reference: 'dp_xxxxxxxxxxxxxxxx', outcome: 'approved', amount: '1.00', currency: 'USD' });
-      expect((await pg.app.inject({ method: 'POST', url: '/api/payments/sandbox/callback', headers: cb.headers, payload: cb.body })).statusCode).toBe(400);
+      const cb = sandboxCallback(keys, {
+        reference: 'dp_xxxxxxxxxxxxxxxx',
+        outcome: 'approved',
+        amount: '1.00',
+        currency: 'USD',
+      });
+      expect(
+        (
+          await pg.app.inject({
+            method: 'POST',
+            url: '/api/payments/sandbox/callback',
+            headers: cb.headers,
+            payload: cb.body,
+          })
+        ).statusCode,
+      ).toBe(400);
     } finally {
       await pg.close();
     }
   });
 
-  it('keeps one customer out of another\'s payment pages', async () => {
+  it("keeps one customer out of another's payment pages", async () => {
     const d = await sandboxDeposit('10');
     const admin = await signIn(t.app, DEMO.admin);
-    expect((await t.app.inject({ method: 'GET', url: `/api/payments/sandbox/${d.reference}`, headers: { cookie: admin } })).statusCode).toBe(403);
-    expect((await t.app.inject({ method: 'GET', url: `/api/payments/return/dp_unknownreference`, headers: { cookie: client } })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/payments/sandbox/${d.reference}`, headers: { cookie: admin } }))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/payments/return/dp_unknownreference`,
+          headers: { cookie: client },
+        })
+      ).statusCode,
+    ).toBe(404);
   });
 });

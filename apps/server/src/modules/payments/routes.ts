@@ -1,5 +1,11 @@
 import {
-  OrderIdParam, PaymentKindParam, PaymentResultResponse, PaypalOrderResponse, SandboxCheckoutResponse, SandboxDecisionParam, TxRefParam,
+  OrderIdParam,
+  PaymentKindParam,
+  PaymentResultResponse,
+  PaypalOrderResponse,
+  SandboxCheckoutResponse,
+  SandboxDecisionParam,
+  TxRefParam,
 } from '@platform/domain';
 import { z } from 'zod';
 import { authOf, type RoutesPlugin } from '../../lib/http.ts';
@@ -19,18 +25,30 @@ export const paymentsRoutes: RoutesPlugin = async (app) => {
     raw.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 256 * 1024 }, (_req, body, done) => done(null, body));
     raw.post(
       '/payments/:kind/callback',
-      { config: { access: 'public', sessionless: true, rateLimit: { max: 600, timeWindow: '1 minute' } }, schema: { tags: ['payments'], params: PaymentKindParam } },
+      {
+        config: { access: 'public', sessionless: true, rateLimit: { max: 600, timeWindow: '1 minute' } },
+        schema: { tags: ['payments'], params: PaymentKindParam },
+      },
       async (req) => {
         const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
         const type = String(req.headers['content-type'] ?? '');
         let body: unknown = null;
         try {
-          body = type.includes('json') ? JSON.parse(rawBody.toString('utf8')) : Object.fromEntries(new URLSearchParams(rawBody.toString('utf8')));
+          body = type.includes('json')
+            ? JSON.parse(rawBody.toString('utf8'))
+            : Object.fromEntries(new URLSearchParams(rawBody.toString('utf8')));
         } catch {
           body = null;
         }
-        const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v]));
-        const outcome = await receiveCallback(ctx, req.params.kind, { headers, rawBody, query: req.query as Record<string, string>, body });
+        const headers = Object.fromEntries(
+          Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v]),
+        );
+        const outcome = await receiveCallback(ctx, req.params.kind, {
+          headers,
+          rawBody,
+          query: req.query as Record<string, string>,
+          body,
+        });
         return { received: true, outcome };
       },
     );
@@ -39,19 +57,28 @@ export const paymentsRoutes: RoutesPlugin = async (app) => {
 
   app.get(
     '/payments/sandbox/:tx_ref',
-    { config: customer, schema: { tags: ['payments'], params: TxRefParam, response: { 200: SandboxCheckoutResponse } } },
+    {
+      config: customer,
+      schema: { tags: ['payments'], params: TxRefParam, response: { 200: SandboxCheckoutResponse } },
+    },
     async (req) => sandboxCheckout(ctx, authOf(req).user.id, req.params.tx_ref),
   );
 
   app.post(
     '/payments/sandbox/:tx_ref/:decision',
-    { config: customer, schema: { tags: ['payments'], params: SandboxDecisionParam, response: { 200: PaymentResultResponse } } },
+    {
+      config: customer,
+      schema: { tags: ['payments'], params: SandboxDecisionParam, response: { 200: PaymentResultResponse } },
+    },
     async (req) => sandboxDecide(ctx, authOf(req).user.id, req.params.tx_ref, req.params.decision),
   );
 
   app.post(
     '/payments/paypal/capture/:orderID',
-    { config: customer, schema: { tags: ['payments'], params: OrderIdParam, response: { 200: PaymentResultResponse } } },
+    {
+      config: customer,
+      schema: { tags: ['payments'], params: OrderIdParam, response: { 200: PaymentResultResponse } },
+    },
     async (req) => paypalCapture(ctx, authOf(req).user.id, req.params.orderID),
   );
 
@@ -63,7 +90,15 @@ export const paymentsRoutes: RoutesPlugin = async (app) => {
 
   app.get(
     '/payments/return/:tx_ref',
-    { config: customer, schema: { tags: ['payments'], params: TxRefParam, querystring: ReturnQuery, response: { 200: PaymentResultResponse } } },
+    {
+      config: customer,
+      schema: {
+        tags: ['payments'],
+        params: TxRefParam,
+        querystring: ReturnQuery,
+        response: { 200: PaymentResultResponse },
+      },
+    },
     async (req) => paymentReturn(ctx, authOf(req).user.id, req.params.tx_ref, req.query),
   );
 };

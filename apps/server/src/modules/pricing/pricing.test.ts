@@ -1,14 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { createTestApp, DEMO, ledgerAndBalance, newVerifiedCustomer, signIn, type TestApp } from '../../../test/helpers.ts';
+import {
+  createTestApp,
+  DEMO,
+  ledgerAndBalance,
+  newVerifiedCustomer,
+  signIn,
+  type TestApp,
+} from '../../../test/helpers.ts';
 import { balances, ledgerEntries, pricingPlans, users } from '../../db/schema.ts';
 import { moveMoney } from '../wallets/ledger.ts';
 
 let t: TestApp;
 let admin: string;
 
-const plans = async (cookie: string) => (await t.app.inject({ method: 'GET', url: '/api/dashboard/pricing', headers: { cookie } })).json();
-const subscribe = (cookie: string, id: number) => t.app.inject({ method: 'POST', url: `/api/dashboard/pricing/subscribe/${id}`, headers: { cookie } });
+const plans = async (cookie: string) =>
+  (await t.app.inject({ method: 'GET', url: '/api/dashboard/pricing', headers: { cookie } })).json();
+const subscribe = (cookie: string, id: number) =>
+  t.app.inject({ method: 'POST', url: `/api/dashboard/pricing/subscribe/${id}`, headers: { cookie } });
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -29,12 +38,25 @@ describe('pricing plans', () => {
     expect(refused.json().message).toBe('Not enough balance');
     expect((await t.ctx.db.select().from(users).where(eq(users.id, c.id)))[0].pricingTableId).toBeNull();
 
-    const [w] = await t.ctx.db.select().from(balances).where(and(eq(balances.userId, c.id), eq(balances.mode, 'real')));
-    await moveMoney(t.ctx.db, { balanceId: w.id, amount: '300', kind: 'adjustment', refType: 'staff', refId: null, actorId: null, note: 'funding' });
+    const [w] = await t.ctx.db
+      .select()
+      .from(balances)
+      .where(and(eq(balances.userId, c.id), eq(balances.mode, 'real')));
+    await moveMoney(t.ctx.db, {
+      balanceId: w.id,
+      amount: '300',
+      kind: 'adjustment',
+      refType: 'staff',
+      refId: null,
+      actorId: null,
+      note: 'funding',
+    });
     const ok = await Promise.all([subscribe(cookie, silver.id), subscribe(cookie, silver.id)]);
     expect(ok.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     expect((await t.ctx.db.select().from(balances).where(eq(balances.id, w.id)))[0].balance).toBe('50.00000000');
-    const charge = (await t.ctx.db.select().from(ledgerEntries).where(eq(ledgerEntries.balanceId, w.id))).find((e) => e.kind === 'plan_charge');
+    const charge = (await t.ctx.db.select().from(ledgerEntries).where(eq(ledgerEntries.balanceId, w.id))).find(
+      (e) => e.kind === 'plan_charge',
+    );
     expect(charge).toMatchObject({ amount: '-250.00000000', refType: 'plan', refId: silver.id });
     const sums = await ledgerAndBalance(t, w.id);
     expect(Number(sums.ledger)).toBe(Number(sums.balance));
@@ -44,26 +66,64 @@ describe('pricing plans', () => {
   });
 
   it('lets admins add, edit and delete plans, refusing to delete one in use', async () => {
-    const bad = await t.app.inject({ method: 'POST', url: '/api/admin/pricing', headers: { cookie: admin }, payload: { name: 'X', price: '-1', forexLeverage: 0 } });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/pricing',
+      headers: { cookie: admin },
+      payload: { name: 'X', price: '-1', forexLeverage: 0 },
+    });
     expect(bad.statusCode).toBe(400);
     const add = await t.app.inject({
-      method: 'POST', url: '/api/admin/pricing', headers: { cookie: admin },
-      payload: { name: 'Platinum', description: 'Top tier', price: '5000', forexLeverage: 1000, cryptoLeverage: '', forexStopout: 20 },
+      method: 'POST',
+      url: '/api/admin/pricing',
+      headers: { cookie: admin },
+      payload: {
+        name: 'Platinum',
+        description: 'Top tier',
+        price: '5000',
+        forexLeverage: 1000,
+        cryptoLeverage: '',
+        forexStopout: 20,
+      },
     });
     expect(add.json().message).toBe('Plan added successfully');
     const [row] = await t.ctx.db.select().from(pricingPlans).where(eq(pricingPlans.name, 'Platinum'));
     expect(row).toMatchObject({ price: '5000.00000000', forexLeverage: 1000, cryptoLeverage: null, forexStopout: 20 });
-    const edit = await t.app.inject({ method: 'PUT', url: `/api/admin/pricing/${row.id}`, headers: { cookie: admin }, payload: { name: 'Platinum+', price: '4000' } });
+    const edit = await t.app.inject({
+      method: 'PUT',
+      url: `/api/admin/pricing/${row.id}`,
+      headers: { cookie: admin },
+      payload: { name: 'Platinum+', price: '4000' },
+    });
     expect(edit.json().message).toBe('Plan updated successfully');
-    expect((await t.app.inject({ method: 'DELETE', url: `/api/admin/pricing/${row.id}`, headers: { cookie: admin } })).json().message).toBe('Plan deleted successfully');
-    expect((await t.app.inject({ method: 'DELETE', url: `/api/admin/pricing/${row.id}`, headers: { cookie: admin } })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/api/admin/pricing/${row.id}`, headers: { cookie: admin } })).json()
+        .message,
+    ).toBe('Plan deleted successfully');
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/api/admin/pricing/${row.id}`, headers: { cookie: admin } }))
+        .statusCode,
+    ).toBe(404);
 
     const basic = (await plans(admin)).data.find((p: { name: string }) => p.name === 'Basic');
     expect(basic.subscribers).toBeGreaterThan(0);
-    const inUse = await t.app.inject({ method: 'DELETE', url: `/api/admin/pricing/${basic.id}`, headers: { cookie: admin } });
+    const inUse = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/admin/pricing/${basic.id}`,
+      headers: { cookie: admin },
+    });
     expect(inUse.statusCode).toBe(409);
     expect(inUse.json().message).toMatch(/subscribed to this plan/);
     const client = await signIn(t.app, DEMO.client);
-    expect((await t.app.inject({ method: 'POST', url: '/api/admin/pricing', headers: { cookie: client }, payload: { name: 'Y' } })).statusCode).toBe(403);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/admin/pricing',
+          headers: { cookie: client },
+          payload: { name: 'Y' },
+        })
+      ).statusCode,
+    ).toBe(403);
   });
 });

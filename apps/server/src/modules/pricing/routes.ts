@@ -1,4 +1,11 @@
-import { IdParam, MessageResponse, PlanIdParam, PricingListQuery, PricingPlanListResponse, PricingPlanRequest } from '@platform/domain';
+import {
+  IdParam,
+  MessageResponse,
+  PlanIdParam,
+  PricingListQuery,
+  PricingPlanListResponse,
+  PricingPlanRequest,
+} from '@platform/domain';
 import { authOf, type RoutesPlugin } from '../../lib/http.ts';
 import { staffOf } from '../../lib/staff-scope.ts';
 import { createPlan, deletePlan, listPlans, subscribe, updatePlan } from './service.ts';
@@ -11,7 +18,10 @@ export const pricingRoutes: RoutesPlugin = async (app) => {
 
   app.get(
     '/dashboard/pricing',
-    { config: { access: 'user' }, schema: { tags: ['pricing'], querystring: PricingListQuery, response: { 200: PricingPlanListResponse } } },
+    {
+      config: { access: 'user' },
+      schema: { tags: ['pricing'], querystring: PricingListQuery, response: { 200: PricingPlanListResponse } },
+    },
     async (req) => listPlans(ctx, req.query),
   );
 
@@ -21,22 +31,33 @@ export const pricingRoutes: RoutesPlugin = async (app) => {
     async (req) => ({ message: await subscribe(ctx, authOf(req).user.id, req.params.planId) }),
   );
 
-  app.post('/admin/pricing', { config: adminOnly, schema: { tags: ['pricing'], body: PricingPlanRequest, response: { 200: MessageResponse } } }, async (req) => {
-    await createPlan(ctx, staffOf(req), req.body);
-    return { message: 'Plan added successfully' };
-  });
+  app.post(
+    '/admin/pricing',
+    { config: adminOnly, schema: { tags: ['pricing'], body: PricingPlanRequest, response: { 200: MessageResponse } } },
+    async (req) => {
+      await createPlan(ctx, staffOf(req), req.body);
+      return { message: 'Plan added successfully' };
+    },
+  );
 
   app.put(
     '/admin/pricing/:id',
-    { config: adminOnly, schema: { tags: ['pricing'], params: IdParam, body: PricingPlanRequest, response: { 200: MessageResponse } } },
+    {
+      config: adminOnly,
+      schema: { tags: ['pricing'], params: IdParam, body: PricingPlanRequest, response: { 200: MessageResponse } },
+    },
     async (req) => {
       await updatePlan(ctx, staffOf(req), req.params.id, req.body);
       return { message: 'Plan updated successfully' };
     },
   );
 
-  app.delete('/admin/pricing/:id', { config: adminOnly, schema: { tags: ['pricing'], params: IdParam, response: { 200: MessageResponse } } }, async (req) => {
-    await deletePlan(ctx, staffOf(req), req.params.id);
-    return { message: 'Plan deleted successfully' };
-  });
+  app.delete(
+    '/admin/pricing/:id',
+    { config: adminOnly, schema: { tags: ['pricing'], params: IdParam, response: { 200: MessageResponse } } },
+    async (req) => {
+      await deletePlan(ctx, staffOf(req), req.params.id);
+      return { message: 'Plan deleted successfully' };
+    },
+  );
 };

@@ -1,5 +1,12 @@
 import { count, eq, ilike, sql } from 'drizzle-orm';
-import { dec, formatMoney, type PagedQuery, type PricingPlanDto, type PricingPlanListResponse, PricingPlanRequest } from '@platform/domain';
+import {
+  dec,
+  formatMoney,
+  type PagedQuery,
+  type PricingPlanDto,
+  type PricingPlanListResponse,
+  PricingPlanRequest,
+} from '@platform/domain';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { DbOrTx } from '../../db/client.ts';
@@ -21,9 +28,21 @@ const subscribersOf = sql<number>`(select count(*)::int from users u where u.pri
 
 function planDto(p: PlanRow, subscribers: number, currency: string): PricingPlanDto {
   return {
-    id: p.id, name: p.name, description: p.description, price: p.price, currency,
-    forex_leverage: p.forexLeverage, commodity_leverage: p.commodityLeverage, index_leverage: p.indexLeverage, stock_leverage: p.stockLeverage, crypto_leverage: p.cryptoLeverage,
-    forex_stopout: p.forexStopout, commodity_stopout: p.commodityStopout, index_stopout: p.indexStopout, stock_stopout: p.stockStopout, crypto_stopout: p.cryptoStopout,
+    id: p.id,
+    name: p.name,
+    description: p.description,
+    price: p.price,
+    currency,
+    forex_leverage: p.forexLeverage,
+    commodity_leverage: p.commodityLeverage,
+    index_leverage: p.indexLeverage,
+    stock_leverage: p.stockLeverage,
+    crypto_leverage: p.cryptoLeverage,
+    forex_stopout: p.forexStopout,
+    commodity_stopout: p.commodityStopout,
+    index_stopout: p.indexStopout,
+    stock_stopout: p.stockStopout,
+    crypto_stopout: p.cryptoStopout,
     subscribers: Number(subscribers),
   };
 }
@@ -35,35 +54,73 @@ const planCurrency = async (db: DbOrTx) => (await getBranding(db)).appCurrency?.
 export async function listPlans(ctx: Pick<AppContext, 'db'>, q: PagedQuery): Promise<PricingPlanListResponse> {
   const s = q.search?.trim();
   const where = s ? ilike(pricingPlans.name, `%${escapeLike(s)}%`) : undefined;
-  const rows = await ctx.db.select({ p: pricingPlans, subscribers: subscribersOf }).from(pricingPlans).where(where).orderBy(pricingPlans.price, pricingPlans.id).limit(q.limit).offset(offsetOf(q));
+  const rows = await ctx.db
+    .select({ p: pricingPlans, subscribers: subscribersOf })
+    .from(pricingPlans)
+    .where(where)
+    .orderBy(pricingPlans.price, pricingPlans.id)
+    .limit(q.limit)
+    .offset(offsetOf(q));
   const [{ n }] = await ctx.db.select({ n: count() }).from(pricingPlans).where(where);
   const currency = await planCurrency(ctx.db);
   return { data: rows.map((r) => planDto(r.p, r.subscribers, currency)), meta: pageMeta(q, n) };
 }
 
 const values = (v: z.output<typeof PricingPlanRequest>) => ({
-  name: v.name, description: v.description ?? null, price: v.price,
-  forexLeverage: v.forexLeverage, commodityLeverage: v.commodityLeverage, indexLeverage: v.indexLeverage, stockLeverage: v.stockLeverage, cryptoLeverage: v.cryptoLeverage,
-  forexStopout: v.forexStopout, commodityStopout: v.commodityStopout, indexStopout: v.indexStopout, stockStopout: v.stockStopout, cryptoStopout: v.cryptoStopout,
+  name: v.name,
+  description: v.description ?? null,
+  price: v.price,
+  forexLeverage: v.forexLeverage,
+  commodityLeverage: v.commodityLeverage,
+  indexLeverage: v.indexLeverage,
+  stockLeverage: v.stockLeverage,
+  cryptoLeverage: v.cryptoLeverage,
+  forexStopout: v.forexStopout,
+  commodityStopout: v.commodityStopout,
+  indexStopout: v.indexStopout,
+  stockStopout: v.stockStopout,
+  cryptoStopout: v.cryptoStopout,
 });
 
 const auditOf = (p: PlanRow) => ({ ...p, createdAt: undefined });
 
 /** POST /admin/pricing. */
-export async function createPlan(ctx: Pick<AppContext, 'db'>, actor: StaffActor, v: z.output<typeof PricingPlanRequest>): Promise<void> {
+export async function createPlan(
+  ctx: Pick<AppContext, 'db'>,
+  actor: StaffActor,
+  v: z.output<typeof PricingPlanRequest>,
+): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     const [row] = await tx.insert(pricingPlans).values(values(v)).returning();
-    await writeAudit(tx, { actorId: actor.id, targetUserId: null, action: 'plan.create', after: auditOf(row), ip: actor.ip });
+    await writeAudit(tx, {
+      actorId: actor.id,
+      targetUserId: null,
+      action: 'plan.create',
+      after: auditOf(row),
+      ip: actor.ip,
+    });
   });
 }
 
 /** PUT /admin/pricing/{id}: new terms apply to subscribers' next orders (trading re-reads the plan). */
-export async function updatePlan(ctx: Pick<AppContext, 'db'>, actor: StaffActor, id: number, v: z.output<typeof PricingPlanRequest>): Promise<void> {
+export async function updatePlan(
+  ctx: Pick<AppContext, 'db'>,
+  actor: StaffActor,
+  id: number,
+  v: z.output<typeof PricingPlanRequest>,
+): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     const [before] = await tx.select().from(pricingPlans).where(eq(pricingPlans.id, id)).for('update');
     if (!before) throw new AppError('PLAN_NOT_FOUND');
     const [after] = await tx.update(pricingPlans).set(values(v)).where(eq(pricingPlans.id, id)).returning();
-    await writeAudit(tx, { actorId: actor.id, targetUserId: null, action: 'plan.update', before: auditOf(before), after: auditOf(after), ip: actor.ip });
+    await writeAudit(tx, {
+      actorId: actor.id,
+      targetUserId: null,
+      action: 'plan.update',
+      before: auditOf(before),
+      after: auditOf(after),
+      ip: actor.ip,
+    });
   });
 }
 
@@ -74,10 +131,19 @@ export async function deletePlan(ctx: Pick<AppContext, 'db'>, actor: StaffActor,
     if (!before) throw new AppError('PLAN_NOT_FOUND');
     const [{ n }] = await tx.select({ n: count() }).from(users).where(eq(users.pricingTableId, id));
     if (n > 0) {
-      throw new AppError('PLAN_IN_USE', `${n} customer${n === 1 ? ' is' : 's are'} subscribed to this plan. They keep its terms until they choose another plan or staff move them; delete it after that.`);
+      throw new AppError(
+        'PLAN_IN_USE',
+        `${n} customer${n === 1 ? ' is' : 's are'} subscribed to this plan. They keep its terms until they choose another plan or staff move them; delete it after that.`,
+      );
     }
     await tx.delete(pricingPlans).where(eq(pricingPlans.id, id));
-    await writeAudit(tx, { actorId: actor.id, targetUserId: null, action: 'plan.delete', before: auditOf(before), ip: actor.ip });
+    await writeAudit(tx, {
+      actorId: actor.id,
+      targetUserId: null,
+      action: 'plan.delete',
+      before: auditOf(before),
+      ip: actor.ip,
+    });
   });
 }
 
@@ -97,7 +163,8 @@ export async function subscribe(ctx: Ctx, userId: number, planId: number): Promi
   const price = dec(plan.price);
   const currency = await planCurrency(ctx.db);
   const wallets = await ctx.db.select().from(balances).where(eq(balances.userId, userId)).orderBy(balances.id);
-  const wallet = wallets.find((w) => w.id === user.activeBalanceId && w.mode === 'real') ?? wallets.find((w) => w.mode === 'real');
+  const wallet =
+    wallets.find((w) => w.id === user.activeBalanceId && w.mode === 'real') ?? wallets.find((w) => w.mode === 'real');
   let charge = '0';
   if (price.gt(0)) {
     if (!wallet) throw new AppError('NOT_ENOUGH_BALANCE');
@@ -105,24 +172,45 @@ export async function subscribe(ctx: Ctx, userId: number, planId: number): Promi
     if (!rate) throw new AppError('RATE_UNAVAILABLE');
     charge = price.div(rate).toDecimalPlaces(2, 0).toFixed(2); // rounded up: the broker is never paid less than the price
   }
-  const apply = async () => ctx.db.transaction(async (tx) => {
-    // Locked and re-read: two subscriptions at once charge once.
-    const [locked] = await tx.select({ planId: users.pricingTableId }).from(users).where(eq(users.id, userId)).for('update');
-    if (locked.planId === planId) throw new AppError('ALREADY_SUBSCRIBED');
-    let walletBalance: string | null = null;
-    if (dec(charge).gt(0) && wallet) {
-      const moved = await moveMoney(tx, {
-        balanceId: wallet.id, amount: `-${charge}`, kind: 'plan_charge', refType: 'plan', refId: plan.id, actorId: userId,
-        note: `Plan ${plan.name}: ${formatMoney(plan.price, currency)}`, freeFundsWithPl: livePlOf(ctx, wallet.id),
+  const apply = async () =>
+    ctx.db.transaction(async (tx) => {
+      // Locked and re-read: two subscriptions at once charge once.
+      const [locked] = await tx
+        .select({ planId: users.pricingTableId })
+        .from(users)
+        .where(eq(users.id, userId))
+        .for('update');
+      if (locked.planId === planId) throw new AppError('ALREADY_SUBSCRIBED');
+      let walletBalance: string | null = null;
+      if (dec(charge).gt(0) && wallet) {
+        const moved = await moveMoney(tx, {
+          balanceId: wallet.id,
+          amount: `-${charge}`,
+          kind: 'plan_charge',
+          refType: 'plan',
+          refId: plan.id,
+          actorId: userId,
+          note: `Plan ${plan.name}: ${formatMoney(plan.price, currency)}`,
+          freeFundsWithPl: livePlOf(ctx, wallet.id),
+        });
+        if (!moved) throw new AppError('NOT_ENOUGH_BALANCE');
+        walletBalance = moved.balanceAfter;
+      }
+      await tx.update(users).set({ pricingTableId: plan.id }).where(eq(users.id, userId));
+      await writeAudit(tx, {
+        actorId: userId,
+        targetUserId: userId,
+        action: 'plan.subscribe',
+        before: { planId: user.pricingTableId },
+        after: { planId: plan.id, charged: charge, walletId: wallet?.id ?? null },
       });
-      if (!moved) throw new AppError('NOT_ENOUGH_BALANCE');
-      walletBalance = moved.balanceAfter;
-    }
-    await tx.update(users).set({ pricingTableId: plan.id }).where(eq(users.id, userId));
-    await writeAudit(tx, { actorId: userId, targetUserId: userId, action: 'plan.subscribe', before: { planId: user.pricingTableId }, after: { planId: plan.id, charged: charge, walletId: wallet?.id ?? null } });
-    const dto = await insertNotification(tx, userId, { title: 'Plan activated', description: `You are now on the ${plan.name} plan.`, url: '/pricing' });
-    return { dto, walletBalance };
-  });
+      const dto = await insertNotification(tx, userId, {
+        title: 'Plan activated',
+        description: `You are now on the ${plan.name} plan.`,
+        url: '/pricing',
+      });
+      return { dto, walletBalance };
+    });
   const result = wallet ? await onWallet(ctx, wallet.id, apply) : await apply();
   tradingMemoryOf(ctx.db).forgetTrader(userId);
   emitAll(ctx, [{ userId, dto: result.dto }]);

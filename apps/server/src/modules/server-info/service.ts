@@ -36,7 +36,9 @@ async function cpuUsage(): Promise<number> {
 
 async function databaseSizeMb(ctx: Pick<AppContext, 'db'>): Promise<number | null> {
   try {
-    const r = (await ctx.db.execute(sql`select pg_database_size(current_database())::bigint as bytes`)) as unknown as { rows: Array<{ bytes: string | number }> };
+    const r = (await ctx.db.execute(sql`select pg_database_size(current_database())::bigint as bytes`)) as unknown as {
+      rows: Array<{ bytes: string | number }>;
+    };
     return Math.round(Number(r.rows[0].bytes) / 1024 / 102.4) / 10;
   } catch {
     return null;

@@ -12,7 +12,10 @@ export const settingsRoutes: RoutesPlugin = async (app) => {
 
   app.get(
     '/countries',
-    { config: { access: 'public' }, schema: { tags: ['settings'], response: { 200: z.array(z.object({ name: z.object({ common: z.string() }) })) } } },
+    {
+      config: { access: 'public' },
+      schema: { tags: ['settings'], response: { 200: z.array(z.object({ name: z.object({ common: z.string() }) })) } },
+    },
     async (_req, reply) => {
       reply.header('cache-control', 'public, max-age=86400');
       return COUNTRIES.map((common) => ({ name: { common } }));

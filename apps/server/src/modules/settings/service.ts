@@ -22,7 +22,10 @@ export async function getSettings(db: DbOrTx, keys: string[]): Promise<Record<st
  */
 const CACHE_TTL_MS = 2000;
 let settingsVersion = 0;
-const settingsCache = new WeakMap<object, { at: number; version: number; keys: string; rows: Record<string, SettingRow | undefined> }>();
+const settingsCache = new WeakMap<
+  object,
+  { at: number; version: number; keys: string; rows: Record<string, SettingRow | undefined> }
+>();
 
 export async function getSettingsCached(db: DbOrTx, keys: string[]): Promise<Record<string, SettingRow | undefined>> {
   const id = keys.join(',');
@@ -48,7 +51,11 @@ export function invalidateSettingsHere(): void {
 }
 
 /** Inserts or replaces the given values of one settings record. */
-export async function putSetting(db: DbOrTx, key: string, values: Partial<Omit<SettingRow, 'key' | 'updatedAt'>>): Promise<void> {
+export async function putSetting(
+  db: DbOrTx,
+  key: string,
+  values: Partial<Omit<SettingRow, 'key' | 'updatedAt'>>,
+): Promise<void> {
   settingsVersion++;
   await db
     .insert(settings)
@@ -63,17 +70,31 @@ export const isOn = (row: SettingRow | undefined | null, field: 'value1' | 'valu
 const onOff = (v: boolean): 'on' | 'off' => (v ? 'on' : 'off');
 
 /** Uploaded branding images are served by the files route; the built-in defaults (`/logo.svg`) by the web app. */
-export const brandingFileUrl = (v: string | null | undefined): string | null => (!v ? null : v.startsWith('/') ? v : `/api/files/${v}`);
+export const brandingFileUrl = (v: string | null | undefined): string | null =>
+  !v ? null : v.startsWith('/') ? v : `/api/files/${v}`;
 
 /** The public branding and switches the web app needs before sign-in (no secrets). */
 export async function getBranding(db: DbOrTx): Promise<BrandingResponse> {
   const s = await getSettings(db, [
-    'branding', 'favicon', 'authBackground', 'whatsapp', 'pricingPlan', 'showUserInfoAgent', 'emailVerify', 'recaptcha',
+    'branding',
+    'favicon',
+    'authBackground',
+    'whatsapp',
+    'pricingPlan',
+    'showUserInfoAgent',
+    'emailVerify',
+    'recaptcha',
   ]);
-  const langs = await db.select({ name: languages.name, code: languages.code }).from(languages).orderBy(languages.position, languages.id);
+  const langs = await db
+    .select({ name: languages.name, code: languages.code })
+    .from(languages)
+    .orderBy(languages.position, languages.id);
   const b = s.branding;
   const currency = b?.value4 || 'USD';
-  const currencies = (b?.value2 || currency).split(',').map((c) => c.trim().toUpperCase()).filter(Boolean);
+  const currencies = (b?.value2 || currency)
+    .split(',')
+    .map((c) => c.trim().toUpperCase())
+    .filter(Boolean);
   return {
     appName: b?.value1 || 'Trading Platform',
     appLogo: brandingFileUrl(b?.file),

@@ -8,10 +8,17 @@ import { saveSiteSettings, siteSettings } from './service.ts';
 export const siteSettingsRoutes: RoutesPlugin = async (app) => {
   const { ctx } = app;
   const tags = ['site settings'];
-  app.get('/admin/settings', { config: { access: [1] }, schema: { tags, response: { 200: SiteSettingsDto } } }, async () => siteSettings(ctx));
+  app.get(
+    '/admin/settings',
+    { config: { access: [1] }, schema: { tags, response: { 200: SiteSettingsDto } } },
+    async () => siteSettings(ctx),
+  );
   app.post(
     '/admin/settings',
-    { config: { access: [1] }, schema: { tags, consumes: ['multipart/form-data'], response: { 200: MessageResponse } } },
+    {
+      config: { access: [1] },
+      schema: { tags, consumes: ['multipart/form-data'], response: { 200: MessageResponse } },
+    },
     async (req) => {
       const form = await readMultipart(req, ['favicon', 'appLogo', 'authBackground']);
       await saveSiteSettings(ctx, staffOf(req), parseFields(SiteSettingsRequest, form.fields), form.files);

@@ -8,9 +8,19 @@ import type { StaffActor } from '../../lib/staff-scope.ts';
 import { prepareFile, recordFile } from '../files/storage.ts';
 import { brandingFileUrl, getSettings, invalidateSettingsCache, isOn, putSetting } from '../settings/service.ts';
 
-const KEYS = ['branding', 'favicon', 'authBackground', 'whatsapp', 'kyc', 'recaptcha', 'pricingPlan', 'emailVerify', 'showUserInfoAgent', 'webhookApiKeyLeads'];
+const KEYS = [
+  'branding',
+  'favicon',
+  'authBackground',
+  'whatsapp',
+  'kyc',
+  'recaptcha',
+  'pricingPlan',
+  'emailVerify',
+  'showUserInfoAgent',
+  'webhookApiKeyLeads',
+];
 const on = (v: boolean) => (v ? 'on' : 'off');
-
 
 /** GET /admin/settings: the Site Settings form's values; the reCAPTCHA secret never leaves the server. */
 export async function siteSettings(ctx: Pick<AppContext, 'db'>): Promise<SiteSettingsDto> {
@@ -21,7 +31,10 @@ export async function siteSettings(ctx: Pick<AppContext, 'db'>): Promise<SiteSet
     appName: b?.value1 ?? '',
     appUrl: b?.value3 ?? '',
     appCurrency: currency,
-    currencies: (b?.value2 || currency).split(',').map((c) => c.trim().toUpperCase()).filter(Boolean),
+    currencies: (b?.value2 || currency)
+      .split(',')
+      .map((c) => c.trim().toUpperCase())
+      .filter(Boolean),
     recaptchaClientKey: s.recaptcha?.value1 ?? '',
     recaptchaSecretSet: Boolean(s.recaptcha?.value2),
     whatsapp: s.whatsapp?.value1 ?? '',
@@ -47,9 +60,17 @@ type Files = Partial<Record<'favicon' | 'appLogo' | 'authBackground', UploadedFi
  * after the commit (here and on the other instances), so the next order, deposit, sign-up or page load uses the new
  * values. Audited with the secret and the leads key shown only as changed or not.
  */
-export async function saveSiteSettings(ctx: Pick<AppContext, 'db' | 'objectStore'>, actor: StaffActor, input: z.output<typeof SiteSettingsRequest>, files: Files): Promise<void> {
+export async function saveSiteSettings(
+  ctx: Pick<AppContext, 'db' | 'objectStore'>,
+  actor: StaffActor,
+  input: z.output<typeof SiteSettingsRequest>,
+  files: Files,
+): Promise<void> {
   const before = await siteSettings(ctx);
-  if (!before.currencies.includes(input.appCurrency)) throw new AppError('VALIDATION', 'Choose one of the platform currencies', { appCurrency: 'Choose one of the platform currencies' });
+  if (!before.currencies.includes(input.appCurrency))
+    throw new AppError('VALIDATION', 'Choose one of the platform currencies', {
+      appCurrency: 'Choose one of the platform currencies',
+    });
   const prepared = async (f: UploadedFile | undefined) => (f ? prepareFile(ctx, f, 'logo') : undefined);
   const uploads = [await prepared(files.favicon), await prepared(files.appLogo), await prepared(files.authBackground)];
   await ctx.db.transaction(async (tx) => {
@@ -57,21 +78,46 @@ export async function saveSiteSettings(ctx: Pick<AppContext, 'db' | 'objectStore
     for (const f of uploads) recorded.push(f ? await recordFile(tx, f, actor.id) : undefined);
     const [favicon, logo, background] = recorded;
     const current = await getSettings(tx, ['recaptcha']);
-    await putSetting(tx, 'branding', { value1: input.appName, value3: input.appUrl, value4: input.appCurrency, value5: input.demoBalance, ...(logo ? { file: logo } : {}) });
+    await putSetting(tx, 'branding', {
+      value1: input.appName,
+      value3: input.appUrl,
+      value4: input.appCurrency,
+      value5: input.demoBalance,
+      ...(logo ? { file: logo } : {}),
+    });
     if (favicon) await putSetting(tx, 'favicon', { file: favicon });
     if (background) await putSetting(tx, 'authBackground', { file: background });
     await putSetting(tx, 'whatsapp', { value1: input.whatsapp ?? '' });
     await putSetting(tx, 'webhookApiKeyLeads', { value1: input.webhookApiKeyLeads ?? '' });
-    await putSetting(tx, 'kyc', { value1: on(input.kycDeposit), value2: on(input.kycWithdraw), value3: on(input.kycTrade) });
+    await putSetting(tx, 'kyc', {
+      value1: on(input.kycDeposit),
+      value2: on(input.kycWithdraw),
+      value3: on(input.kycTrade),
+    });
     await putSetting(tx, 'recaptcha', {
-      value1: input.recaptchaClientKey ?? '', value2: input.recaptchaSecretKey ? input.recaptchaSecretKey : (current.recaptcha?.value2 ?? ''), value3: on(input.recaptcha),
+      value1: input.recaptchaClientKey ?? '',
+      value2: input.recaptchaSecretKey ? input.recaptchaSecretKey : (current.recaptcha?.value2 ?? ''),
+      value3: on(input.recaptcha),
     });
     await putSetting(tx, 'pricingPlan', { value1: on(input.pricingPlan) });
     await putSetting(tx, 'emailVerify', { value1: on(input.emailVerify) });
     await putSetting(tx, 'showUserInfoAgent', { value1: on(input.showUserInfoAgent) });
     const { recaptchaSecretSet: _s, webhookApiKeyLeads: leadsBefore, ...shownBefore } = before;
-    const after = { ...input, recaptchaSecretKey: input.recaptchaSecretKey ? 'changed' : 'unchanged', webhookApiKeyLeads: input.webhookApiKeyLeads !== leadsBefore ? 'changed' : 'unchanged', files: Object.keys(files) };
-    await writeAudit(tx, { actorId: actor.id, targetUserId: null, action: 'settings.update', subjectType: 'settings', before: shownBefore, after, ip: actor.ip });
+    const after = {
+      ...input,
+      recaptchaSecretKey: input.recaptchaSecretKey ? 'changed' : 'unchanged',
+      webhookApiKeyLeads: input.webhookApiKeyLeads !== leadsBefore ? 'changed' : 'unchanged',
+      files: Object.keys(files),
+    };
+    await writeAudit(tx, {
+      actorId: actor.id,
+      targetUserId: null,
+      action: 'settings.update',
+      subjectType: 'settings',
+      before: shownBefore,
+      after,
+      ip: actor.ip,
+    });
   });
   invalidateSettingsCache();
 }

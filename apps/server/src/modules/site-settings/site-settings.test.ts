@@ -12,13 +12,30 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const base = {
-  appName: 'Acme Markets', appUrl: 'https://trade.acme.test', appCurrency: 'usd', recaptchaClientKey: '', recaptchaSecretKey: 'secret-1',
-  whatsapp: '+44 20 7946 0000', webhookApiKeyLeads: 'leads-key', demoBalance: '25000', kycDeposit: 'on', kycWithdraw: 'on', kycTrade: 'on',
-  recaptcha: 'off', pricingPlan: 'on', emailVerify: 'on', showUserInfoAgent: 'off',
+  appName: 'Acme Markets',
+  appUrl: 'https://trade.acme.test',
+  appCurrency: 'usd',
+  recaptchaClientKey: '',
+  recaptchaSecretKey: 'secret-1',
+  whatsapp: '+44 20 7946 0000',
+  webhookApiKeyLeads: 'leads-key',
+  demoBalance: '25000',
+  kycDeposit: 'on',
+  kycWithdraw: 'on',
+  kycTrade: 'on',
+  recaptcha: 'off',
+  pricingPlan: 'on',
+  emailVerify: 'on',
+  showUserInfoAgent: 'off',
 };
 const save = (fields: Record<string, string>, files: Parameters<typeof multipart>[1] = {}, cookie = admin) => {
   const form = multipart(fields, files);
-  return t.app.inject({ method: 'POST', url: '/api/admin/settings', headers: { ...form.headers, cookie }, payload: form.payload });
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/admin/settings',
+    headers: { ...form.headers, cookie },
+    payload: form.payload,
+  });
 };
 
 describe('site settings', () => {
@@ -27,7 +44,14 @@ describe('site settings', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toBe('Settings updated successfully');
     const form = (await t.app.inject({ method: 'GET', url: '/api/admin/settings', headers: { cookie: admin } })).json();
-    expect(form).toMatchObject({ appName: 'Acme Markets', appCurrency: 'USD', demoBalance: '25000', recaptchaSecretSet: true, whatsapp: '+44 20 7946 0000', kycTrade: true });
+    expect(form).toMatchObject({
+      appName: 'Acme Markets',
+      appCurrency: 'USD',
+      demoBalance: '25000',
+      recaptchaSecretSet: true,
+      whatsapp: '+44 20 7946 0000',
+      kycTrade: true,
+    });
     expect(JSON.stringify(form)).not.toContain('secret-1');
     const branding = (await t.app.inject({ method: 'GET', url: '/api/settings/branding' })).json();
     expect(branding.appName).toBe('Acme Markets');
@@ -38,7 +62,10 @@ describe('site settings', () => {
     expect(logo.headers['content-type']).toBe('image/png');
     // A blank secret keeps the stored one.
     expect((await save({ ...base, recaptchaSecretKey: '' })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'GET', url: '/api/admin/settings', headers: { cookie: admin } })).json().recaptchaSecretSet).toBe(true);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/admin/settings', headers: { cookie: admin } })).json()
+        .recaptchaSecretSet,
+    ).toBe(true);
     const [audit] = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.action, 'settings.update')).limit(1);
     expect(JSON.stringify(audit.after)).not.toContain('secret-1');
     expect(JSON.stringify(audit.after)).not.toContain('leads-key');
@@ -49,10 +76,30 @@ describe('site settings', () => {
     const [u] = await t.ctx.db.select().from(users).where(eq(users.email, DEMO.client));
     // The demo client trades on its real wallet without approved KYC once the switch is off.
     await t.ctx.db.update(kycDocuments).set({ status: 'pending' }).where(eq(kycDocuments.userId, u.id));
-    const [real] = await t.ctx.db.select().from(balances).where(and(eq(balances.userId, u.id), eq(balances.mode, 'real')));
-    expect((await t.app.inject({ method: 'POST', url: '/api/dashboard/switch-wallet', headers: { cookie: client }, payload: { balanceId: real.id } })).statusCode).toBe(200);
-    t.ctx.market.book.apply([{ name: 'EUR_USD', bid: 1.1, ask: 1.1002, closeoutBid: 1.1, closeoutAsk: 1.1002, time: Date.now() }]);
-    const order = () => t.app.inject({ method: 'POST', url: '/api/dashboard/orders', headers: { cookie: client }, payload: { type: 'buy', instrument: 'EUR_USD', amount: '1000' } });
+    const [real] = await t.ctx.db
+      .select()
+      .from(balances)
+      .where(and(eq(balances.userId, u.id), eq(balances.mode, 'real')));
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/dashboard/switch-wallet',
+          headers: { cookie: client },
+          payload: { balanceId: real.id },
+        })
+      ).statusCode,
+    ).toBe(200);
+    t.ctx.market.book.apply([
+      { name: 'EUR_USD', bid: 1.1, ask: 1.1002, closeoutBid: 1.1, closeoutAsk: 1.1002, time: Date.now() },
+    ]);
+    const order = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/dashboard/orders',
+        headers: { cookie: client },
+        payload: { type: 'buy', instrument: 'EUR_USD', amount: '1000' },
+      });
     expect((await order()).statusCode).toBe(403);
     expect((await save({ ...base, kycTrade: 'off' })).statusCode).toBe(200);
     const placed = await order();
@@ -66,7 +113,10 @@ describe('site settings', () => {
     expect((await save({ ...base, appCurrency: 'XYZ' })).statusCode).toBe(400);
     expect((await save({ ...base, demoBalance: '1e13' })).statusCode).toBe(400);
     expect((await save({ ...base, appName: 'a\u0000b' })).statusCode).toBe(400);
-    expect((await save(base, { appLogo: { data: Buffer.from('not an image'), filename: 'x.png', type: 'image/png' } })).statusCode).toBe(400);
+    expect(
+      (await save(base, { appLogo: { data: Buffer.from('not an image'), filename: 'x.png', type: 'image/png' } }))
+        .statusCode,
+    ).toBe(400);
     expect((await save(base, {}, await signIn(t.app, DEMO.manager))).statusCode).toBe(403);
     expect((await t.app.inject({ method: 'GET', url: '/api/admin/settings' })).statusCode).toBe(401);
   });

@@ -8,13 +8,19 @@ export const statementsRoutes: RoutesPlugin = async (app) => {
 
   app.get(
     '/statements/history',
-    { config: { access: 'user' }, schema: { tags: ['statements'], querystring: StatementsQuery, response: { 200: StatementsResponse } } },
+    {
+      config: { access: 'user' },
+      schema: { tags: ['statements'], querystring: StatementsQuery, response: { 200: StatementsResponse } },
+    },
     async (req) => statementHistory(db, authOf(req).user.id, req.query),
   );
 
   app.get(
     '/statements/export',
-    { config: { access: 'user' }, schema: { tags: ['statements'], querystring: StatementsQuery.omit({ page: true, limit: true, search: true }) } },
+    {
+      config: { access: 'user' },
+      schema: { tags: ['statements'], querystring: StatementsQuery.omit({ page: true, limit: true, search: true }) },
+    },
     async (req, reply) => {
       const q = { ...req.query, page: 1, limit: 15 };
       const rows = statementCsv(db, authOf(req).user.id, q);
@@ -25,10 +31,14 @@ export const statementsRoutes: RoutesPlugin = async (app) => {
         .header('Content-Type', 'text/csv; charset=utf-8')
         .header('Content-Disposition', `attachment; filename="${name}"`)
         .header('Cache-Control', 'no-store');
-      return reply.send(Readable.from((async function* () {
-        if (!first.done) yield first.value;
-        yield* rows;
-      })()));
+      return reply.send(
+        Readable.from(
+          (async function* () {
+            if (!first.done) yield first.value;
+            yield* rows;
+          })(),
+        ),
+      );
     },
   );
 };

@@ -1,6 +1,12 @@
 import { and, isNull, count, desc, eq, gte, isNotNull, lt, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
-import { CLOSE_REASON_LABELS, type CloseReason, type StatementDto, type StatementsQuery, type StatementsResponse } from '@platform/domain';
+import {
+  CLOSE_REASON_LABELS,
+  type CloseReason,
+  type StatementDto,
+  type StatementsQuery,
+  type StatementsResponse,
+} from '@platform/domain';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { orders } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -17,7 +23,8 @@ const DAY_MS = 86_400_000;
 async function closedTradesFilter(db: Db, userId: number, q: Query): Promise<SQL | undefined> {
   const from = q.dateStart ? new Date(`${q.dateStart}T00:00:00Z`) : null;
   const to = q.dateEnd ? new Date(Date.parse(`${q.dateEnd}T00:00:00Z`) + DAY_MS) : null;
-  if ((from && Number.isNaN(from.getTime())) || (to && Number.isNaN(to.getTime()))) throw new AppError('VALIDATION', 'Use the date format YYYY-MM-DD');
+  if ((from && Number.isNaN(from.getTime())) || (to && Number.isNaN(to.getTime())))
+    throw new AppError('VALIDATION', 'Use the date format YYYY-MM-DD');
   if (from && to && from >= to) throw new AppError('INVALID_DATE_RANGE');
   const trader = await loadTrader(db, userId).catch(() => null);
   if (!trader) return undefined;
@@ -53,7 +60,13 @@ export async function statementHistory(db: DbOrTx, userId: number, q: Query): Pr
   const where = await closedTradesFilter(db, userId, q);
   if (!where) return { data: [], meta: pageMeta(q, 0) };
   const [rows, [{ n }]] = await Promise.all([
-    db.select().from(orders).where(where).orderBy(desc(orders.closeTime), desc(orders.id)).limit(q.limit).offset(offsetOf(q)),
+    db
+      .select()
+      .from(orders)
+      .where(where)
+      .orderBy(desc(orders.closeTime), desc(orders.id))
+      .limit(q.limit)
+      .offset(offsetOf(q)),
     db.select({ n: count() }).from(orders).where(where),
   ]);
   return { data: rows.map(statementDto), meta: pageMeta(q, n) };
@@ -65,7 +78,19 @@ function csvCell(v: string): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-export const STATEMENT_COLUMNS = ['ID', 'Open Time', 'Close Time', 'Instrument', 'Type', 'Amount', 'Open Rate', 'Close Rate', 'Spread', 'Profit/Loss', 'Status'] as const;
+export const STATEMENT_COLUMNS = [
+  'ID',
+  'Open Time',
+  'Close Time',
+  'Instrument',
+  'Type',
+  'Amount',
+  'Open Rate',
+  'Close Rate',
+  'Spread',
+  'Profit/Loss',
+  'Status',
+] as const;
 
 /** GET /statements/export: every closed trade in the range as CSV, in pages so a long history streams. */
 export async function* statementCsv(db: DbOrTx, userId: number, q: Query): AsyncGenerator<string> {
@@ -74,11 +99,34 @@ export async function* statementCsv(db: DbOrTx, userId: number, q: Query): Async
   if (!where) return;
   const PAGE = 1000;
   for (let offset = 0; ; offset += PAGE) {
-    const rows = await db.select().from(orders).where(where).orderBy(desc(orders.closeTime), desc(orders.id)).limit(PAGE).offset(offset);
+    const rows = await db
+      .select()
+      .from(orders)
+      .where(where)
+      .orderBy(desc(orders.closeTime), desc(orders.id))
+      .limit(PAGE)
+      .offset(offset);
     if (rows.length === 0) return;
     yield rows
       .map(statementDto)
-      .map((s) => [String(s.id), s.created_at, s.close_time, s.instrument, s.type, s.trade_amount, s.open_rate, s.close_rate, s.spread, s.pro_loss, s.status].map(csvCell).join(',') + '\r\n')
+      .map(
+        (s) =>
+          [
+            String(s.id),
+            s.created_at,
+            s.close_time,
+            s.instrument,
+            s.type,
+            s.trade_amount,
+            s.open_rate,
+            s.close_rate,
+            s.spread,
+            s.pro_loss,
+            s.status,
+          ]
+            .map(csvCell)
+            .join(',') + '\r\n',
+      )
       .join('');
     if (rows.length < PAGE) return;
   }

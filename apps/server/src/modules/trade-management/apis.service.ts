@@ -1,7 +1,11 @@
 import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
-  API_SETTING_KEYS, API_SETTING_NAMES, type ApiSettingDto, type ApiSettingKey, type ApiSettingUpdateRequest,
+  API_SETTING_KEYS,
+  API_SETTING_NAMES,
+  type ApiSettingDto,
+  type ApiSettingKey,
+  type ApiSettingUpdateRequest,
 } from '@platform/domain';
 import type { DbOrTx } from '../../db/client.ts';
 import { settings } from '../../db/schema.ts';
@@ -52,7 +56,10 @@ export async function listApiSettings(db: DbOrTx): Promise<ApiSettingDto[]> {
   return API_SETTING_KEYS.map((key) => toDto(key, rows[key]));
 }
 
-function auditView(key: ApiSettingKey, row: Partial<Record<Field, string | null>> | undefined): Record<string, unknown> {
+function auditView(
+  key: ApiSettingKey,
+  row: Partial<Record<Field, string | null>> | undefined,
+): Record<string, unknown> {
   const view: Record<string, unknown> = { key };
   for (const f of EDITABLE[key]) view[f] = SECRET[key].includes(f) ? maskSecret(row?.[f]) : (row?.[f] ?? null);
   return view;
@@ -62,7 +69,13 @@ function auditView(key: ApiSettingKey, row: Partial<Record<Field, string | null>
  * PUT /admin/apis/{key}: saves the provider's fields, writes the audit row in the same transaction and then has the
  * running market reload its feeds, so a new key takes effect at once. Returns the success message.
  */
-export async function updateApiSetting(ctx: TradeCtx, actor: Actor, key: ApiSettingKey, input: UpdateInput, log: SyncLog): Promise<string> {
+export async function updateApiSetting(
+  ctx: TradeCtx,
+  actor: Actor,
+  key: ApiSettingKey,
+  input: UpdateInput,
+  log: SyncLog,
+): Promise<string> {
   if (input.key !== key) throw fieldError('key', 'The key does not match the address.');
   const values: Partial<Record<Field, string>> = {};
   for (const f of EDITABLE[key]) values[f] = (input as Partial<Record<Field, string>>)[f] ?? '';

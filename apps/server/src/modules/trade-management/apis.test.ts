@@ -32,8 +32,23 @@ describe('Trade APIs', () => {
     expect(res.statusCode).toBe(200);
     const rows = res.json() as Array<Record<string, unknown>>;
     expect(rows.map((r) => r.key)).toEqual(['polygonAPI', 'eodAPI', 'oandaAPI', 'currencyAPI', 'voiso']);
-    expect(rows[2]).toMatchObject({ key: 'oandaAPI', value1: '', value2: '', value3: 'fxpractice', value4: null, value5: null });
-    expect(Object.keys(rows[0]).sort()).toEqual(['key', 'updated_at', 'value1', 'value2', 'value3', 'value4', 'value5']);
+    expect(rows[2]).toMatchObject({
+      key: 'oandaAPI',
+      value1: '',
+      value2: '',
+      value3: 'fxpractice',
+      value4: null,
+      value5: null,
+    });
+    expect(Object.keys(rows[0]).sort()).toEqual([
+      'key',
+      'updated_at',
+      'value1',
+      'value2',
+      'value3',
+      'value4',
+      'value5',
+    ]);
   });
 
   it('shows nothing to anyone but an admin', async () => {
@@ -54,7 +69,12 @@ describe('Trade APIs', () => {
 
   it('refuses missing keys with the spec messages and changes nothing', async () => {
     const before = await getSetting(t.ctx.db, 'oandaAPI');
-    const oanda = await call('PUT', '/api/admin/apis/oandaAPI', { key: 'oandaAPI', value1: ' ', value2: '', value3: 'fxtrade' });
+    const oanda = await call('PUT', '/api/admin/apis/oandaAPI', {
+      key: 'oandaAPI',
+      value1: ' ',
+      value2: '',
+      value3: 'fxtrade',
+    });
     expect(oanda.statusCode).toBe(400);
     expect(oanda.json().message).toBe('Account Number is required');
     expect(oanda.json().errors).toMatchObject({ value1: 'Account Number is required', value2: 'API Key is required' });
@@ -68,7 +88,12 @@ describe('Trade APIs', () => {
     expect(voiso.statusCode).toBe(400);
     expect(voiso.json().errors).toEqual({ value2: 'API Key is required' });
 
-    const mode = await call('PUT', '/api/admin/apis/oandaAPI', { key: 'oandaAPI', value1: '001', value2: 'k', value3: 'live' });
+    const mode = await call('PUT', '/api/admin/apis/oandaAPI', {
+      key: 'oandaAPI',
+      value1: '001',
+      value2: 'k',
+      value3: 'live',
+    });
     expect(mode.statusCode).toBe(400);
     expect(mode.json().message).toBe('Choose practice or live mode');
   });
@@ -86,23 +111,47 @@ describe('Trade APIs', () => {
   });
 
   it('saves Oanda, answers with its name and audits without the secret', async () => {
-    const res = await call('PUT', '/api/admin/apis/oandaAPI', { key: 'oandaAPI', value1: ' 101-004-1234 ', value2: 'oanda-secret-token-9876', value3: 'fxtrade' });
+    const res = await call('PUT', '/api/admin/apis/oandaAPI', {
+      key: 'oandaAPI',
+      value1: ' 101-004-1234 ',
+      value2: 'oanda-secret-token-9876',
+      value3: 'fxtrade',
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toBe('Oanda updated successfully');
-    expect(await getSetting(t.ctx.db, 'oandaAPI')).toMatchObject({ value1: '101-004-1234', value2: 'oanda-secret-token-9876', value3: 'fxtrade' });
+    expect(await getSetting(t.ctx.db, 'oandaAPI')).toMatchObject({
+      value1: '101-004-1234',
+      value2: 'oanda-secret-token-9876',
+      value3: 'fxtrade',
+    });
     const audit = await lastAudit();
     expect(audit.action).toBe('settings.api_update');
-    expect(audit.after).toEqual({ key: 'oandaAPI', value1: '101-004-1234', value2: '****9876', value3: 'fxtrade', changed: ['value1', 'value2', 'value3'] });
+    expect(audit.after).toEqual({
+      key: 'oandaAPI',
+      value1: '101-004-1234',
+      value2: '****9876',
+      value3: 'fxtrade',
+      changed: ['value1', 'value2', 'value3'],
+    });
     expect(audit.before).toMatchObject({ key: 'oandaAPI', value2: '' });
     expect(JSON.stringify(audit)).not.toContain('oanda-secret-token');
   });
 
   it('keeps the currency quota the server maintains', async () => {
     await putSetting(t.ctx.db, 'currencyAPI', { value2: '227', value3: '300' });
-    const res = await call('PUT', '/api/admin/apis/currencyAPI', { key: 'currencyAPI', value1: 'cur-key', value2: '999999', value3: '999999' });
+    const res = await call('PUT', '/api/admin/apis/currencyAPI', {
+      key: 'currencyAPI',
+      value1: 'cur-key',
+      value2: '999999',
+      value3: '999999',
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().message).toBe('Currency API updated successfully');
-    expect(await getSetting(t.ctx.db, 'currencyAPI')).toMatchObject({ value1: 'cur-key', value2: '227', value3: '300' });
+    expect(await getSetting(t.ctx.db, 'currencyAPI')).toMatchObject({
+      value1: 'cur-key',
+      value2: '227',
+      value3: '300',
+    });
     const row = (await call('GET', '/api/admin/apis')).json().find((r: { key: string }) => r.key === 'currencyAPI');
     expect(row).toMatchObject({ value1: 'cur-key', value2: '227', value3: '300' });
   });
@@ -119,9 +168,17 @@ describe('Trade APIs', () => {
     expect(res.json().message).toBe('Polygon updated successfully');
     expect(reload).toHaveBeenCalledOnce();
     expect(feeds.sources()).toMatchObject({ forex: 'polygonForex', crypto: 'polygonCrypto' });
-    await waitFor('the Polygon session with the new key', () => polygon.authed('forex') > 0 && polygon.authed('crypto') > 0);
+    await waitFor(
+      'the Polygon session with the new key',
+      () => polygon.authed('forex') > 0 && polygon.authed('crypto') > 0,
+    );
     expect(polygon.auths).toContain('poly-live-key-1234');
-    const [audit] = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.action, 'settings.api_update')).orderBy(desc(auditLogs.id)).limit(1);
+    const [audit] = await t.ctx.db
+      .select()
+      .from(auditLogs)
+      .where(eq(auditLogs.action, 'settings.api_update'))
+      .orderBy(desc(auditLogs.id))
+      .limit(1);
     expect(audit.after).toMatchObject({ key: 'polygonAPI', value1: '****1234' });
     reload.mockRestore();
   });

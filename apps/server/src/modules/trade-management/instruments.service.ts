@@ -1,7 +1,14 @@
 import { and, count, desc, eq, inArray, isNull } from 'drizzle-orm';
 import {
-  dec, decimalsOf, defaultDigits, type AdminInstrumentDto, type AdminInstrumentListResponse, type Category, type InstrumentInput,
-  type PagedQuery, type ServerEvents,
+  dec,
+  decimalsOf,
+  defaultDigits,
+  type AdminInstrumentDto,
+  type AdminInstrumentListResponse,
+  type Category,
+  type InstrumentInput,
+  type PagedQuery,
+  type ServerEvents,
 } from '@platform/domain';
 import type { AppContext } from '../../context.ts';
 import type { DbOrTx } from '../../db/client.ts';
@@ -20,11 +27,16 @@ export type InstrumentCtx = Pick<AppContext, 'db' | 'market' | 'config' | 'realt
 /** Prices are stored and shown with at most this many decimals (the money columns' scale). */
 const MAX_DIGITS = 8;
 
-const nameTaken = () => new AppError('INSTRUMENT_NAME_TAKEN', undefined, { name: 'An instrument with this name already exists.' });
+const nameTaken = () =>
+  new AppError('INSTRUMENT_NAME_TAKEN', undefined, { name: 'An instrument with this name already exists.' });
 
 /** True for a PostgreSQL foreign-key violation (23503), looking through Drizzle's wrapper as isUniqueViolation does. */
 function isForeignKeyViolation(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e: unknown = err, depth = 0;
+    e && typeof e === 'object' && depth < 4;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     if ((e as { code?: unknown }).code === '23503') return true;
   }
   return false;
@@ -83,11 +95,27 @@ async function openPositionsOf(db: DbOrTx, ids: number[]): Promise<Map<number, n
 }
 
 /** GET /admin/instruments/api/{type}: one category, newest first, searched by name, alias, base or quote. */
-export async function listInstruments(ctx: Pick<AppContext, 'db' | 'market'>, type: Category, q: PagedQuery): Promise<AdminInstrumentListResponse> {
-  const where = and(eq(instruments.category, type), searchAny(q.search, [instruments.name, instruments.alias, instruments.base, instruments.quote]));
+export async function listInstruments(
+  ctx: Pick<AppContext, 'db' | 'market'>,
+  type: Category,
+  q: PagedQuery,
+): Promise<AdminInstrumentListResponse> {
+  const where = and(
+    eq(instruments.category, type),
+    searchAny(q.search, [instruments.name, instruments.alias, instruments.base, instruments.quote]),
+  );
   const [{ n }] = await ctx.db.select({ n: count() }).from(instruments).where(where);
-  const rows = await ctx.db.select().from(instruments).where(where).orderBy(desc(instruments.id)).limit(q.limit).offset(offsetOf(q));
-  const open = await openPositionsOf(ctx.db, rows.map((r) => r.id));
+  const rows = await ctx.db
+    .select()
+    .from(instruments)
+    .where(where)
+    .orderBy(desc(instruments.id))
+    .limit(q.limit)
+    .offset(offsetOf(q));
+  const open = await openPositionsOf(
+    ctx.db,
+    rows.map((r) => r.id),
+  );
   return { data: rows.map((r) => toDto(r, ctx, open.get(r.id) ?? 0)), meta: pageMeta(q, n) };
 }
 
@@ -102,7 +130,14 @@ const digitsFor = (base: number, input: Pick<InstrumentInput, 'bids' | 'asks'>):
  */
 function setPrice(ctx: InstrumentCtx, row: InstrumentRow, quote: Pick<Quote, 'bid' | 'ask'>, announce: boolean): void {
   if ((ctx.market.feeds?.sources()[row.category] ?? 'simulated') !== 'simulated') return;
-  const q: Quote = { name: row.name, bid: quote.bid, ask: quote.ask, closeoutBid: quote.bid, closeoutAsk: quote.ask, time: Date.now() };
+  const q: Quote = {
+    name: row.name,
+    bid: quote.bid,
+    ask: quote.ask,
+    closeoutBid: quote.bid,
+    closeoutAsk: quote.ask,
+    time: Date.now(),
+  };
   if (announce && ctx.market.isOpen(row.category)) ctx.market.book.apply([q]);
   else ctx.market.book.prime([q]);
 }
@@ -111,7 +146,13 @@ function setPrice(ctx: InstrumentCtx, row: InstrumentRow, quote: Pick<Quote, 'bi
  * After a committed change: the in-memory registry first (orders, the risk engine and the dashboard list read it),
  * then the book, then the feeds, which restart the providers whose instrument list changed, then the dashboards.
  */
-async function syncMarket(ctx: InstrumentCtx, log: SyncLog, after: Row | null, price: Pick<Quote, 'bid' | 'ask'> | null, announce = true): Promise<void> {
+async function syncMarket(
+  ctx: InstrumentCtx,
+  log: SyncLog,
+  after: Row | null,
+  price: Pick<Quote, 'bid' | 'ask'> | null,
+  announce = true,
+): Promise<void> {
   await reloadInstruments(ctx, log);
   const row = after ? ctx.market.instruments.byIdOf(after.id) : undefined;
   if (row && price) {
@@ -144,7 +185,12 @@ const editableFields = (input: InstrumentInput) => ({
 });
 
 /** POST /admin/instruments */
-export async function createInstrument(ctx: InstrumentCtx, actor: Actor, input: InstrumentInput, log: SyncLog): Promise<AdminInstrumentDto> {
+export async function createInstrument(
+  ctx: InstrumentCtx,
+  actor: Actor,
+  input: InstrumentInput,
+  log: SyncLog,
+): Promise<AdminInstrumentDto> {
   let row: Row;
   try {
     row = await ctx.db.transaction(async (tx) => {
@@ -157,7 +203,14 @@ export async function createInstrument(ctx: InstrumentCtx, actor: Actor, input: 
           asks: input.asks,
         })
         .returning();
-      await writeAudit(tx, { actorId: actor.id, targetUserId: null, action: 'instrument.create', before: null, after: { id: created.id, ...snapshot(created) }, ip: actor.ip });
+      await writeAudit(tx, {
+        actorId: actor.id,
+        targetUserId: null,
+        action: 'instrument.create',
+        before: null,
+        after: { id: created.id, ...snapshot(created) },
+        ip: actor.ip,
+      });
       return created;
     });
   } catch (err) {
@@ -183,7 +236,13 @@ export async function createInstrument(ctx: InstrumentCtx, actor: Actor, input: 
  * While positions are open the name, base, quote and category stay as they are: open positions are priced and
  * settled by them.
  */
-export async function updateInstrument(ctx: InstrumentCtx, actor: Actor, id: number, input: InstrumentInput, log: SyncLog): Promise<AdminInstrumentDto> {
+export async function updateInstrument(
+  ctx: InstrumentCtx,
+  actor: Actor,
+  id: number,
+  input: InstrumentInput,
+  log: SyncLog,
+): Promise<AdminInstrumentDto> {
   const price = priceOf(input);
   let result: { before: Row; after: Row; open: number };
   try {
@@ -193,7 +252,10 @@ export async function updateInstrument(ctx: InstrumentCtx, actor: Actor, id: num
       if (!before) throw new AppError('INSTRUMENT_NOT_FOUND');
       const open = (await openPositionsOf(tx, [id])).get(id) ?? 0;
       const identityChanged =
-        before.name !== input.name || before.base !== input.base || before.quote !== input.quote || before.category !== input.category;
+        before.name !== input.name ||
+        before.base !== input.base ||
+        before.quote !== input.quote ||
+        before.category !== input.category;
       if (open > 0 && identityChanged) throw new AppError('INSTRUMENT_IN_USE');
       const [after] = await tx
         .update(instruments)
@@ -203,7 +265,14 @@ export async function updateInstrument(ctx: InstrumentCtx, actor: Actor, id: num
         })
         .where(eq(instruments.id, id))
         .returning();
-      await writeAudit(tx, { actorId: actor.id, targetUserId: null, action: 'instrument.update', before: { id, ...snapshot(before) }, after: { id, ...snapshot(after) }, ip: actor.ip });
+      await writeAudit(tx, {
+        actorId: actor.id,
+        targetUserId: null,
+        action: 'instrument.update',
+        before: { id, ...snapshot(before) },
+        after: { id, ...snapshot(after) },
+        ip: actor.ip,
+      });
       return { before, after, open };
     });
   } catch (err) {
@@ -230,7 +299,14 @@ export async function deleteInstrument(ctx: InstrumentCtx, actor: Actor, id: num
       const [history] = await tx.select({ id: orders.id }).from(orders).where(eq(orders.instrumentId, id)).limit(1);
       if (history) throw new AppError('INSTRUMENT_HAS_HISTORY');
       await tx.delete(instruments).where(eq(instruments.id, id));
-      await writeAudit(tx, { actorId: actor.id, targetUserId: null, action: 'instrument.delete', before: { id, ...snapshot(before) }, after: null, ip: actor.ip });
+      await writeAudit(tx, {
+        actorId: actor.id,
+        targetUserId: null,
+        action: 'instrument.delete',
+        before: { id, ...snapshot(before) },
+        after: null,
+        ip: actor.ip,
+      });
     });
   } catch (err) {
     // An order placed in the same instant: its row now refers to the instrument.

@@ -36,12 +36,21 @@ const body = (over: Record<string, unknown> = {}) => ({
 });
 
 const order = (instrument: string, cookie = client) =>
-  t.app.inject({ method: 'POST', url: '/api/dashboard/orders', headers: { cookie }, payload: { type: 'buy', instrument, amount: '1000' } });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/dashboard/orders',
+    headers: { cookie },
+    payload: { type: 'buy', instrument, amount: '1000' },
+  });
 
 const dashboardRow = async (name: string) =>
-  ((await t.app.inject({ url: '/api/dashboard/instruments', headers: { cookie: client } })).json() as Array<{ name: string; tradable: boolean; bids: number | null }>).find(
-    (i) => i.name === name,
-  );
+  (
+    (await t.app.inject({ url: '/api/dashboard/instruments', headers: { cookie: client } })).json() as Array<{
+      name: string;
+      tradable: boolean;
+      bids: number | null;
+    }>
+  ).find((i) => i.name === name);
 
 const lastAudit = async (action: string) =>
   (await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.action, action)).orderBy(desc(auditLogs.id)).limit(1))[0];
@@ -62,7 +71,16 @@ describe('Instruments: list', () => {
     const ids = data.map((i: { id: number }) => i.id);
     expect(ids).toEqual([...ids].sort((a: number, b: number) => b - a));
     const eur = data.find((i: { name: string }) => i.name === 'EUR_USD');
-    expect(eur).toMatchObject({ base: 'EUR', quote: 'USD', tradingview: 'OANDA', leverage: 100, tradable: true, swap: '0', digits: 5, open_positions: 0 });
+    expect(eur).toMatchObject({
+      base: 'EUR',
+      quote: 'USD',
+      tradingview: 'OANDA',
+      leverage: 100,
+      tradable: true,
+      swap: '0',
+      digits: 5,
+      open_positions: 0,
+    });
     expect(eur.bids).toMatch(/^\d+\.\d{5}$/);
     const page2 = (await call('GET', '/api/admin/instruments/api/forex?page=2&limit=5')).json();
     expect(page2.meta).toEqual({ total: 13, per_page: 5, page: 2 });
@@ -71,7 +89,12 @@ describe('Instruments: list', () => {
 
   it('searches by name, alias, base or quote', async () => {
     expect((await call('GET', '/api/admin/instruments/api/forex?search=jpy')).json().meta.total).toBe(4);
-    expect((await call('GET', '/api/admin/instruments/api/crypto?search=bitcoin')).json().data.map((i: { name: string }) => i.name).sort()).toEqual(['BCH_USD', 'BTC_USD']);
+    expect(
+      (await call('GET', '/api/admin/instruments/api/crypto?search=bitcoin'))
+        .json()
+        .data.map((i: { name: string }) => i.name)
+        .sort(),
+    ).toEqual(['BCH_USD', 'BTC_USD']);
     expect((await call('GET', '/api/admin/instruments/api/stock?search=50%25')).json().meta.total).toBe(0);
   });
 
@@ -102,7 +125,9 @@ describe('Instruments: add', () => {
     expect(halfPrice.json().errors).toEqual({ asks: 'Enter both bid and ask, or neither' });
     const crossed = await call('POST', '/api/admin/instruments', body({ bids: '2', asks: '1' }));
     expect(crossed.json().message).toBe('Ask must not be below bid');
-    expect((await call('POST', '/api/admin/instruments', body({ leverage: -1 }))).json().message).toBe('Leverage must be 0 or more');
+    expect((await call('POST', '/api/admin/instruments', body({ leverage: -1 }))).json().message).toBe(
+      'Leverage must be 0 or more',
+    );
     const [{ n: after }] = await t.ctx.db.select({ n: count() }).from(instruments);
     expect(after).toBe(before);
   });
@@ -114,7 +139,16 @@ describe('Instruments: add', () => {
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().message).toBe('Instrument added successfully');
     const created = res.json().instrument;
-    expect(created).toMatchObject({ name: 'NOK_USD', base: 'NOK', quote: 'USD', category: 'forex', alias: 'Norwegian Krone / US Dollar', digits: 5, bids: '0.09120', asks: '0.09125' });
+    expect(created).toMatchObject({
+      name: 'NOK_USD',
+      base: 'NOK',
+      quote: 'USD',
+      category: 'forex',
+      alias: 'Norwegian Krone / US Dollar',
+      digits: 5,
+      bids: '0.09120',
+      asks: '0.09125',
+    });
     expect(reload).toHaveBeenCalledOnce();
     reload.mockRestore();
     // Open dashboards are told to reload the catalogue.
@@ -125,7 +159,10 @@ describe('Instruments: add', () => {
     expect(t.ctx.market.book.get('NOK_USD')).toMatchObject({ bid: 0.0912, ask: 0.09125 });
     expect(await dashboardRow('NOK_USD')).toMatchObject({ tradable: true, bids: 0.0912 });
     // Charts have history from the first view.
-    const [{ n: bars }] = await t.ctx.db.select({ n: count() }).from(candles).where(eq(candles.instrumentId, created.id));
+    const [{ n: bars }] = await t.ctx.db
+      .select({ n: count() })
+      .from(candles)
+      .where(eq(candles.instrumentId, created.id));
     expect(bars).toBeGreaterThan(300);
 
     const audit = await lastAudit('instrument.create');
@@ -143,7 +180,15 @@ describe('Instruments: add', () => {
     expect((await create({ name: 'AAA_JPY', quote: 'JPY', bids: null, asks: null })).name).toBe('AAA_JPY');
     expect(t.ctx.market.instruments.byNameOf('AAA_JPY')?.digits).toBe(3);
     expect(t.ctx.market.book.get('AAA_JPY')).toBeUndefined();
-    await create({ name: 'PEPE_USD', base: 'PEPE', quote: 'USD', category: 'crypto', bids: '0.00001234', asks: '0.00001240', tradingview: 'BINANCE' });
+    await create({
+      name: 'PEPE_USD',
+      base: 'PEPE',
+      quote: 'USD',
+      category: 'crypto',
+      bids: '0.00001234',
+      asks: '0.00001240',
+      tradingview: 'BINANCE',
+    });
     expect(t.ctx.market.instruments.byNameOf('PEPE_USD')?.digits).toBe(8);
   });
 });
@@ -151,7 +196,11 @@ describe('Instruments: add', () => {
 describe('Instruments: edit', () => {
   it('switches tradability off and on, and orders follow at once', async () => {
     const nok = t.ctx.market.instruments.byNameOf('NOK_USD')!;
-    const off = await call('PUT', `/api/admin/instruments/${nok.id}`, body({ tradable: false, bids: null, asks: null }));
+    const off = await call(
+      'PUT',
+      `/api/admin/instruments/${nok.id}`,
+      body({ tradable: false, bids: null, asks: null }),
+    );
     expect(off.statusCode, off.body).toBe(200);
     expect(off.json().message).toBe('Instrument updated successfully');
     expect((await dashboardRow('NOK_USD'))?.tradable).toBe(false);
@@ -161,7 +210,10 @@ describe('Instruments: edit', () => {
     // Empty prices keep the current one.
     expect(t.ctx.market.book.get('NOK_USD')).toMatchObject({ bid: 0.0912 });
 
-    expect((await call('PUT', `/api/admin/instruments/${nok.id}`, body({ tradable: true, bids: '0.0915', asks: '0.0916' }))).statusCode).toBe(200);
+    expect(
+      (await call('PUT', `/api/admin/instruments/${nok.id}`, body({ tradable: true, bids: '0.0915', asks: '0.0916' })))
+        .statusCode,
+    ).toBe(200);
     expect(t.ctx.market.book.get('NOK_USD')).toMatchObject({ bid: 0.0915, ask: 0.0916 });
     const placed = await order('NOK_USD');
     expect(placed.statusCode, placed.body).toBe(200);
@@ -174,10 +226,20 @@ describe('Instruments: edit', () => {
     const nok = t.ctx.market.instruments.byNameOf('NOK_USD')!;
     const listed = (await call('GET', '/api/admin/instruments/api/forex?search=NOK_USD')).json().data[0];
     expect(listed.open_positions).toBe(1);
-    const renamed = await call('PUT', `/api/admin/instruments/${nok.id}`, body({ name: 'NOK_USD2', bids: null, asks: null }));
+    const renamed = await call(
+      'PUT',
+      `/api/admin/instruments/${nok.id}`,
+      body({ name: 'NOK_USD2', bids: null, asks: null }),
+    );
     expect(renamed.statusCode).toBe(409);
-    expect(renamed.json().message).toBe('This instrument has open positions: its name, base, quote and category cannot change until they are closed.');
-    const leverage = await call('PUT', `/api/admin/instruments/${nok.id}`, body({ leverage: 50, swap: '-0.25', bids: null, asks: null }));
+    expect(renamed.json().message).toBe(
+      'This instrument has open positions: its name, base, quote and category cannot change until they are closed.',
+    );
+    const leverage = await call(
+      'PUT',
+      `/api/admin/instruments/${nok.id}`,
+      body({ leverage: 50, swap: '-0.25', bids: null, asks: null }),
+    );
     expect(leverage.statusCode).toBe(200);
     expect(t.ctx.market.instruments.byIdOf(nok.id)).toMatchObject({ leverage: 50, swap: '-0.2500', name: 'NOK_USD' });
   });
@@ -185,7 +247,19 @@ describe('Instruments: edit', () => {
   it('renames an unused instrument and keeps its price under the new name', async () => {
     const aaa = t.ctx.market.instruments.byNameOf('PEPE_USD')!;
     const quote = t.ctx.market.book.get('PEPE_USD')!;
-    const res = await call('PUT', `/api/admin/instruments/${aaa.id}`, body({ name: 'PEPE2_USD', base: 'PEPE2', quote: 'USD', category: 'crypto', bids: null, asks: null, tradingview: 'BINANCE' }));
+    const res = await call(
+      'PUT',
+      `/api/admin/instruments/${aaa.id}`,
+      body({
+        name: 'PEPE2_USD',
+        base: 'PEPE2',
+        quote: 'USD',
+        category: 'crypto',
+        bids: null,
+        asks: null,
+        tradingview: 'BINANCE',
+      }),
+    );
     expect(res.statusCode, res.body).toBe(200);
     expect(t.ctx.market.instruments.byNameOf('PEPE_USD')).toBeUndefined();
     expect(t.ctx.market.instruments.byNameOf('PEPE2_USD')?.id).toBe(aaa.id);
@@ -207,12 +281,17 @@ describe('Instruments: delete', () => {
     const open = await call('DELETE', `/api/admin/instruments/${nok.id}`);
     expect(open.statusCode).toBe(409);
     expect(open.json().message).toBe('This instrument has open positions. Close them before deleting it.');
-    const positions = await t.ctx.db.select({ id: orders.id }).from(orders).where(and(eq(orders.instrumentId, nok.id), isNull(orders.closeTime)));
+    const positions = await t.ctx.db
+      .select({ id: orders.id })
+      .from(orders)
+      .where(and(eq(orders.instrumentId, nok.id), isNull(orders.closeTime)));
     for (const p of positions) await closeOrder(t.ctx, { orderId: p.id, reason: 'admin' });
     await (t.ctx.risk as RiskService).idle();
     const history = await call('DELETE', `/api/admin/instruments/${nok.id}`);
     expect(history.statusCode).toBe(409);
-    expect(history.json().message).toBe('This instrument has trade history and cannot be deleted. Make it not tradable instead.');
+    expect(history.json().message).toBe(
+      'This instrument has trade history and cannot be deleted. Make it not tradable instead.',
+    );
     expect(t.ctx.market.instruments.byIdOf(nok.id)).toBeDefined();
   });
 
@@ -233,11 +312,18 @@ describe('Instruments: delete', () => {
     expect((await call('DELETE', `/api/admin/instruments/${pepe.id}`)).statusCode).toBe(200);
     const eur = t.ctx.market.instruments.byNameOf('EUR_USD')!;
     const time = Date.UTC(2020, 0, 1);
-    await writeBars(t.ctx.db, [
-      { instrumentId: pepe.id, interval: '1m', start: time, open: 1, high: 1, low: 1, close: 1 },
-      { instrumentId: eur.id, interval: '1m', start: time, open: 1.1, high: 1.2, low: 1, close: 1.15 },
-    ], 'merge');
-    const [{ n }] = await t.ctx.db.select({ n: count() }).from(candles).where(and(eq(candles.instrumentId, eur.id), eq(candles.time, new Date(time))));
+    await writeBars(
+      t.ctx.db,
+      [
+        { instrumentId: pepe.id, interval: '1m', start: time, open: 1, high: 1, low: 1, close: 1 },
+        { instrumentId: eur.id, interval: '1m', start: time, open: 1.1, high: 1.2, low: 1, close: 1.15 },
+      ],
+      'merge',
+    );
+    const [{ n }] = await t.ctx.db
+      .select({ n: count() })
+      .from(candles)
+      .where(and(eq(candles.instrumentId, eur.id), eq(candles.time, new Date(time))));
     expect(n).toBe(1);
   });
 });

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import {
-  LOT_KEYS, LotOption, type LotModesRequest, type LotSelectorRequest, type LotSettingsResponse,
+  LOT_KEYS,
+  LotOption,
+  type LotModesRequest,
+  type LotSelectorRequest,
+  type LotSettingsResponse,
 } from '@platform/domain';
 import type { DbOrTx } from '../../db/client.ts';
 import { writeAudit } from '../../lib/audit.ts';
@@ -37,7 +41,14 @@ export async function updateLotModes(ctx: TradeCtx, actor: Actor, input: ModesIn
     const before = modesOf(await getSettings(tx, [...LOT_KEYS]));
     for (const key of LOT_KEYS) await putSetting(tx, key, { value1: input[key] });
     const after = Object.fromEntries(LOT_KEYS.map((k) => [k, input[k]]));
-    await writeAudit(tx, { actorId: actor.id, targetUserId: null, action: 'settings.lots_update', before, after, ip: actor.ip });
+    await writeAudit(tx, {
+      actorId: actor.id,
+      targetUserId: null,
+      action: 'settings.lots_update',
+      before,
+      after,
+      ip: actor.ip,
+    });
   });
   invalidateSettingsCache();
 }

@@ -17,8 +17,22 @@ afterAll(async () => t.close());
 const call = (method: 'GET' | 'POST', url: string, payload?: object, cookie = admin) =>
   t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
 
-const MODES = { lot_forex: 'lot', lot_commodity: 'amount', lot_index: 'amount', lot_stock: 'amount', lot_crypto: 'amount' };
-const lastAudit = async () => (await t.ctx.db.select().from(auditLogs).where(like(auditLogs.action, 'settings.lot%')).orderBy(desc(auditLogs.id)).limit(1))[0];
+const MODES = {
+  lot_forex: 'lot',
+  lot_commodity: 'amount',
+  lot_index: 'amount',
+  lot_stock: 'amount',
+  lot_crypto: 'amount',
+};
+const lastAudit = async () =>
+  (
+    await t.ctx.db
+      .select()
+      .from(auditLogs)
+      .where(like(auditLogs.action, 'settings.lot%'))
+      .orderBy(desc(auditLogs.id))
+      .limit(1)
+  )[0];
 
 describe('Lot Settings', () => {
   it('reads the modes and presets as seeded', async () => {
@@ -58,7 +72,13 @@ describe('Lot Settings', () => {
 
   it('validates the presets: label required, value above 0, at least one', async () => {
     const before = await getSetting(t.ctx.db, 'lotSelector');
-    const bad = await call('POST', '/api/admin/lotSelector', { lotSelector: [{ label: ' ', value: 1000 }, { label: 'Zero', value: 0 }, { label: 'Text', value: 'abc' }] });
+    const bad = await call('POST', '/api/admin/lotSelector', {
+      lotSelector: [
+        { label: ' ', value: 1000 },
+        { label: 'Zero', value: 0 },
+        { label: 'Text', value: 'abc' },
+      ],
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors).toEqual({
       'lotSelector.0.label': 'Label is required',
@@ -75,13 +95,23 @@ describe('Lot Settings', () => {
   });
 
   it('saves the presets in order, audits, and the order dialog offers them', async () => {
-    const lotSelector = [{ label: 'Nano', value: 100 }, { label: 'Micro', value: '1000' }, { label: 'Half', value: 50000.5 }];
+    const lotSelector = [
+      { label: 'Nano', value: 100 },
+      { label: 'Micro', value: '1000' },
+      { label: 'Half', value: 50000.5 },
+    ];
     const res = await call('POST', '/api/admin/lotSelector', { lotSelector });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ message: 'Lots updated successfully' });
-    const expected = [{ label: 'Nano', value: 100 }, { label: 'Micro', value: 1000 }, { label: 'Half', value: 50000.5 }];
+    const expected = [
+      { label: 'Nano', value: 100 },
+      { label: 'Micro', value: 1000 },
+      { label: 'Half', value: 50000.5 },
+    ];
     expect((await call('GET', '/api/admin/lots')).json().lotSelector).toEqual(expected);
-    expect((await call('GET', '/api/dashboard/lot-state/crypto', undefined, client)).json().lotSelector).toEqual(expected);
+    expect((await call('GET', '/api/dashboard/lot-state/crypto', undefined, client)).json().lotSelector).toEqual(
+      expected,
+    );
     const audit = await lastAudit();
     expect(audit.action).toBe('settings.lot_selector_update');
     expect(audit.after).toEqual({ lotSelector: expected });

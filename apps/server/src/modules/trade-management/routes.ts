@@ -1,8 +1,20 @@
 import type { FastifyRequest } from 'fastify';
 import {
-  AdminInstrumentListResponse, AdminInstrumentResponse, AdminInstrumentsQuery, ApiSettingParam, ApiSettingUpdateRequest,
-  ApiSettingsResponse, IdParam, InstrumentRequest, InstrumentTypeParam, LotModesRequest, LotSelectorRequest, LotSettingsResponse,
-  MessageResponse, SpreadsRequest, SpreadsResponse,
+  AdminInstrumentListResponse,
+  AdminInstrumentResponse,
+  AdminInstrumentsQuery,
+  ApiSettingParam,
+  ApiSettingUpdateRequest,
+  ApiSettingsResponse,
+  IdParam,
+  InstrumentRequest,
+  InstrumentTypeParam,
+  LotModesRequest,
+  LotSelectorRequest,
+  LotSettingsResponse,
+  MessageResponse,
+  SpreadsRequest,
+  SpreadsResponse,
 } from '@platform/domain';
 import { authOf, type RoutesPlugin } from '../../lib/http.ts';
 import { listApiSettings, updateApiSetting } from './apis.service.ts';
@@ -17,7 +29,10 @@ import { INSTRUMENT_CSV } from '../../lib/csv-columns.ts';
 const adminOnly = { access: [1] } as const;
 
 const actorOf = (req: FastifyRequest): Actor => ({ id: authOf(req).user.id, ip: req.ip });
-const logOf = (req: FastifyRequest): SyncLog => (msg, err) => req.log.error({ err }, msg);
+const logOf =
+  (req: FastifyRequest): SyncLog =>
+  (msg, err) =>
+    req.log.error({ err }, msg);
 
 export const tradeManagementRoutes: RoutesPlugin = async (app) => {
   const ctx = app.ctx;
@@ -31,7 +46,15 @@ export const tradeManagementRoutes: RoutesPlugin = async (app) => {
 
   app.put(
     '/admin/apis/:key',
-    { config: adminOnly, schema: { tags: ['trade apis'], params: ApiSettingParam, body: ApiSettingUpdateRequest, response: { 200: MessageResponse } } },
+    {
+      config: adminOnly,
+      schema: {
+        tags: ['trade apis'],
+        params: ApiSettingParam,
+        body: ApiSettingUpdateRequest,
+        response: { 200: MessageResponse },
+      },
+    },
     async (req) => ({ message: await updateApiSetting(ctx, actorOf(req), req.params.key, req.body, logOf(req)) }),
   );
 
@@ -44,7 +67,10 @@ export const tradeManagementRoutes: RoutesPlugin = async (app) => {
 
   app.post(
     '/admin/spreads',
-    { config: adminOnly, schema: { tags: ['spread settings'], body: SpreadsRequest, response: { 200: MessageResponse } } },
+    {
+      config: adminOnly,
+      schema: { tags: ['spread settings'], body: SpreadsRequest, response: { 200: MessageResponse } },
+    },
     async (req) => {
       await updateSpreads(ctx, actorOf(req), req.body);
       return { message: 'Spreads updated successfully' };
@@ -60,7 +86,10 @@ export const tradeManagementRoutes: RoutesPlugin = async (app) => {
 
   app.post(
     '/admin/lots',
-    { config: adminOnly, schema: { tags: ['lot settings'], body: LotModesRequest, response: { 200: MessageResponse } } },
+    {
+      config: adminOnly,
+      schema: { tags: ['lot settings'], body: LotModesRequest, response: { 200: MessageResponse } },
+    },
     async (req) => {
       await updateLotModes(ctx, actorOf(req), req.body);
       return { message: 'Lots updated successfully' };
@@ -69,7 +98,10 @@ export const tradeManagementRoutes: RoutesPlugin = async (app) => {
 
   app.post(
     '/admin/lotSelector',
-    { config: adminOnly, schema: { tags: ['lot settings'], body: LotSelectorRequest, response: { 200: MessageResponse } } },
+    {
+      config: adminOnly,
+      schema: { tags: ['lot settings'], body: LotSelectorRequest, response: { 200: MessageResponse } },
+    },
     async (req) => {
       await updateLotSelector(ctx, actorOf(req), req.body);
       return { message: 'Lots updated successfully' };
@@ -79,13 +111,28 @@ export const tradeManagementRoutes: RoutesPlugin = async (app) => {
   // Instruments, one list per category (the type in the path).
   app.get(
     '/admin/instruments/api/:type',
-    { config: adminOnly, schema: { tags: ['instruments'], params: InstrumentTypeParam, querystring: AdminInstrumentsQuery, response: { 200: AdminInstrumentListResponse } } },
-    async (req, reply) => listOrCsv(reply, req.query, (q) => listInstruments(ctx, req.params.type, q), { name: `instruments-${req.params.type}`, columns: INSTRUMENT_CSV }),
+    {
+      config: adminOnly,
+      schema: {
+        tags: ['instruments'],
+        params: InstrumentTypeParam,
+        querystring: AdminInstrumentsQuery,
+        response: { 200: AdminInstrumentListResponse },
+      },
+    },
+    async (req, reply) =>
+      listOrCsv(reply, req.query, (q) => listInstruments(ctx, req.params.type, q), {
+        name: `instruments-${req.params.type}`,
+        columns: INSTRUMENT_CSV,
+      }),
   );
 
   app.post(
     '/admin/instruments',
-    { config: adminOnly, schema: { tags: ['instruments'], body: InstrumentRequest, response: { 201: AdminInstrumentResponse } } },
+    {
+      config: adminOnly,
+      schema: { tags: ['instruments'], body: InstrumentRequest, response: { 201: AdminInstrumentResponse } },
+    },
     async (req, reply) => {
       const instrument = await createInstrument(ctx, actorOf(req), req.body, logOf(req));
       return reply.status(201).send({ message: 'Instrument added successfully', instrument });
@@ -94,8 +141,19 @@ export const tradeManagementRoutes: RoutesPlugin = async (app) => {
 
   app.put(
     '/admin/instruments/:id',
-    { config: adminOnly, schema: { tags: ['instruments'], params: IdParam, body: InstrumentRequest, response: { 200: AdminInstrumentResponse } } },
-    async (req) => ({ message: 'Instrument updated successfully', instrument: await updateInstrument(ctx, actorOf(req), req.params.id, req.body, logOf(req)) }),
+    {
+      config: adminOnly,
+      schema: {
+        tags: ['instruments'],
+        params: IdParam,
+        body: InstrumentRequest,
+        response: { 200: AdminInstrumentResponse },
+      },
+    },
+    async (req) => ({
+      message: 'Instrument updated successfully',
+      instrument: await updateInstrument(ctx, actorOf(req), req.params.id, req.body, logOf(req)),
+    }),
   );
 
   app.delete(

@@ -32,7 +32,14 @@ export async function updateSpreads(ctx: TradeCtx, actor: Actor, input: SpreadsI
     const before = await readSpreads(tx);
     for (const key of SPREAD_KEYS) await putSetting(tx, key, { value1: input[key] });
     const after = Object.fromEntries(SPREAD_KEYS.map((k) => [k, input[k]]));
-    await writeAudit(tx, { actorId: actor.id, targetUserId: null, action: 'settings.spreads_update', before, after, ip: actor.ip });
+    await writeAudit(tx, {
+      actorId: actor.id,
+      targetUserId: null,
+      action: 'settings.spreads_update',
+      before,
+      after,
+      ip: actor.ip,
+    });
   });
   invalidateSettingsCache();
 }

@@ -26,7 +26,13 @@ describe('Spread Settings', () => {
   it('reads the five spread records', async () => {
     const res = await call('GET', '/api/admin/spreads');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ spread_forex: '1', spread_commodity: '1', spread_index: '1', spread_crypto: '1', spread_stock: '1' });
+    expect(res.json()).toEqual({
+      spread_forex: '1',
+      spread_commodity: '1',
+      spread_index: '1',
+      spread_crypto: '1',
+      spread_stock: '1',
+    });
   });
 
   it('refuses missing, negative and non-numeric values with the spec messages and changes nothing', async () => {
@@ -41,7 +47,13 @@ describe('Spread Settings', () => {
       spread_crypto: 'Crypto spread is required',
       spread_stock: 'Stock spread is required',
     });
-    const bad = await call('POST', '/api/admin/spreads', { spread_forex: 2, spread_commodity: -1, spread_index: 'abc', spread_crypto: '', spread_stock: 1 });
+    const bad = await call('POST', '/api/admin/spreads', {
+      spread_forex: 2,
+      spread_commodity: -1,
+      spread_index: 'abc',
+      spread_crypto: '',
+      spread_stock: 1,
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors).toEqual({
       spread_commodity: 'Must be 0 or more',
@@ -54,16 +66,33 @@ describe('Spread Settings', () => {
   it('saves numbers or numeric strings, audits, and the next order reads the new spread at once', async () => {
     // Warm the trading settings cache with the old values first.
     expect(spreadSettingOf(await tradingSettings(t.ctx.db), 'forex')).toBe('1');
-    const res = await call('POST', '/api/admin/spreads', { spread_forex: 2.5, spread_commodity: '0', spread_index: '3', spread_crypto: 1e-7, spread_stock: ' 4 ' });
+    const res = await call('POST', '/api/admin/spreads', {
+      spread_forex: 2.5,
+      spread_commodity: '0',
+      spread_index: '3',
+      spread_crypto: 1e-7,
+      spread_stock: ' 4 ',
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ message: 'Spreads updated successfully' });
-    const expected = { spread_forex: '2.5', spread_commodity: '0', spread_index: '3', spread_crypto: '0.0000001', spread_stock: '4' };
+    const expected = {
+      spread_forex: '2.5',
+      spread_commodity: '0',
+      spread_index: '3',
+      spread_crypto: '0.0000001',
+      spread_stock: '4',
+    };
     expect(await stored()).toEqual(expected);
     expect((await call('GET', '/api/admin/spreads')).json()).toEqual(expected);
     const s = await tradingSettings(t.ctx.db);
     expect(spreadSettingOf(s, 'forex')).toBe('2.5');
     expect(spreadSettingOf(s, 'crypto')).toBe('0.0000001');
-    const [audit] = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.action, 'settings.spreads_update')).orderBy(desc(auditLogs.id)).limit(1);
+    const [audit] = await t.ctx.db
+      .select()
+      .from(auditLogs)
+      .where(eq(auditLogs.action, 'settings.spreads_update'))
+      .orderBy(desc(auditLogs.id))
+      .limit(1);
     expect(audit.before).toMatchObject({ spread_forex: '1' });
     expect(audit.after).toEqual(expected);
   });
@@ -71,7 +100,16 @@ describe('Spread Settings', () => {
   it('is refused to other roles', async () => {
     const cookie = await signIn(t.app, DEMO.manager);
     expect((await call('GET', '/api/admin/spreads', undefined, cookie)).statusCode).toBe(403);
-    expect((await call('POST', '/api/admin/spreads', { spread_forex: 9, spread_commodity: 9, spread_index: 9, spread_crypto: 9, spread_stock: 9 }, cookie)).statusCode).toBe(403);
+    expect(
+      (
+        await call(
+          'POST',
+          '/api/admin/spreads',
+          { spread_forex: 9, spread_commodity: 9, spread_index: 9, spread_crypto: 9, spread_stock: 9 },
+          cookie,
+        )
+      ).statusCode,
+    ).toBe(403);
     expect((await stored()).spread_forex).toBe('2.5');
   });
 });

@@ -1,5 +1,12 @@
 import { and, asc, eq } from 'drizzle-orm';
-import { LotOption, dec, type Category, type FavoriteDto, type LotStateResponse, type RateResponse } from '@platform/domain';
+import {
+  LotOption,
+  dec,
+  type Category,
+  type FavoriteDto,
+  type LotStateResponse,
+  type RateResponse,
+} from '@platform/domain';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { DbOrTx } from '../../db/client.ts';
@@ -9,13 +16,18 @@ import { isUniqueViolation } from '../../lib/errors.ts';
 import { loadTrader, tradingSettings } from './trader.ts';
 
 /** GET /dashboard/rates?quote=: units of `quote` per one unit of the active wallet's currency. */
-export async function conversionRate(ctx: Pick<AppContext, 'db' | 'market'>, userId: number, quote: string): Promise<RateResponse> {
+export async function conversionRate(
+  ctx: Pick<AppContext, 'db' | 'market'>,
+  userId: number,
+  quote: string,
+): Promise<RateResponse> {
   const trader = await loadTrader(ctx.db, userId);
   const code = quote.toUpperCase();
   const rate = ctx.market.conversionRate(code, trader.wallet.currency);
   if (!rate || !(rate > 0)) {
     // A code nothing is traded in is the caller's mistake; a known one without a rate right now is ours.
-    if (code !== trader.wallet.currency && !ctx.market.knowsCurrency(code)) throw new AppError('UNKNOWN_CURRENCY', `Unknown currency: ${code}`, { quote: `Unknown currency: ${code}` });
+    if (code !== trader.wallet.currency && !ctx.market.knowsCurrency(code))
+      throw new AppError('UNKNOWN_CURRENCY', `Unknown currency: ${code}`, { quote: `Unknown currency: ${code}` });
     throw new AppError('RATE_UNAVAILABLE');
   }
   return { rate: dec(rate).toDecimalPlaces(8).toString(), base: trader.wallet.currency, quote: code };
@@ -48,7 +60,11 @@ export async function listFavorites(db: DbOrTx, userId: number): Promise<Favorit
 }
 
 /** Adding twice is harmless: the favourite simply stays. */
-export async function addFavorite(ctx: Pick<AppContext, 'db' | 'market'>, userId: number, instrumentId: number): Promise<void> {
+export async function addFavorite(
+  ctx: Pick<AppContext, 'db' | 'market'>,
+  userId: number,
+  instrumentId: number,
+): Promise<void> {
   if (!ctx.market.instruments.byIdOf(instrumentId)) throw new AppError('INSTRUMENT_NOT_FOUND');
   try {
     await ctx.db.insert(favorites).values({ userId, instrumentId }).onConflictDoNothing();

@@ -1,8 +1,23 @@
 import { and, count, desc, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
-  Decimal, closePrice, dec, newOrderBounds, openOrderBounds, openPrice, profitLoss, requiredMargin, spreadCost, withinBounds,
-  type CloseReason, type OrderCreateRequest, type OrderDto, type OrdersQuery, type OrdersResponse, type OrderUpdateRequest, type Side,
+  Decimal,
+  closePrice,
+  dec,
+  newOrderBounds,
+  openOrderBounds,
+  openPrice,
+  profitLoss,
+  requiredMargin,
+  spreadCost,
+  withinBounds,
+  type CloseReason,
+  type OrderCreateRequest,
+  type OrderDto,
+  type OrdersQuery,
+  type OrdersResponse,
+  type OrderUpdateRequest,
+  type Side,
 } from '@platform/domain';
 import type { AppContext } from '../../context.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
@@ -13,15 +28,33 @@ import { offsetOf, pageMeta } from '../../lib/paging.ts';
 import type { InstrumentRow } from '../../market/instruments.ts';
 import { emitNotification, notificationDto } from '../notifications/service.ts';
 import { statementsOf } from '../../db/statements.ts';
-import { CLOSE_ORDER, LOAD_ORDER, PLACE_ORDER, orderOfColumns, type OrderColumns, type TraderRow } from './order-statements.ts';
-import { kycRequiredForTrade, leverageFor, loadTrader, planLeverageOf, spreadSettingOf, stopoutFor, tradingSettings, traderOfRow, type Trader } from './trader.ts';
+import {
+  CLOSE_ORDER,
+  LOAD_ORDER,
+  PLACE_ORDER,
+  orderOfColumns,
+  type OrderColumns,
+  type TraderRow,
+} from './order-statements.ts';
+import {
+  kycRequiredForTrade,
+  leverageFor,
+  loadTrader,
+  planLeverageOf,
+  spreadSettingOf,
+  stopoutFor,
+  tradingSettings,
+  traderOfRow,
+  type Trader,
+} from './trader.ts';
 import { tradingMemoryOf } from './trading-memory.ts';
 import { ordersClosed, ordersPlaced } from '../../lib/metrics.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'market' | 'risk' | 'realtime'>;
 
 /** The KYC-for-trade switch governs real money: demo wallets trade without verification. */
-const needsKyc = (kycRequired: boolean, trader: Trader): boolean => kycRequired && trader.wallet.mode !== 'demo' && !trader.kycApproved;
+const needsKyc = (kycRequired: boolean, trader: Trader): boolean =>
+  kycRequired && trader.wallet.mode !== 'demo' && !trader.kycApproved;
 
 /** A broker's cap on open positions per wallet, so one account cannot flood the engine. */
 export const MAX_OPEN_POSITIONS = 200;
@@ -76,23 +109,33 @@ function tradableInstrument(ctx: Ctx, name: string): InstrumentRow {
 }
 
 const fmt = (d: Decimal | null) => (d === null ? '' : d.toString());
-function checkLevels(side: Side, bounds: ReturnType<typeof newOrderBounds>, profit: string | null | undefined, loss: string | null | undefined) {
+function checkLevels(
+  side: Side,
+  bounds: ReturnType<typeof newOrderBounds>,
+  profit: string | null | undefined,
+  loss: string | null | undefined,
+) {
   if (profit != null && !withinBounds(profit, bounds.takeProfit)) {
-    const msg = bounds.takeProfit.max === null
-      ? `Take profit must be at least ${fmt(bounds.takeProfit.min)}.`
-      : `Take profit must be between ${fmt(bounds.takeProfit.min)} and ${fmt(bounds.takeProfit.max)}.`;
+    const msg =
+      bounds.takeProfit.max === null
+        ? `Take profit must be at least ${fmt(bounds.takeProfit.min)}.`
+        : `Take profit must be between ${fmt(bounds.takeProfit.min)} and ${fmt(bounds.takeProfit.max)}.`;
     throw new AppError('INVALID_TAKE_PROFIT', msg, { profit: msg });
   }
   if (loss != null && !withinBounds(loss, bounds.stopLoss)) {
-    const msg = bounds.stopLoss.max === null
-      ? `Stop loss must be at least ${fmt(bounds.stopLoss.min)}.`
-      : `Stop loss must be between ${fmt(bounds.stopLoss.min)} and ${fmt(bounds.stopLoss.max)}.`;
+    const msg =
+      bounds.stopLoss.max === null
+        ? `Stop loss must be at least ${fmt(bounds.stopLoss.min)}.`
+        : `Stop loss must be between ${fmt(bounds.stopLoss.min)} and ${fmt(bounds.stopLoss.max)}.`;
     throw new AppError('INVALID_STOP_LOSS', msg, { loss: msg });
   }
   void side;
 }
 
-type PlacedColumns = TraderRow & { wallet_balance: string; wallet_margin: string; plan_leverage: number | null } & (OrderColumns | { [K in keyof OrderColumns]: null });
+type PlacedColumns = TraderRow & { wallet_balance: string; wallet_margin: string; plan_leverage: number | null } & (
+    | OrderColumns
+    | { [K in keyof OrderColumns]: null }
+  );
 
 /**
  * POST /dashboard/orders: opens a position on the caller's active wallet at the server's price (buy at ask,
@@ -100,7 +143,11 @@ type PlacedColumns = TraderRow & { wallet_balance: string; wallet_margin: string
  * against the balance and the free margin (balance − margin + live P/L), writes the order and puts the margin on
  * hold; nothing is written if a check fails.
  */
-export async function placeOrder(ctx: Ctx, userId: number, input: z.output<typeof OrderCreateRequest>): Promise<OrderRow> {
+export async function placeOrder(
+  ctx: Ctx,
+  userId: number,
+  input: z.output<typeof OrderCreateRequest>,
+): Promise<OrderRow> {
   const amount = dec(input.amount);
   if (amount.lte(0)) throw new AppError('AMOUNT_NOT_POSITIVE');
   const instrument = tradableInstrument(ctx, input.instrument);
@@ -115,7 +162,9 @@ export async function placeOrder(ctx: Ctx, userId: number, input: z.output<typeo
   // A changed wallet or plan is priced again with the current figures; twice in a row means it keeps changing.
   for (let attempt = 0; attempt < 3; attempt++) {
     const priced: Trader = trader;
-    const outcome = await memory.walletQueue.run(priced.wallet.id, () => placeFor(ctx, priced, instrument, input, amount, settings, kycRequired));
+    const outcome = await memory.walletQueue.run(priced.wallet.id, () =>
+      placeFor(ctx, priced, instrument, input, amount, settings, kycRequired),
+    );
     if ('order' in outcome) {
       ordersPlaced.inc({ category: instrument.category });
       return outcome.order;
@@ -144,13 +193,38 @@ async function placeFor(
   const rate = openPrice(side, quote);
   // Margin is rounded up so the hold always covers the exact figure.
   const margin = round(requiredMargin({ price: rate, amount, leverage, conversionRate: conversion }), Decimal.ROUND_UP);
-  const spread = round(spreadCost({ ask: quote.ask, bid: quote.bid, spreadSetting: spreadSettingOf(settings, instrument.category), amount }));
+  const spread = round(
+    spreadCost({
+      ask: quote.ask,
+      bid: quote.bid,
+      spreadSetting: spreadSettingOf(settings, instrument.category),
+      amount,
+    }),
+  );
   if (ctx.risk.openPositions(wallet.id) >= MAX_OPEN_POSITIONS) throw new AppError('TOO_MANY_POSITIONS');
   const livePl = round(dec(ctx.risk.unrealizedPl(wallet.id)));
   const [row] = await statementsOf(ctx.db).rows<PlacedColumns>(PLACE_ORDER, [
-    trader.userId, wallet.id, str(margin), str(livePl), instrument.category, planLeverageOf(trader.plan, instrument.category), kycRequired,
-    instrument.id, instrument.name, instrument.base, instrument.quote, side,
-    str(amount), str(rate), quote.bid, quote.ask, input.profit ?? null, input.loss ?? null, str(spread), str(conversion), leverage,
+    trader.userId,
+    wallet.id,
+    str(margin),
+    str(livePl),
+    instrument.category,
+    planLeverageOf(trader.plan, instrument.category),
+    kycRequired,
+    instrument.id,
+    instrument.name,
+    instrument.base,
+    instrument.quote,
+    side,
+    str(amount),
+    str(rate),
+    quote.bid,
+    quote.ask,
+    input.profit ?? null,
+    input.loss ?? null,
+    str(spread),
+    str(conversion),
+    leverage,
   ]);
   if (!row) {
     memory.forgetTrader(trader.userId);
@@ -160,7 +234,10 @@ async function placeFor(
   memory.rememberTrader(current);
   if (row.id === null) {
     if (needsKyc(kycRequired, current)) throw new AppError('KYC_REQUIRED_TRADE');
-    if (current.wallet.id !== wallet.id || planLeverageOf(current.plan, instrument.category) !== planLeverageOf(trader.plan, instrument.category)) {
+    if (
+      current.wallet.id !== wallet.id ||
+      planLeverageOf(current.plan, instrument.category) !== planLeverageOf(trader.plan, instrument.category)
+    ) {
       return { current };
     }
     if (margin.gt(row.wallet_balance)) throw new AppError('INSUFFICIENT_BALANCE');
@@ -168,8 +245,17 @@ async function placeFor(
   }
   const order = orderOfColumns(row);
   memory.rememberOpenOrder({ order, walletCurrency: wallet.currency });
-  ctx.risk.opened(order, { id: order.balanceId, balance: row.wallet_balance, currency: wallet.currency, stopoutPercent: stopoutFor(current.plan) });
-  ctx.realtime.toUser(trader.userId, 'ordersChanged', { balanceId: order.balanceId, orderId: order.id, reason: 'opened' });
+  ctx.risk.opened(order, {
+    id: order.balanceId,
+    balance: row.wallet_balance,
+    currency: wallet.currency,
+    stopoutPercent: stopoutFor(current.plan),
+  });
+  ctx.realtime.toUser(trader.userId, 'ordersChanged', {
+    balanceId: order.balanceId,
+    orderId: order.id,
+    reason: 'opened',
+  });
   return { order };
 }
 
@@ -211,7 +297,10 @@ export async function closeOrder(ctx: Ctx, opts: CloseOptions): Promise<OrderRow
   const memory = tradingMemoryOf(ctx.db);
   let facts = memory.openOrder(opts.orderId);
   if (!facts) {
-    const [found] = await statements.rows<OrderColumns & { wallet_currency: string }>(LOAD_ORDER, [opts.orderId, opts.ownerId ?? null]);
+    const [found] = await statements.rows<OrderColumns & { wallet_currency: string }>(LOAD_ORDER, [
+      opts.orderId,
+      opts.ownerId ?? null,
+    ]);
     if (!found) throw new AppError('ORDER_NOT_FOUND');
     if (found.close_time) throw new AppError('ORDER_CLOSED');
     facts = { order: orderOfColumns(found), walletCurrency: found.wallet_currency };
@@ -226,17 +315,38 @@ export async function closeOrder(ctx: Ctx, opts: CloseOptions): Promise<OrderRow
 
   return memory.walletQueue.run(o.balanceId, async () => {
     const side = o.type as Side;
-    const rate = opts.price !== undefined ? dec(opts.price.toFixed(instrument.digits)) : closePrice(side, quoteOf(ctx, instrument));
+    const rate =
+      opts.price !== undefined
+        ? dec(opts.price.toFixed(instrument.digits))
+        : closePrice(side, quoteOf(ctx, instrument));
     const conversion = conversionOf(ctx, o.quoteSymbol, currency);
-    const pl = round(profitLoss({ side, openRate: o.openRate, closeRate: rate, amount: o.tradeAmount, spread: o.spread, conversionRate: conversion }));
+    const pl = round(
+      profitLoss({
+        side,
+        openRate: o.openRate,
+        closeRate: rate,
+        amount: o.tradeAmount,
+        spread: o.spread,
+        conversionRate: conversion,
+      }),
+    );
     const spreadCharge = round(dec(o.spread).div(conversion));
     const gross = pl.plus(spreadCharge);
     const automatic = opts.reason === 'take_profit' || opts.reason === 'stop_loss' || opts.reason === 'stop_out';
     const noticeTitle = automatic || opts.reason === 'admin' ? REASON_TITLES[opts.reason] : null;
     const noticeText = `Your ${o.type} ${o.baseSymbol}/${o.quoteSymbol} position #${o.id} was closed at ${rate.toString()} with a result of ${pl.toFixed(2)} ${currency}.`;
     const [row] = await statements.rows<ClosedColumns>(CLOSE_ORDER, [
-      o.id, opts.ownerId ?? null, opts.actorId ?? null, str(gross), str(spreadCharge), str(rate), str(pl), opts.reason,
-      `${o.type} ${o.instrument} closed at ${rate.toString()}`, noticeTitle, noticeTitle ? noticeText : null,
+      o.id,
+      opts.ownerId ?? null,
+      opts.actorId ?? null,
+      str(gross),
+      str(spreadCharge),
+      str(rate),
+      str(pl),
+      opts.reason,
+      `${o.type} ${o.instrument} closed at ${rate.toString()}`,
+      noticeTitle,
+      noticeTitle ? noticeText : null,
     ]);
     memory.forgetOpenOrder(o.id);
     // Found open a moment ago: closed since by someone else (its owner, staff, the risk engine or another server).
@@ -245,20 +355,42 @@ export async function closeOrder(ctx: Ctx, opts: CloseOptions): Promise<OrderRow
     ordersClosed.inc({ reason: opts.reason });
     ctx.risk.closed(order, { id: order.balanceId, balance: row.wallet_balance });
     if (row.notice_id !== null) {
-      emitNotification(ctx, order.userId, notificationDto({
-        id: row.notice_id, userId: order.userId, title: row.notice_title, description: row.notice_description,
-        url: row.notice_url, readAt: row.notice_read_at, createdAt: row.notice_created_at,
-      }));
+      emitNotification(
+        ctx,
+        order.userId,
+        notificationDto({
+          id: row.notice_id,
+          userId: order.userId,
+          title: row.notice_title,
+          description: row.notice_description,
+          url: row.notice_url,
+          readAt: row.notice_read_at,
+          createdAt: row.notice_created_at,
+        }),
+      );
     }
-    ctx.realtime.toUser(order.userId, 'ordersChanged', { balanceId: order.balanceId, orderId: order.id, reason: opts.reason });
+    ctx.realtime.toUser(order.userId, 'ordersChanged', {
+      balanceId: order.balanceId,
+      orderId: order.id,
+      reason: opts.reason,
+    });
     return order;
   });
 }
 
 /** PUT /dashboard/orders/{id}: new take-profit and/or stop-loss on the caller's open order, within the §5 bounds. */
-export async function updateOrderLevels(ctx: Ctx, userId: number, orderId: number, input: z.output<typeof OrderUpdateRequest>): Promise<OrderRow> {
+export async function updateOrderLevels(
+  ctx: Ctx,
+  userId: number,
+  orderId: number,
+  input: z.output<typeof OrderUpdateRequest>,
+): Promise<OrderRow> {
   const order = await ctx.db.transaction(async (tx) => {
-    const [o] = await tx.select().from(orders).where(and(eq(orders.id, orderId), eq(orders.userId, userId))).for('update');
+    const [o] = await tx
+      .select()
+      .from(orders)
+      .where(and(eq(orders.id, orderId), eq(orders.userId, userId)))
+      .for('update');
     if (!o) throw new AppError('ORDER_NOT_FOUND');
     if (o.closeTime) throw new AppError('ORDER_CLOSED');
     checkLevels(o.type as Side, openOrderBounds(o.type as Side, o.openRate), input.profit, input.loss);

@@ -1,7 +1,19 @@
 import { z } from 'zod';
 import {
-  CategorySchema, FavoriteDto, FavoriteRequest, IdParam, LotStateResponse, MessageResponse, OrderCloseRequest, OrderCreateRequest,
-  OrderResponse, OrdersQuery, OrdersResponse, OrderUpdateRequest, RateResponse, RatesQuery,
+  CategorySchema,
+  FavoriteDto,
+  FavoriteRequest,
+  IdParam,
+  LotStateResponse,
+  MessageResponse,
+  OrderCloseRequest,
+  OrderCreateRequest,
+  OrderResponse,
+  OrdersQuery,
+  OrdersResponse,
+  OrderUpdateRequest,
+  RateResponse,
+  RatesQuery,
 } from '@platform/domain';
 import { authOf, type RoutesPlugin } from '../../lib/http.ts';
 import { closeOrder, listOrders, orderDto, placeOrder, updateOrderLevels } from './orders.service.ts';
@@ -13,24 +25,42 @@ const tags = ['trading'];
 export const tradingRoutes: RoutesPlugin = async (app) => {
   const { ctx } = app;
 
-  app.get('/dashboard/orders', { config: { access: 'user' }, schema: { tags, querystring: OrdersQuery, response: { 200: OrdersResponse } } }, async (req) =>
-    listOrders(ctx.db, authOf(req).user.id, req.query),
+  app.get(
+    '/dashboard/orders',
+    { config: { access: 'user' }, schema: { tags, querystring: OrdersQuery, response: { 200: OrdersResponse } } },
+    async (req) => listOrders(ctx.db, authOf(req).user.id, req.query),
   );
 
-  app.post('/dashboard/orders', { config: { access: [3] }, schema: { tags, body: OrderCreateRequest, response: { 200: OrderResponse } } }, async (req) => {
-    const order = await placeOrder(ctx, authOf(req).user.id, req.body);
-    return { message: 'Order Placed Successfully', order: orderDto(order) };
-  });
+  app.post(
+    '/dashboard/orders',
+    { config: { access: [3] }, schema: { tags, body: OrderCreateRequest, response: { 200: OrderResponse } } },
+    async (req) => {
+      const order = await placeOrder(ctx, authOf(req).user.id, req.body);
+      return { message: 'Order Placed Successfully', order: orderDto(order) };
+    },
+  );
 
-  app.post('/dashboard/orders/close', { config: { access: [3] }, schema: { tags, body: OrderCloseRequest, response: { 200: OrderResponse } } }, async (req) => {
-    const auth = authOf(req);
-    const order = await closeOrder(ctx, { orderId: req.body.orderId, ownerId: auth.user.id, actorId: auth.user.id, reason: 'manual' });
-    return { message: 'Order Closed Successfully', order: orderDto(order) };
-  });
+  app.post(
+    '/dashboard/orders/close',
+    { config: { access: [3] }, schema: { tags, body: OrderCloseRequest, response: { 200: OrderResponse } } },
+    async (req) => {
+      const auth = authOf(req);
+      const order = await closeOrder(ctx, {
+        orderId: req.body.orderId,
+        ownerId: auth.user.id,
+        actorId: auth.user.id,
+        reason: 'manual',
+      });
+      return { message: 'Order Closed Successfully', order: orderDto(order) };
+    },
+  );
 
   app.put(
     '/dashboard/orders/:id',
-    { config: { access: [3] }, schema: { tags, params: IdParam, body: OrderUpdateRequest, response: { 200: OrderResponse } } },
+    {
+      config: { access: [3] },
+      schema: { tags, params: IdParam, body: OrderUpdateRequest, response: { 200: OrderResponse } },
+    },
     async (req) => {
       const order = await updateOrderLevels(ctx, authOf(req).user.id, req.params.id, req.body);
       const message = req.body.loss !== undefined ? 'Stop Loss Set Successfully' : 'Take Profit Set Successfully';
@@ -38,27 +68,42 @@ export const tradingRoutes: RoutesPlugin = async (app) => {
     },
   );
 
-  app.get('/dashboard/get-favorite', { config: { access: 'user' }, schema: { tags, response: { 200: z.array(FavoriteDto) } } }, async (req) =>
-    listFavorites(ctx.db, authOf(req).user.id),
+  app.get(
+    '/dashboard/get-favorite',
+    { config: { access: 'user' }, schema: { tags, response: { 200: z.array(FavoriteDto) } } },
+    async (req) => listFavorites(ctx.db, authOf(req).user.id),
   );
 
-  app.post('/dashboard/add-to-favorite', { config: { access: 'user' }, schema: { tags, body: FavoriteRequest, response: { 200: MessageResponse } } }, async (req) => {
-    await addFavorite(ctx, authOf(req).user.id, req.body.id);
-    return { message: 'Added to favorites' };
-  });
+  app.post(
+    '/dashboard/add-to-favorite',
+    { config: { access: 'user' }, schema: { tags, body: FavoriteRequest, response: { 200: MessageResponse } } },
+    async (req) => {
+      await addFavorite(ctx, authOf(req).user.id, req.body.id);
+      return { message: 'Added to favorites' };
+    },
+  );
 
-  app.post('/dashboard/remove-from-favorite', { config: { access: 'user' }, schema: { tags, body: FavoriteRequest, response: { 200: MessageResponse } } }, async (req) => {
-    await removeFavorite(ctx.db, authOf(req).user.id, req.body.id);
-    return { message: 'Removed from favorites' };
-  });
+  app.post(
+    '/dashboard/remove-from-favorite',
+    { config: { access: 'user' }, schema: { tags, body: FavoriteRequest, response: { 200: MessageResponse } } },
+    async (req) => {
+      await removeFavorite(ctx.db, authOf(req).user.id, req.body.id);
+      return { message: 'Removed from favorites' };
+    },
+  );
 
-  app.get('/dashboard/rates', { config: { access: 'user' }, schema: { tags, querystring: RatesQuery, response: { 200: RateResponse } } }, async (req) =>
-    conversionRate(ctx, authOf(req).user.id, req.query.quote),
+  app.get(
+    '/dashboard/rates',
+    { config: { access: 'user' }, schema: { tags, querystring: RatesQuery, response: { 200: RateResponse } } },
+    async (req) => conversionRate(ctx, authOf(req).user.id, req.query.quote),
   );
 
   app.get(
     '/dashboard/lot-state/:category',
-    { config: { access: 'user' }, schema: { tags, params: z.object({ category: CategorySchema }), response: { 200: LotStateResponse } } },
+    {
+      config: { access: 'user' },
+      schema: { tags, params: z.object({ category: CategorySchema }), response: { 200: LotStateResponse } },
+    },
     async (req) => lotState(ctx.db, req.params.category),
   );
 };

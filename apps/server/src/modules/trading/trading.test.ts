@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { dec } from '@platform/domain';
-import { createTestApp, DEMO, newVerifiedCustomer, resetWalletTo, signIn, type TestApp } from '../../../test/helpers.ts';
+import {
+  createTestApp,
+  DEMO,
+  newVerifiedCustomer,
+  resetWalletTo,
+  signIn,
+  type TestApp,
+} from '../../../test/helpers.ts';
 import { balances, instruments, kycDocuments, ledgerEntries, orders, pricingPlans, users } from '../../db/schema.ts';
 import { putSetting } from '../settings/service.ts';
 import { closeOrder } from './orders.service.ts';
@@ -18,14 +25,22 @@ const price = (name: string, bid: number, ask: number) =>
 const place = (payload: Record<string, unknown>, cookie = client) =>
   t.app.inject({ method: 'POST', url: '/api/dashboard/orders', headers: { cookie }, payload });
 const close = (orderId: number, cookie = client) =>
-  t.app.inject({ method: 'POST', url: '/api/dashboard/orders/close', headers: { cookie }, payload: { orderId, instrument: 'x' } });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/dashboard/orders/close',
+    headers: { cookie },
+    payload: { orderId, instrument: 'x' },
+  });
 
 async function wallet() {
   const [w] = await t.ctx.db.select().from(balances).where(eq(balances.id, walletId));
   return w;
 }
 async function ledgerSum(id = walletId) {
-  const [r] = await t.ctx.db.select({ s: sql<string>`coalesce(sum(${ledgerEntries.amount}), 0)` }).from(ledgerEntries).where(eq(ledgerEntries.balanceId, id));
+  const [r] = await t.ctx.db
+    .select({ s: sql<string>`coalesce(sum(${ledgerEntries.amount}), 0)` })
+    .from(ledgerEntries)
+    .where(eq(ledgerEntries.balanceId, id));
   return dec(r.s);
 }
 async function openMarginSum(id = walletId) {
@@ -63,7 +78,15 @@ describe('placing orders', () => {
     expect(res.statusCode).toBe(200);
     const { message, order } = res.json();
     expect(message).toBe('Order Placed Successfully');
-    expect(order).toMatchObject({ type: 'buy', instrument: 'EUR_USD', base_symbol: 'EUR', quote_symbol: 'USD', kind: 'forex', leverage: 100, close_time: null });
+    expect(order).toMatchObject({
+      type: 'buy',
+      instrument: 'EUR_USD',
+      base_symbol: 'EUR',
+      quote_symbol: 'USD',
+      kind: 'forex',
+      leverage: 100,
+      close_time: null,
+    });
     expect(dec(order.open_rate).toString()).toBe('1.1002');
     expect(dec(order.margin_used).toString()).toBe('110.02'); // 1.1002 × 10000 / 100 / 1
     expect(dec(order.spread).toString()).toBe('2'); // (1.1002 − 1.1) × 1 × 10000
@@ -85,7 +108,15 @@ describe('placing orders', () => {
   });
 
   it('ignores any price the client sends', async () => {
-    const res = await place({ type: 'buy', instrument: 'EUR_USD', amount: 1000, profit: null, loss: null, price: 0.5, open_rate: 0.5 });
+    const res = await place({
+      type: 'buy',
+      instrument: 'EUR_USD',
+      amount: 1000,
+      profit: null,
+      loss: null,
+      price: 0.5,
+      open_rate: 0.5,
+    });
     expect(res.statusCode).toBe(200);
     expect(dec(res.json().order.open_rate).toString()).toBe('1.1002');
   });
@@ -98,7 +129,11 @@ describe('placing orders', () => {
     [{ type: 'buy', instrument: 'NOPE_USD', amount: 1 }, 404, 'Instrument not found.'],
     [{ type: 'buy', instrument: 'EUR_USD', amount: 10000, profit: 1.1 }, 422, 'Take profit must be at least 1.1002.'],
     [{ type: 'buy', instrument: 'EUR_USD', amount: 10000, loss: 1.2 }, 422, 'Stop loss must be between 0 and 1.1002.'],
-    [{ type: 'sell', instrument: 'EUR_USD', amount: 10000, profit: 1.2 }, 422, 'Take profit must be between 0 and 1.1.'],
+    [
+      { type: 'sell', instrument: 'EUR_USD', amount: 10000, profit: 1.2 },
+      422,
+      'Take profit must be between 0 and 1.1.',
+    ],
     [{ type: 'sell', instrument: 'EUR_USD', amount: 10000, loss: 1.0 }, 422, 'Stop loss must be at least 1.1.'],
     [{ type: 'buy', instrument: 'EUR_USD', amount: 1_000_000 }, 422, 'Insufficient Balance!'],
   ])('refuses %j with %i and changes nothing', async (payload, status, message) => {
@@ -149,7 +184,15 @@ describe('placing orders', () => {
   it('lets only customers place orders', async () => {
     const admin = await signIn(t.app, DEMO.admin);
     expect((await place({ type: 'buy', instrument: 'EUR_USD', amount: 1000 }, admin)).statusCode).toBe(403);
-    expect((await t.app.inject({ method: 'POST', url: '/api/dashboard/orders', payload: { type: 'buy', instrument: 'EUR_USD', amount: 1 } })).statusCode).toBe(401);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/dashboard/orders',
+          payload: { type: 'buy', instrument: 'EUR_USD', amount: 1 },
+        })
+      ).statusCode,
+    ).toBe(401);
   });
 });
 
@@ -159,7 +202,10 @@ describe('what the server remembers between orders', () => {
   it('follows a switch of the active wallet, a plan change and a KYC withdrawal made after the last order', async () => {
     expect((await place({ type: 'buy', instrument: 'EUR_USD', amount: 1000 })).statusCode).toBe(200);
 
-    const [other] = await t.ctx.db.insert(balances).values({ userId: clientId, mode: 'demo', currency: 'USD', balance: '5000' }).returning();
+    const [other] = await t.ctx.db
+      .insert(balances)
+      .values({ userId: clientId, mode: 'demo', currency: 'USD', balance: '5000' })
+      .returning();
     await t.ctx.db.update(users).set({ activeBalanceId: other.id }).where(eq(users.id, clientId));
     const onOther = await place({ type: 'buy', instrument: 'EUR_USD', amount: 1000 });
     expect(onOther.statusCode).toBe(200);
@@ -190,14 +236,20 @@ describe('what the server remembers between orders', () => {
   it('reports an order closed by someone else since, and changes nothing', async () => {
     const { order } = (await place({ type: 'buy', instrument: 'EUR_USD', amount: 1000 })).json();
     // Closed by another server: this one still remembers the order as open.
-    await t.ctx.db.update(orders).set({ closeTime: new Date(), closeRate: '1.1', proLoss: '0', closeReason: 'admin' }).where(eq(orders.id, order.id));
+    await t.ctx.db
+      .update(orders)
+      .set({ closeTime: new Date(), closeRate: '1.1', proLoss: '0', closeReason: 'admin' })
+      .where(eq(orders.id, order.id));
     const before = await wallet();
     const res = await close(order.id);
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toBe('This order is already closed.');
     expect(await wallet()).toEqual(before);
     // Put back as it was, so the next test's clean-up closes it normally.
-    await t.ctx.db.update(orders).set({ closeTime: null, closeRate: null, proLoss: null, closeReason: null }).where(eq(orders.id, order.id));
+    await t.ctx.db
+      .update(orders)
+      .set({ closeTime: null, closeRate: null, proLoss: null, closeReason: null })
+      .where(eq(orders.id, order.id));
   });
 
   it("refuses to close another customer's order even when the server remembers it", async () => {
@@ -225,8 +277,14 @@ describe('closing orders', () => {
     expect(dec(w.balance).toString()).toBe('10046');
     expect(dec(w.margin).toString()).toBe('0');
     expect(await ledgerSum()).toEqual(dec(w.balance));
-    const kinds = await t.ctx.db.select({ kind: ledgerEntries.kind, amount: ledgerEntries.amount }).from(ledgerEntries).where(eq(ledgerEntries.refId, order.id));
-    expect(kinds.map((k) => [k.kind, dec(k.amount).toString()])).toEqual([['trade_pl', '48'], ['spread', '-2']]);
+    const kinds = await t.ctx.db
+      .select({ kind: ledgerEntries.kind, amount: ledgerEntries.amount })
+      .from(ledgerEntries)
+      .where(eq(ledgerEntries.refId, order.id));
+    expect(kinds.map((k) => [k.kind, dec(k.amount).toString()])).toEqual([
+      ['trade_pl', '48'],
+      ['spread', '-2'],
+    ]);
   });
 
   it('closes a USD/JPY sell at the ask and converts the result to the wallet currency', async () => {
@@ -290,7 +348,8 @@ describe('lists and market information', () => {
 
   it('keeps favourites per user', async () => {
     const [eur] = await t.ctx.db.select().from(instruments).where(eq(instruments.name, 'EUR_USD'));
-    const post = (url: string, id: number) => t.app.inject({ method: 'POST', url, headers: { cookie: client }, payload: { id } });
+    const post = (url: string, id: number) =>
+      t.app.inject({ method: 'POST', url, headers: { cookie: client }, payload: { id } });
     expect((await post('/api/dashboard/add-to-favorite', eur.id)).json().message).toBe('Added to favorites');
     expect((await post('/api/dashboard/add-to-favorite', eur.id)).statusCode).toBe(200);
     let favs = (await t.app.inject({ url: '/api/dashboard/get-favorite', headers: { cookie: client } })).json();
@@ -313,8 +372,12 @@ describe('lists and market information', () => {
     const lots = (await t.app.inject({ url: '/api/dashboard/lot-state/forex', headers: { cookie: client } })).json();
     expect(lots.lotState).toBe('lot');
     expect(lots.lotSelector[0]).toEqual({ label: 'Micro lot (0.01)', value: 1000 });
-    expect((await t.app.inject({ url: '/api/dashboard/lot-state/crypto', headers: { cookie: client } })).json().lotState).toBe('amount');
-    expect((await t.app.inject({ url: '/api/dashboard/lot-state/bonds', headers: { cookie: client } })).statusCode).toBe(400);
+    expect(
+      (await t.app.inject({ url: '/api/dashboard/lot-state/crypto', headers: { cookie: client } })).json().lotState,
+    ).toBe('amount');
+    expect(
+      (await t.app.inject({ url: '/api/dashboard/lot-state/bonds', headers: { cookie: client } })).statusCode,
+    ).toBe(400);
   });
 });
 
@@ -324,23 +387,47 @@ describe('statements', () => {
     price('XAU_USD', 2660, 2660.3);
     await close(order.id);
     const today = new Date().toISOString().slice(0, 10);
-    const hist = (await t.app.inject({ url: `/api/statements/history?dateStart=${today}&dateEnd=${today}`, headers: { cookie: client } })).json();
+    const hist = (
+      await t.app.inject({
+        url: `/api/statements/history?dateStart=${today}&dateEnd=${today}`,
+        headers: { cookie: client },
+      })
+    ).json();
     const row = hist.data.find((d: { id: number }) => d.id === order.id);
     expect(row).toMatchObject({ instrument: 'XAU_USD', type: 'buy', status: 'Closed', close_reason: 'manual' });
     // (2660 − 2650.3) × 1 − 0.3 = 9.4
     expect(dec(row.pro_loss).toString()).toBe('9.4');
-    const old = (await t.app.inject({ url: '/api/statements/history?dateStart=2020-01-01&dateEnd=2020-01-31', headers: { cookie: client } })).json();
+    const old = (
+      await t.app.inject({
+        url: '/api/statements/history?dateStart=2020-01-01&dateEnd=2020-01-31',
+        headers: { cookie: client },
+      })
+    ).json();
     expect(old.data).toEqual([]);
-    const bad = await t.app.inject({ url: '/api/statements/history?dateStart=2024-02-01&dateEnd=2024-01-01', headers: { cookie: client } });
+    const bad = await t.app.inject({
+      url: '/api/statements/history?dateStart=2024-02-01&dateEnd=2024-01-01',
+      headers: { cookie: client },
+    });
     expect(bad.statusCode).toBe(400);
-    expect((await t.app.inject({ url: '/api/statements/history?dateStart=yesterday', headers: { cookie: client } })).statusCode).toBe(400);
+    expect(
+      (await t.app.inject({ url: '/api/statements/history?dateStart=yesterday', headers: { cookie: client } }))
+        .statusCode,
+    ).toBe(400);
 
-    const csv = await t.app.inject({ url: `/api/statements/export?dateStart=${today}&dateEnd=${today}`, headers: { cookie: client } });
+    const csv = await t.app.inject({
+      url: `/api/statements/export?dateStart=${today}&dateEnd=${today}`,
+      headers: { cookie: client },
+    });
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toMatch(/text\/csv/);
     expect(csv.headers['content-disposition']).toMatch(/attachment; filename="statement-/);
-    const lines = csv.body.replace(/^\ufeff/, '').trim().split('\r\n');
-    expect(lines[0]).toBe('ID,Open Time,Close Time,Instrument,Type,Amount,Open Rate,Close Rate,Spread,Profit/Loss,Status');
+    const lines = csv.body
+      .replace(/^\ufeff/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines[0]).toBe(
+      'ID,Open Time,Close Time,Instrument,Type,Amount,Open Rate,Close Rate,Spread,Profit/Loss,Status',
+    );
     expect(lines.some((l) => l.startsWith(`${order.id},`) && l.includes('XAU_USD') && l.includes('9.4'))).toBe(true);
     expect((await t.app.inject({ url: '/api/statements/export' })).statusCode).toBe(401);
   });
@@ -350,7 +437,9 @@ describe('concurrency', () => {
   it('never lets simultaneous orders exceed the free margin', async () => {
     // Each order holds 1,100.20 and starts 20 down (its spread); after eight the free margin is
     // 10,000 − 8,801.60 − 160 = 1,038.40, too little for a ninth.
-    const results = await Promise.all(Array.from({ length: 20 }, () => place({ type: 'buy', instrument: 'EUR_USD', amount: 100000 })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => place({ type: 'buy', instrument: 'EUR_USD', amount: 100000 })),
+    );
     const ok = results.filter((r) => r.statusCode === 200).length;
     expect(ok).toBe(8);
     expect(results.filter((r) => r.statusCode === 422).every((r) => /Insufficient/.test(r.json().message))).toBe(true);

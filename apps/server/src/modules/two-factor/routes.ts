@@ -1,10 +1,26 @@
 import {
-  IdParam, MessageResponse, RecoveryCodesResponse, TwoFactorCodeRequest, TwoFactorDisableRequest, TwoFactorPolicy, TwoFactorPolicyResponse, TwoFactorSetupResponse,
+  IdParam,
+  MessageResponse,
+  RecoveryCodesResponse,
+  TwoFactorCodeRequest,
+  TwoFactorDisableRequest,
+  TwoFactorPolicy,
+  TwoFactorPolicyResponse,
+  TwoFactorSetupResponse,
   TwoFactorStatusResponse,
 } from '@platform/domain';
 import { authOf, type RoutesPlugin } from '../../lib/http.ts';
 import { AppError } from '../../lib/errors.ts';
-import { adminReset, completeSetup, disable, regenerateRecoveryCodes, requiredRoles, savePolicy, startSetup, status } from './service.ts';
+import {
+  adminReset,
+  completeSetup,
+  disable,
+  regenerateRecoveryCodes,
+  requiredRoles,
+  savePolicy,
+  startSetup,
+  status,
+} from './service.ts';
 
 /** Staff roles only: customers (role 3) do not use two-factor sign-in. */
 const STAFF = [1, 2, 4, 5, 6] as const;
@@ -27,7 +43,10 @@ export const twoFactorRoutes: RoutesPlugin = async (app) => {
 
   app.post(
     '/security/two-factor/enable',
-    { config: { access: [...STAFF] }, schema: { tags, body: TwoFactorCodeRequest, response: { 200: RecoveryCodesResponse } } },
+    {
+      config: { access: [...STAFF] },
+      schema: { tags, body: TwoFactorCodeRequest, response: { 200: RecoveryCodesResponse } },
+    },
     async (req) => {
       const recoveryCodes = await completeSetup(ctx.db, authOf(req).user.id, req.body.code, req.ip);
       if (!recoveryCodes) throw new AppError('TWO_FACTOR_CODE_INVALID');
@@ -37,7 +56,10 @@ export const twoFactorRoutes: RoutesPlugin = async (app) => {
 
   app.post(
     '/security/two-factor/disable',
-    { config: { access: [...STAFF] }, schema: { tags, body: TwoFactorDisableRequest, response: { 200: MessageResponse } } },
+    {
+      config: { access: [...STAFF] },
+      schema: { tags, body: TwoFactorDisableRequest, response: { 200: MessageResponse } },
+    },
     async (req) => {
       await disable(ctx, authOf(req).user, req.ip, req.body);
       return { message: 'Two-factor sign-in is off' };
@@ -46,8 +68,14 @@ export const twoFactorRoutes: RoutesPlugin = async (app) => {
 
   app.post(
     '/security/two-factor/recovery-codes',
-    { config: { access: [...STAFF] }, schema: { tags, body: TwoFactorCodeRequest, response: { 200: RecoveryCodesResponse } } },
-    async (req) => ({ message: 'New recovery codes created', recoveryCodes: await regenerateRecoveryCodes(ctx, authOf(req).user, req.ip, req.body.code) }),
+    {
+      config: { access: [...STAFF] },
+      schema: { tags, body: TwoFactorCodeRequest, response: { 200: RecoveryCodesResponse } },
+    },
+    async (req) => ({
+      message: 'New recovery codes created',
+      recoveryCodes: await regenerateRecoveryCodes(ctx, authOf(req).user, req.ip, req.body.code),
+    }),
   );
 
   app.get(

@@ -12,7 +12,10 @@ import { acceptedStep, hashRecoveryCode, newRecoveryCodes, newSecret, setupPaylo
 
 export const POLICY_KEY = 'staffTwoFactor';
 type Row = typeof staffTwoFactor.$inferSelect;
-interface Actor { id: number; ip: string }
+interface Actor {
+  id: number;
+  ip: string;
+}
 
 /** The staff roles that must use two-factor sign-in (settings record staffTwoFactor, value1 "2,4"). */
 export async function requiredRoles(db: DbOrTx): Promise<number[]> {
@@ -23,7 +26,8 @@ export async function requiredRoles(db: DbOrTx): Promise<number[]> {
     .filter((r) => (STAFF_ROLES as readonly number[]).includes(r));
 }
 
-export const isRequiredFor = async (db: DbOrTx, roleId: number): Promise<boolean> => (await requiredRoles(db)).includes(roleId);
+export const isRequiredFor = async (db: DbOrTx, roleId: number): Promise<boolean> =>
+  (await requiredRoles(db)).includes(roleId);
 
 export async function rowOf(db: DbOrTx, userId: number): Promise<Row | null> {
   const [row] = await db.select().from(staffTwoFactor).where(eq(staffTwoFactor.userId, userId)).limit(1);
@@ -56,7 +60,12 @@ export async function acceptRecoveryCode(db: DbOrTx, row: Row, code: string): Pr
   const updated = await db
     .update(staffTwoFactor)
     .set({ recoveryCodes: next })
-    .where(and(eq(staffTwoFactor.userId, row.userId), sql`${staffTwoFactor.recoveryCodes} = ${JSON.stringify(row.recoveryCodes)}::jsonb`))
+    .where(
+      and(
+        eq(staffTwoFactor.userId, row.userId),
+        sql`${staffTwoFactor.recoveryCodes} = ${JSON.stringify(row.recoveryCodes)}::jsonb`,
+      ),
+    )
     .returning({ userId: staffTwoFactor.userId });
   return updated.length === 1;
 }
@@ -69,7 +78,10 @@ export async function startSetup(db: DbOrTx, user: { id: number; email: string }
   await db
     .insert(staffTwoFactor)
     .values({ userId: user.id, secret })
-    .onConflictDoUpdate({ target: staffTwoFactor.userId, set: { secret, lastStep: null, recoveryCodes: [], createdAt: new Date() } });
+    .onConflictDoUpdate({
+      target: staffTwoFactor.userId,
+      set: { secret, lastStep: null, recoveryCodes: [], createdAt: new Date() },
+    });
   const { appName } = await getBranding(db);
   return setupPayload(secret, appName, user.email);
 }
@@ -85,7 +97,10 @@ export async function completeSetup(db: DbOrTx, userId: number, code: string, ip
   return db.transaction(async (tx) => {
     if (!(await acceptCode(tx, row, code))) return null;
     const { codes, stored } = newRecoveryCodes();
-    await tx.update(staffTwoFactor).set({ enabledAt: new Date(), recoveryCodes: stored }).where(eq(staffTwoFactor.userId, userId));
+    await tx
+      .update(staffTwoFactor)
+      .set({ enabledAt: new Date(), recoveryCodes: stored })
+      .where(eq(staffTwoFactor.userId, userId));
     await writeAudit(tx, { actorId: userId, targetUserId: userId, action: 'staff.two_factor_enable', ip });
     return codes;
   });
@@ -101,7 +116,12 @@ export async function status(db: DbOrTx, user: { id: number; roleId: number }) {
 }
 
 /** Checks an app code of a signed-in user for a sensitive change; wrong codes count toward the account's sign-in lock. */
-async function assertOwnCode(ctx: AppContext, user: { id: number; email: string }, ip: string, code: string): Promise<Row> {
+async function assertOwnCode(
+  ctx: AppContext,
+  user: { id: number; email: string },
+  ip: string,
+  code: string,
+): Promise<Row> {
   const row = await rowOf(ctx.db, user.id);
   if (!isEnabled(row)) throw new AppError('TWO_FACTOR_NOT_ENABLED');
   const attempt = await ctx.signInLimits.begin(user.email, ip);
@@ -113,9 +133,18 @@ async function assertOwnCode(ctx: AppContext, user: { id: number; email: string 
   return row;
 }
 
-export async function disable(ctx: AppContext, user: { id: number; email: string; roleId: number }, ip: string, input: { password: string; code: string }) {
+export async function disable(
+  ctx: AppContext,
+  user: { id: number; email: string; roleId: number },
+  ip: string,
+  input: { password: string; code: string },
+) {
   if (await isRequiredFor(ctx.db, user.roleId)) throw new AppError('TWO_FACTOR_REQUIRED');
-  const [u] = await ctx.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, user.id)).limit(1);
+  const [u] = await ctx.db
+    .select({ passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.id, user.id))
+    .limit(1);
   if (!u || !(await verifyPassword(u.passwordHash, input.password))) throw new AppError('WRONG_PASSWORD');
   await assertOwnCode(ctx, user, ip, input.code);
   await ctx.db.transaction(async (tx) => {
@@ -124,7 +153,12 @@ export async function disable(ctx: AppContext, user: { id: number; email: string
   });
 }
 
-export async function regenerateRecoveryCodes(ctx: AppContext, user: { id: number; email: string }, ip: string, code: string): Promise<string[]> {
+export async function regenerateRecoveryCodes(
+  ctx: AppContext,
+  user: { id: number; email: string },
+  ip: string,
+  code: string,
+): Promise<string[]> {
   await assertOwnCode(ctx, user, ip, code);
   const { codes, stored } = newRecoveryCodes();
   await ctx.db.transaction(async (tx) => {
@@ -136,11 +170,25 @@ export async function regenerateRecoveryCodes(ctx: AppContext, user: { id: numbe
 
 /** An admin turns a staff user's two-factor sign-in off (lost phone); the user is signed out everywhere. */
 export async function adminReset(ctx: AppContext, actor: Actor, userId: number): Promise<string> {
-  const [u] = await ctx.db.select({ email: users.email, roleId: users.roleId, deletedAt: users.deletedAt }).from(users).where(eq(users.id, userId)).limit(1);
+  const [u] = await ctx.db
+    .select({ email: users.email, roleId: users.roleId, deletedAt: users.deletedAt })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
   if (!u || u.deletedAt || u.roleId === 3) throw new AppError('USER_NOT_FOUND');
   await ctx.db.transaction(async (tx) => {
-    const removed = await tx.delete(staffTwoFactor).where(eq(staffTwoFactor.userId, userId)).returning({ enabledAt: staffTwoFactor.enabledAt });
-    await writeAudit(tx, { actorId: actor.id, targetUserId: userId, action: 'staff.two_factor_reset', before: { enabled: !!removed[0]?.enabledAt }, after: { enabled: false }, ip: actor.ip });
+    const removed = await tx
+      .delete(staffTwoFactor)
+      .where(eq(staffTwoFactor.userId, userId))
+      .returning({ enabledAt: staffTwoFactor.enabledAt });
+    await writeAudit(tx, {
+      actorId: actor.id,
+      targetUserId: userId,
+      action: 'staff.two_factor_reset',
+      before: { enabled: !!removed[0]?.enabledAt },
+      after: { enabled: false },
+      ip: actor.ip,
+    });
     await destroyUserSessions(tx, userId);
   });
   return `Two-factor sign-in was reset for ${u.email}`;
@@ -157,13 +205,30 @@ export async function savePolicy(ctx: AppContext, actor: Actor, roles: number[])
   const added = roles.filter((r) => !before.includes(r)) as RoleId[];
   await ctx.db.transaction(async (tx) => {
     await putSetting(tx, POLICY_KEY, { value1: roles.join(',') });
-    await writeAudit(tx, { actorId: actor.id, targetUserId: null, action: 'settings.two_factor_policy', before: { roles: before }, after: { roles }, ip: actor.ip });
+    await writeAudit(tx, {
+      actorId: actor.id,
+      targetUserId: null,
+      action: 'settings.two_factor_policy',
+      before: { roles: before },
+      after: { roles },
+      ip: actor.ip,
+    });
     if (added.length === 0) return;
-    const enrolled = tx.select({ id: staffTwoFactor.userId }).from(staffTwoFactor).where(isNotNull(staffTwoFactor.enabledAt));
+    const enrolled = tx
+      .select({ id: staffTwoFactor.userId })
+      .from(staffTwoFactor)
+      .where(isNotNull(staffTwoFactor.enabledAt));
     const affected = await tx
       .select({ id: users.id })
       .from(users)
-      .where(and(inArray(users.roleId, added), isNull(users.deletedAt), notInArray(users.id, enrolled), ne(users.id, actor.id)));
+      .where(
+        and(
+          inArray(users.roleId, added),
+          isNull(users.deletedAt),
+          notInArray(users.id, enrolled),
+          ne(users.id, actor.id),
+        ),
+      );
     for (const { id } of affected) await destroyUserSessions(tx, id);
   });
   return roles;

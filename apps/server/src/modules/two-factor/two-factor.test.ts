@@ -15,10 +15,21 @@ afterAll(async () => t.close());
 
 /** The code of the time step `steps` away from now (the server accepts one step either side). */
 const codeAt = (secret: string, steps = 0) =>
-  OTPAuth.TOTP.generate({ secret: OTPAuth.Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp: Date.now() + steps * 30_000 });
+  OTPAuth.TOTP.generate({
+    secret: OTPAuth.Secret.fromBase32(secret),
+    algorithm: 'SHA1',
+    digits: 6,
+    period: 30,
+    timestamp: Date.now() + steps * 30_000,
+  });
 
 const post = (url: string, cookie: string | undefined, payload?: Record<string, unknown>) =>
-  t.app.inject({ method: 'POST', url, headers: cookie ? { cookie } : {}, ...(payload === undefined ? {} : { payload }) } as InjectOptions);
+  t.app.inject({
+    method: 'POST',
+    url,
+    headers: cookie ? { cookie } : {},
+    ...(payload === undefined ? {} : { payload }),
+  } as InjectOptions);
 const get = (url: string, cookie: string) => t.app.inject({ method: 'GET', url, headers: { cookie } });
 const login = (email: string, password = DEMO_PASSWORD) => post('/api/auth/login', undefined, { email, password });
 
@@ -27,7 +38,13 @@ let staffSeq = 0;
 async function newStaff(roleId: number): Promise<{ id: number; email: string }> {
   const email = `staff2fa${++staffSeq}-${roleId}@example.test`;
   const res = await post('/api/admin/users', adminCookie, {
-    fullName: 'Two Factor Staff', email, password: DEMO_PASSWORD, roleId, whitelist: '', isEmailVerified: true, isActive: true,
+    fullName: 'Two Factor Staff',
+    email,
+    password: DEMO_PASSWORD,
+    roleId,
+    whitelist: '',
+    isEmailVerified: true,
+    isActive: true,
   });
   expect(res.statusCode).toBeLessThan(300);
   const [u] = await t.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email));
@@ -45,7 +62,8 @@ async function enrol(cookie: string): Promise<{ secret: string; recoveryCodes: s
 }
 
 /** Lets the next code of the current step be accepted again (tests sign in more often than every 30 seconds). */
-const forgetLastStep = (userId: number) => t.ctx.db.update(staffTwoFactor).set({ lastStep: null }).where(eq(staffTwoFactor.userId, userId));
+const forgetLastStep = (userId: number) =>
+  t.ctx.db.update(staffTwoFactor).set({ lastStep: null }).where(eq(staffTwoFactor.userId, userId));
 
 const lastAudit = async (action: string) =>
   (await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.action, action)).orderBy(desc(auditLogs.id)).limit(1))[0];
@@ -54,7 +72,11 @@ describe('staff two-factor sign-in', () => {
   it('sets up with a QR image and an otpauth link, enables with a code and returns 10 recovery codes once', async () => {
     const staff = await newStaff(2);
     const cookie = await signIn(t.app, staff.email);
-    expect((await get('/api/security/two-factor', cookie)).json()).toEqual({ enabled: false, required: false, recoveryCodesLeft: 0 });
+    expect((await get('/api/security/two-factor', cookie)).json()).toEqual({
+      enabled: false,
+      required: false,
+      recoveryCodesLeft: 0,
+    });
 
     const setup = (await post('/api/security/two-factor/setup', cookie)).json();
     expect(setup.secret).toMatch(/^[A-Z2-7]{32}$/);
@@ -69,9 +91,15 @@ describe('staff two-factor sign-in', () => {
     expect(ok.statusCode).toBe(200);
     expect(ok.json().recoveryCodes).toHaveLength(10);
     expect(ok.json().recoveryCodes[0]).toMatch(/^[a-z0-9]{5}-[a-z0-9]{5}$/);
-    expect((await get('/api/security/two-factor', cookie)).json()).toEqual({ enabled: true, required: false, recoveryCodesLeft: 10 });
+    expect((await get('/api/security/two-factor', cookie)).json()).toEqual({
+      enabled: true,
+      required: false,
+      recoveryCodesLeft: 10,
+    });
     expect((await post('/api/security/two-factor/setup', cookie)).statusCode).toBe(409);
-    expect((await post('/api/security/two-factor/enable', cookie, { code: codeAt(setup.secret, 1) })).statusCode).toBe(409);
+    expect((await post('/api/security/two-factor/enable', cookie, { code: codeAt(setup.secret, 1) })).statusCode).toBe(
+      409,
+    );
 
     // Only hashes are kept.
     const [row] = await t.ctx.db.select().from(staffTwoFactor).where(eq(staffTwoFactor.userId, staff.id));
@@ -100,20 +128,32 @@ describe('staff two-factor sign-in', () => {
     expect((await get('/api/auth/user', cookie)).json().user.id).toBe(staff.id);
 
     // The challenge is used up.
-    expect((await post('/api/auth/login/two-factor', undefined, { challenge, code: codeAt(secret, 1) })).statusCode).toBe(422);
+    expect(
+      (await post('/api/auth/login/two-factor', undefined, { challenge, code: codeAt(secret, 1) })).statusCode,
+    ).toBe(422);
     // The same code (or an earlier step) with a new challenge is refused: a code is accepted once.
     const again = (await login(staff.email)).json().challenge;
-    expect((await post('/api/auth/login/two-factor', undefined, { challenge: again, code: codeAt(secret, 1) })).statusCode).toBe(422);
-    expect((await post('/api/auth/login/two-factor', undefined, { challenge: again, code: codeAt(secret, 0) })).statusCode).toBe(422);
+    expect(
+      (await post('/api/auth/login/two-factor', undefined, { challenge: again, code: codeAt(secret, 1) })).statusCode,
+    ).toBe(422);
+    expect(
+      (await post('/api/auth/login/two-factor', undefined, { challenge: again, code: codeAt(secret, 0) })).statusCode,
+    ).toBe(422);
 
     // An expired challenge is refused.
     await forgetLastStep(staff.id);
     const late = (await login(staff.email)).json().challenge;
-    await t.ctx.db.update(authTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(and(eq(authTokens.userId, staff.id), eq(authTokens.kind, 'two_factor')));
+    await t.ctx.db
+      .update(authTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(and(eq(authTokens.userId, staff.id), eq(authTokens.kind, 'two_factor')));
     const expired = await post('/api/auth/login/two-factor', undefined, { challenge: late, code: codeAt(secret) });
     expect(expired.statusCode).toBe(422);
     expect(expired.json().message).toMatch(/expired/);
-    expect((await post('/api/auth/login/two-factor', undefined, { challenge: 'not-a-challenge', code: '123456' })).statusCode).toBe(422);
+    expect(
+      (await post('/api/auth/login/two-factor', undefined, { challenge: 'not-a-challenge', code: '123456' }))
+        .statusCode,
+    ).toBe(422);
     await t.ctx.signInLimits.clearAccount(staff.email);
   });
 
@@ -122,16 +162,23 @@ describe('staff two-factor sign-in', () => {
     const { secret } = await enrol(await signIn(t.app, staff.email));
     await forgetLastStep(staff.id);
     const { challenge } = (await login(staff.email)).json();
-    for (let i = 0; i < 4; i++) expect((await post('/api/auth/login/two-factor', undefined, { challenge, code: codeAt(secret, 20 + i) })).statusCode).toBe(422);
+    for (let i = 0; i < 4; i++)
+      expect(
+        (await post('/api/auth/login/two-factor', undefined, { challenge, code: codeAt(secret, 20 + i) })).statusCode,
+      ).toBe(422);
     // A right password in between keeps the count.
     const next = (await login(staff.email)).json().challenge;
-    expect((await post('/api/auth/login/two-factor', undefined, { challenge: next, code: codeAt(secret, 30) })).statusCode).toBe(422);
+    expect(
+      (await post('/api/auth/login/two-factor', undefined, { challenge: next, code: codeAt(secret, 30) })).statusCode,
+    ).toBe(422);
     const locked = await post('/api/auth/login/two-factor', undefined, { challenge: next, code: codeAt(secret) });
     expect(locked.statusCode).toBe(429);
     expect((await login(staff.email)).statusCode).toBe(429);
     await t.ctx.signInLimits.clearAccount(staff.email);
     const fresh = (await login(staff.email)).json().challenge;
-    expect((await post('/api/auth/login/two-factor', undefined, { challenge: fresh, code: codeAt(secret) })).statusCode).toBe(200);
+    expect(
+      (await post('/api/auth/login/two-factor', undefined, { challenge: fresh, code: codeAt(secret) })).statusCode,
+    ).toBe(200);
   });
 
   it('accepts each recovery code once, and a new set replaces the old one', async () => {
@@ -139,18 +186,34 @@ describe('staff two-factor sign-in', () => {
     const cookie = await signIn(t.app, staff.email);
     const { secret, recoveryCodes } = await enrol(cookie);
     const c1 = (await login(staff.email)).json().challenge;
-    const ok = await post('/api/auth/login/two-factor', undefined, { challenge: c1, recoveryCode: recoveryCodes[0].toUpperCase() });
+    const ok = await post('/api/auth/login/two-factor', undefined, {
+      challenge: c1,
+      recoveryCode: recoveryCodes[0].toUpperCase(),
+    });
     expect(ok.statusCode).toBe(200);
     const c2 = (await login(staff.email)).json().challenge;
-    expect((await post('/api/auth/login/two-factor', undefined, { challenge: c2, recoveryCode: recoveryCodes[0] })).statusCode).toBe(422);
+    expect(
+      (await post('/api/auth/login/two-factor', undefined, { challenge: c2, recoveryCode: recoveryCodes[0] }))
+        .statusCode,
+    ).toBe(422);
     expect((await get('/api/security/two-factor', cookieOf(ok))).json().recoveryCodesLeft).toBe(9);
 
     const fresh = await post('/api/security/two-factor/recovery-codes', cookieOf(ok), { code: codeAt(secret, 1) });
     expect(fresh.statusCode).toBe(200);
     expect(fresh.json().recoveryCodes).toHaveLength(10);
     const c3 = (await login(staff.email)).json().challenge;
-    expect((await post('/api/auth/login/two-factor', undefined, { challenge: c3, recoveryCode: recoveryCodes[1] })).statusCode).toBe(422);
-    expect((await post('/api/auth/login/two-factor', undefined, { challenge: c3, recoveryCode: fresh.json().recoveryCodes[1] })).statusCode).toBe(200);
+    expect(
+      (await post('/api/auth/login/two-factor', undefined, { challenge: c3, recoveryCode: recoveryCodes[1] }))
+        .statusCode,
+    ).toBe(422);
+    expect(
+      (
+        await post('/api/auth/login/two-factor', undefined, {
+          challenge: c3,
+          recoveryCode: fresh.json().recoveryCodes[1],
+        })
+      ).statusCode,
+    ).toBe(200);
     await t.ctx.signInLimits.clearAccount(staff.email);
   });
 
@@ -158,9 +221,18 @@ describe('staff two-factor sign-in', () => {
     const staff = await newStaff(2);
     const cookie = await signIn(t.app, staff.email);
     const { secret } = await enrol(cookie);
-    expect((await post('/api/security/two-factor/disable', cookie, { password: 'wrong-password', code: codeAt(secret, 1) })).statusCode).toBe(422);
-    expect((await post('/api/security/two-factor/disable', cookie, { password: DEMO_PASSWORD, code: codeAt(secret, 9) })).statusCode).toBe(422);
-    expect((await post('/api/security/two-factor/disable', cookie, { password: DEMO_PASSWORD, code: codeAt(secret, 1) })).statusCode).toBe(200);
+    expect(
+      (await post('/api/security/two-factor/disable', cookie, { password: 'wrong-password', code: codeAt(secret, 1) }))
+        .statusCode,
+    ).toBe(422);
+    expect(
+      (await post('/api/security/two-factor/disable', cookie, { password: DEMO_PASSWORD, code: codeAt(secret, 9) }))
+        .statusCode,
+    ).toBe(422);
+    expect(
+      (await post('/api/security/two-factor/disable', cookie, { password: DEMO_PASSWORD, code: codeAt(secret, 1) }))
+        .statusCode,
+    ).toBe(200);
     expect((await get('/api/security/two-factor', cookie)).json().enabled).toBe(false);
     expect((await login(staff.email)).json().user.id).toBe(staff.id);
     expect(await lastAudit('staff.two_factor_disable')).toMatchObject({ actorId: staff.id });
@@ -178,46 +250,86 @@ describe('staff two-factor sign-in', () => {
     const bare = await newStaff(5);
     const bareCookie = await signIn(t.app, bare.email);
 
-    const saved = await t.app.inject({ method: 'PUT', url: '/api/admin/security/two-factor-policy', headers: { cookie: adminCookie }, payload: { roles: [5, 5] } });
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: '/api/admin/security/two-factor-policy',
+      headers: { cookie: adminCookie },
+      payload: { roles: [5, 5] },
+    });
     expect(saved.json()).toEqual({ roles: [5] });
-    expect(await lastAudit('settings.two_factor_policy')).toMatchObject({ before: { roles: [] }, after: { roles: [5] } });
+    expect(await lastAudit('settings.two_factor_policy')).toMatchObject({
+      before: { roles: [] },
+      after: { roles: [5] },
+    });
     expect((await get('/api/auth/user', bareCookie)).statusCode).toBe(401);
     expect((await get('/api/auth/user', enrolledCookie)).statusCode).toBe(200);
     expect((await get('/api/auth/user', adminCookie)).statusCode).toBe(200);
 
     // Required: cannot be turned off.
-    const refused = await post('/api/security/two-factor/disable', enrolledCookie, { password: DEMO_PASSWORD, code: codeAt(enrolledSecret, 1) });
+    const refused = await post('/api/security/two-factor/disable', enrolledCookie, {
+      password: DEMO_PASSWORD,
+      code: codeAt(enrolledSecret, 1),
+    });
     expect(refused.statusCode).toBe(403);
     expect(refused.json().message).toMatch(/required for your role/);
-    expect((await get('/api/security/two-factor', enrolledCookie)).json()).toMatchObject({ enabled: true, required: true });
+    expect((await get('/api/security/two-factor', enrolledCookie)).json()).toMatchObject({
+      enabled: true,
+      required: true,
+    });
 
     // Enrolment during sign-in.
     const first = (await login(bare.email)).json();
     expect(first).toMatchObject({ twoFactor: 'enrol' });
-    expect((await post('/api/auth/login/two-factor', undefined, { challenge: first.challenge, code: '123456' })).statusCode).toBe(409);
+    expect(
+      (await post('/api/auth/login/two-factor', undefined, { challenge: first.challenge, code: '123456' })).statusCode,
+    ).toBe(409);
     const setup = await post('/api/auth/login/two-factor/setup', undefined, { challenge: first.challenge });
     expect(setup.statusCode).toBe(200);
     expect(setup.json().qrDataUrl).toMatch(/^data:image\/png/);
-    const done = await post('/api/auth/login/two-factor', undefined, { challenge: first.challenge, code: codeAt(setup.json().secret), remember: true });
+    const done = await post('/api/auth/login/two-factor', undefined, {
+      challenge: first.challenge,
+      code: codeAt(setup.json().secret),
+      remember: true,
+    });
     expect(done.statusCode).toBe(200);
     expect(done.json().recoveryCodes).toHaveLength(10);
-    expect((await get('/api/security/two-factor', cookieOf(done))).json()).toMatchObject({ enabled: true, required: true });
+    expect((await get('/api/security/two-factor', cookieOf(done))).json()).toMatchObject({
+      enabled: true,
+      required: true,
+    });
     // Once enrolled, the set-up step is closed.
     const later = (await login(bare.email)).json();
     expect(later.twoFactor).toBe('code');
-    expect((await post('/api/auth/login/two-factor/setup', undefined, { challenge: later.challenge })).statusCode).toBe(409);
+    expect((await post('/api/auth/login/two-factor/setup', undefined, { challenge: later.challenge })).statusCode).toBe(
+      409,
+    );
 
     // Admins may only be required by an admin who uses it.
-    const admins = await t.app.inject({ method: 'PUT', url: '/api/admin/security/two-factor-policy', headers: { cookie: adminCookie }, payload: { roles: [1, 5] } });
+    const admins = await t.app.inject({
+      method: 'PUT',
+      url: '/api/admin/security/two-factor-policy',
+      headers: { cookie: adminCookie },
+      payload: { roles: [1, 5] },
+    });
     expect(admins.statusCode).toBe(409);
     expect(admins.json().message).toMatch(/your own account/);
 
     // Bad input.
     for (const payload of [{ roles: [3] }, { roles: ['x'] }, { roles: 5 }, {}, { roles: [9] }]) {
-      const bad = await t.app.inject({ method: 'PUT', url: '/api/admin/security/two-factor-policy', headers: { cookie: adminCookie }, payload });
+      const bad = await t.app.inject({
+        method: 'PUT',
+        url: '/api/admin/security/two-factor-policy',
+        headers: { cookie: adminCookie },
+        payload,
+      });
       expect(bad.statusCode).toBe(400);
     }
-    const off = await t.app.inject({ method: 'PUT', url: '/api/admin/security/two-factor-policy', headers: { cookie: adminCookie }, payload: { roles: [] } });
+    const off = await t.app.inject({
+      method: 'PUT',
+      url: '/api/admin/security/two-factor-policy',
+      headers: { cookie: adminCookie },
+      payload: { roles: [] },
+    });
     expect(off.json()).toEqual({ roles: [] });
   });
 
@@ -226,19 +338,59 @@ describe('staff two-factor sign-in', () => {
     const cookie = await signIn(t.app, staff.email);
     await enrol(cookie);
     const managerCookie = await signIn(t.app, DEMO.manager);
-    expect((await t.app.inject({ method: 'DELETE', url: `/api/admin/users/${staff.id}/two-factor`, headers: { cookie: managerCookie } })).statusCode).toBe(403);
+    expect(
+      (
+        await t.app.inject({
+          method: 'DELETE',
+          url: `/api/admin/users/${staff.id}/two-factor`,
+          headers: { cookie: managerCookie },
+        })
+      ).statusCode,
+    ).toBe(403);
 
-    const res = await t.app.inject({ method: 'DELETE', url: `/api/admin/users/${staff.id}/two-factor`, headers: { cookie: adminCookie } });
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/admin/users/${staff.id}/two-factor`,
+      headers: { cookie: adminCookie },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().message).toContain(staff.email);
     expect((await get('/api/auth/user', cookie)).statusCode).toBe(401);
-    expect(await lastAudit('staff.two_factor_reset')).toMatchObject({ actorId: expect.any(Number), targetUserId: staff.id, before: { enabled: true } });
+    expect(await lastAudit('staff.two_factor_reset')).toMatchObject({
+      actorId: expect.any(Number),
+      targetUserId: staff.id,
+      before: { enabled: true },
+    });
     expect((await login(staff.email)).json().user.id).toBe(staff.id);
 
     const [client] = await t.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, DEMO.client));
-    expect((await t.app.inject({ method: 'DELETE', url: `/api/admin/users/${client.id}/two-factor`, headers: { cookie: adminCookie } })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'DELETE', url: '/api/admin/users/999999/two-factor', headers: { cookie: adminCookie } })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'DELETE', url: '/api/admin/users/abc/two-factor', headers: { cookie: adminCookie } })).statusCode).toBe(400);
+    expect(
+      (
+        await t.app.inject({
+          method: 'DELETE',
+          url: `/api/admin/users/${client.id}/two-factor`,
+          headers: { cookie: adminCookie },
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect(
+      (
+        await t.app.inject({
+          method: 'DELETE',
+          url: '/api/admin/users/999999/two-factor',
+          headers: { cookie: adminCookie },
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect(
+      (
+        await t.app.inject({
+          method: 'DELETE',
+          url: '/api/admin/users/abc/two-factor',
+          headers: { cookie: adminCookie },
+        })
+      ).statusCode,
+    ).toBe(400);
   });
 
   it('is not offered to customers, and refuses bad input', async () => {
@@ -256,11 +408,18 @@ describe('staff two-factor sign-in', () => {
     expect((await login(DEMO.client)).json().user.role_id).toBe(3);
 
     const staff = await signIn(t.app, DEMO.affiliate);
-    for (const code of ['12345', 'abcdef', '1234567', 123456, '']) expect((await post('/api/security/two-factor/enable', staff, { code })).statusCode).toBe(400);
+    for (const code of ['12345', 'abcdef', '1234567', 123456, ''])
+      expect((await post('/api/security/two-factor/enable', staff, { code })).statusCode).toBe(400);
     expect((await post('/api/security/two-factor/enable', staff, { code: '123456' })).statusCode).toBe(409);
     expect((await post('/api/security/two-factor/disable', staff, { password: DEMO_PASSWORD })).statusCode).toBe(400);
     expect((await post('/api/security/two-factor/recovery-codes', staff, { code: '123456' })).statusCode).toBe(409);
-    for (const payload of [{}, { challenge: 'x' }, { challenge: 'x', code: '123456', recoveryCode: 'abcde-fghjk' }, { challenge: 'x', recoveryCode: '!!' }, { challenge: '', code: '123456' }])
+    for (const payload of [
+      {},
+      { challenge: 'x' },
+      { challenge: 'x', code: '123456', recoveryCode: 'abcde-fghjk' },
+      { challenge: 'x', recoveryCode: '!!' },
+      { challenge: '', code: '123456' },
+    ])
       expect((await post('/api/auth/login/two-factor', undefined, payload)).statusCode).toBe(400);
     expect((await post('/api/auth/login/two-factor/setup', undefined, {})).statusCode).toBe(400);
     expect((await post('/api/auth/login/two-factor/setup', undefined, { challenge: 'unknown' })).statusCode).toBe(422);
@@ -269,10 +428,22 @@ describe('staff two-factor sign-in', () => {
   it('lets an admin who uses it require it for admins; the demo sign-ins stay one step by default', async () => {
     expect((await login(DEMO.manager)).json().user).toBeDefined();
     const { secret } = await enrol(adminCookie);
-    const res = await t.app.inject({ method: 'PUT', url: '/api/admin/security/two-factor-policy', headers: { cookie: adminCookie }, payload: { roles: [1] } });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: '/api/admin/security/two-factor-policy',
+      headers: { cookie: adminCookie },
+      payload: { roles: [1] },
+    });
     expect(res.statusCode).toBe(200);
     expect((await get('/api/auth/user', adminCookie)).statusCode).toBe(200);
     expect((await login(DEMO.admin)).json().twoFactor).toBe('code');
-    expect((await post('/api/security/two-factor/disable', adminCookie, { password: DEMO_PASSWORD, code: codeAt(secret, 1) })).statusCode).toBe(403);
+    expect(
+      (
+        await post('/api/security/two-factor/disable', adminCookie, {
+          password: DEMO_PASSWORD,
+          code: codeAt(secret, 1),
+        })
+      ).statusCode,
+    ).toBe(403);
   });
 });

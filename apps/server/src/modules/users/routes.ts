@@ -1,6 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import {
-  IdParam, MessageResponse, PagedQuery, StaffUserCreateRequest, StaffUserCreatedResponse, StaffUserDto, StaffUserListResponse,
+  IdParam,
+  MessageResponse,
+  PagedQuery,
+  StaffUserCreateRequest,
+  StaffUserCreatedResponse,
+  StaffUserDto,
+  StaffUserListResponse,
   StaffUserUpdateRequest,
 } from '@platform/domain';
 import { authOf, type RoutesPlugin } from '../../lib/http.ts';
@@ -23,7 +29,8 @@ export const usersRoutes: RoutesPlugin = async (app) => {
   app.get(
     '/admin/users/api',
     { config: adminOnly, schema: { tags, querystring: PagedQuery, response: { 200: StaffUserListResponse } } },
-    async (req, reply) => listOrCsv(reply, req.query, (q) => listStaff(db, q), { name: 'staff', columns: STAFF_USER_CSV }),
+    async (req, reply) =>
+      listOrCsv(reply, req.query, (q) => listStaff(db, q), { name: 'staff', columns: STAFF_USER_CSV }),
   );
 
   app.get(
@@ -43,7 +50,10 @@ export const usersRoutes: RoutesPlugin = async (app) => {
 
   app.put(
     '/admin/users/:id',
-    { config: adminOnly, schema: { tags, params: IdParam, body: StaffUserUpdateRequest, response: { 200: MessageResponse } } },
+    {
+      config: adminOnly,
+      schema: { tags, params: IdParam, body: StaffUserUpdateRequest, response: { 200: MessageResponse } },
+    },
     async (req) => {
       await updateStaff(db, actorOf(req), req.params.id, req.body);
       return { message: 'User updated successfully' };

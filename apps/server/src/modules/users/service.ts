@@ -1,6 +1,12 @@
 import { and, count, desc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { PagedQuery, StaffUserCreateRequest, StaffUserDto, StaffUserListResponse, StaffUserUpdateRequest } from '@platform/domain';
+import type {
+  PagedQuery,
+  StaffUserCreateRequest,
+  StaffUserDto,
+  StaffUserListResponse,
+  StaffUserUpdateRequest,
+} from '@platform/domain';
 import { STAFF_ROLES, type RoleId } from '@platform/domain';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { ipWhitelists, sessions, users } from '../../db/schema.ts';
@@ -23,13 +29,15 @@ export interface Actor {
 /** A user counts as online when a request of theirs was seen within this window. */
 export const ONLINE_WINDOW_MS = 5 * 60 * 1000;
 
-const emailTaken = () => new AppError('EMAIL_TAKEN', undefined, { email: 'An account with this email already exists.' });
+const emailTaken = () =>
+  new AppError('EMAIL_TAKEN', undefined, { email: 'An account with this email already exists.' });
 
 /** Staff are every non-customer role; customers share the table but are managed elsewhere. */
 const isStaffRow = and(ne(users.roleId, 3), isNull(users.deletedAt));
 
 function assertStaffRole(roleId: number): asserts roleId is RoleId {
-  if (!(STAFF_ROLES as readonly number[]).includes(roleId)) throw new AppError('INVALID_ROLE', undefined, { roleId: 'This role cannot be managed here.' });
+  if (!(STAFF_ROLES as readonly number[]).includes(roleId))
+    throw new AppError('INVALID_ROLE', undefined, { roleId: 'This role cannot be managed here.' });
 }
 
 function toDto(u: UserRow, whitelist: string[], now = Date.now()): StaffUserDto {
@@ -93,7 +101,12 @@ async function assertEmailFree(tx: Tx, email: string, exceptId?: number): Promis
   const [taken] = await tx
     .select({ id: users.id })
     .from(users)
-    .where(and(sql`lower(${users.email}) = ${email.toLowerCase()}`, exceptId !== undefined ? ne(users.id, exceptId) : undefined))
+    .where(
+      and(
+        sql`lower(${users.email}) = ${email.toLowerCase()}`,
+        exceptId !== undefined ? ne(users.id, exceptId) : undefined,
+      ),
+    )
     .limit(1);
   if (taken) throw emailTaken();
 }
@@ -110,7 +123,11 @@ async function lockForChange(tx: Tx, id: number): Promise<{ before: UserRow; adm
     .where(and(eq(users.roleId, 1), eq(users.isActive, true), isNull(users.deletedAt)))
     .orderBy(users.id)
     .for('update');
-  const [before] = await tx.select().from(users).where(and(eq(users.id, id), isStaffRow)).for('update');
+  const [before] = await tx
+    .select()
+    .from(users)
+    .where(and(eq(users.id, id), isStaffRow))
+    .for('update');
   if (!before) throw new AppError('USER_NOT_FOUND');
   return { before, adminIds: admins.map((a) => a.id) };
 }
@@ -125,14 +142,21 @@ export async function listStaff(db: DbOrTx, q: PagedQuery): Promise<StaffUserLis
   const where = and(isStaffRow, searchAny(q.search, [users.fullName, users.email]));
   const [{ n }] = await db.select({ n: count() }).from(users).where(where);
   const rows = await db.select().from(users).where(where).orderBy(desc(users.id)).limit(q.limit).offset(offsetOf(q));
-  const wl = await whitelistsOf(db, rows.map((r) => r.id));
+  const wl = await whitelistsOf(
+    db,
+    rows.map((r) => r.id),
+  );
   const now = Date.now();
   return { data: rows.map((r) => toDto(r, wl.get(r.id) ?? [], now)), meta: pageMeta(q, n) };
 }
 
 /** GET /admin/users/{id}: customers and deleted users are not reachable here (404). */
 export async function getStaff(db: DbOrTx, id: number): Promise<StaffUserDto> {
-  const [u] = await db.select().from(users).where(and(eq(users.id, id), isStaffRow)).limit(1);
+  const [u] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.id, id), isStaffRow))
+    .limit(1);
   if (!u) throw new AppError('USER_NOT_FOUND');
   const wl = await whitelistsOf(db, [u.id]);
   return toDto(u, wl.get(u.id) ?? []);
@@ -158,7 +182,14 @@ export async function createStaff(db: Db, actor: Actor, input: CreateInput): Pro
         })
         .returning();
       const wl = await replaceWhitelist(tx, u.id, input.whitelist);
-      await writeAudit(tx, { actorId: actor.id, targetUserId: u.id, action: 'staff.create', before: null, after: snapshot(u, wl), ip: actor.ip });
+      await writeAudit(tx, {
+        actorId: actor.id,
+        targetUserId: u.id,
+        action: 'staff.create',
+        before: null,
+        after: snapshot(u, wl),
+        ip: actor.ip,
+      });
       return toDto(u, wl);
     });
   } catch (err) {
@@ -222,6 +253,13 @@ export async function deleteStaff(db: Db, actor: Actor, id: number): Promise<voi
     await tx.update(users).set({ deletedAt: new Date() }).where(eq(users.id, id));
     await endSessions(tx, id);
     const wl = (await whitelistsOf(tx, [id])).get(id) ?? [];
-    await writeAudit(tx, { actorId: actor.id, targetUserId: id, action: 'staff.delete', before: snapshot(before, wl), after: null, ip: actor.ip });
+    await writeAudit(tx, {
+      actorId: actor.id,
+      targetUserId: id,
+      action: 'staff.delete',
+      before: snapshot(before, wl),
+      after: null,
+      ip: actor.ip,
+    });
   });
 }

@@ -39,7 +39,14 @@ async function create(over: Record<string, unknown>): Promise<number> {
 }
 
 const lastAudit = async (targetUserId: number) =>
-  (await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.targetUserId, targetUserId)).orderBy(desc(auditLogs.id)).limit(1))[0];
+  (
+    await t.ctx.db
+      .select()
+      .from(auditLogs)
+      .where(eq(auditLogs.targetUserId, targetUserId))
+      .orderBy(desc(auditLogs.id))
+      .limit(1)
+  )[0];
 
 describe('Admin & Staffs API', () => {
   it('lists staff only (no customers), newest first, paged and searchable by name or email', async () => {
@@ -56,7 +63,9 @@ describe('Admin & Staffs API', () => {
     const page2 = (await call('GET', '/api/admin/users/api?page=2&limit=2')).json();
     expect(page2.meta).toEqual({ total: 5, per_page: 2, page: 2 });
     expect(page2.data).toHaveLength(2);
-    expect((await call('GET', '/api/admin/users/api?search=RITA')).json().data.map((u: { email: string }) => u.email)).toEqual([DEMO.retention]);
+    expect(
+      (await call('GET', '/api/admin/users/api?search=RITA')).json().data.map((u: { email: string }) => u.email),
+    ).toEqual([DEMO.retention]);
     expect((await call('GET', '/api/admin/users/api?search=manager@')).json().meta.total).toBe(1);
     expect((await call('GET', '/api/admin/users/api?search=%25')).json().meta.total).toBe(0);
     expect((await call('GET', '/api/admin/users/api?limit=101')).statusCode).toBe(400);
@@ -66,12 +75,19 @@ describe('Admin & Staffs API', () => {
     const agentId = await idOf(DEMO.agent);
     await t.ctx.db.update(users).set({ lastSeenAt: new Date() }).where(eq(users.id, agentId));
     expect((await call('GET', `/api/admin/users/${agentId}`)).json().online).toBe(true);
-    await t.ctx.db.update(users).set({ lastSeenAt: new Date(Date.now() - 6 * 60_000) }).where(eq(users.id, agentId));
+    await t.ctx.db
+      .update(users)
+      .set({ lastSeenAt: new Date(Date.now() - 6 * 60_000) })
+      .where(eq(users.id, agentId));
     expect((await call('GET', `/api/admin/users/${agentId}`)).json().online).toBe(false);
   });
 
   it('creates a staff user with a whitelist and audits it without the password hash', async () => {
-    const res = await call('POST', '/api/admin/users', body({ email: 'Olga@Example.com', whitelist: '10.0.0.1, 10.0.0.2,10.0.0.1' }));
+    const res = await call(
+      'POST',
+      '/api/admin/users',
+      body({ email: 'Olga@Example.com', whitelist: '10.0.0.1, 10.0.0.2,10.0.0.1' }),
+    );
     expect(res.statusCode).toBe(201);
     const { message, user } = res.json();
     expect(message).toBe('User added successfully');
@@ -94,7 +110,11 @@ describe('Admin & Staffs API', () => {
     const customer = await call('POST', '/api/admin/users', body({ email: 'c3@example.com', roleId: 3 }));
     expect(customer.statusCode).toBe(422);
     expect(customer.json().message).toBe('This role cannot be managed here.');
-    const bad = await call('POST', '/api/admin/users', { ...body({ email: 'x', whitelist: 'not-an-ip' }), fullName: '', password: 'short' });
+    const bad = await call('POST', '/api/admin/users', {
+      ...body({ email: 'x', whitelist: 'not-an-ip' }),
+      fullName: '',
+      password: 'short',
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors).toMatchObject({
       fullName: 'Full name is required',
@@ -115,7 +135,11 @@ describe('Admin & Staffs API', () => {
 
   it('updates fields and replaces the whitelist; audit keeps before and after', async () => {
     const id = await create({ email: 'upd@example.com', whitelist: '10.9.9.9' });
-    const res = await call('PUT', `/api/admin/users/${id}`, body({ email: 'upd@example.com', fullName: 'Ursula Updated', roleId: 5, whitelist: '10.8.8.8', password: null }));
+    const res = await call(
+      'PUT',
+      `/api/admin/users/${id}`,
+      body({ email: 'upd@example.com', fullName: 'Ursula Updated', roleId: 5, whitelist: '10.8.8.8', password: null }),
+    );
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toBe('User updated successfully');
     const dto = (await call('GET', `/api/admin/users/${id}`)).json();
@@ -129,7 +153,9 @@ describe('Admin & Staffs API', () => {
     const taken = await call('PUT', `/api/admin/users/${id}`, body({ email: DEMO.manager.toUpperCase() }));
     expect(taken.statusCode).toBe(409);
     expect(taken.json().errors.email).toBeDefined();
-    expect((await call('PUT', `/api/admin/users/${id}`, body({ email: 'upd@example.com', roleId: 3 }))).statusCode).toBe(422);
+    expect(
+      (await call('PUT', `/api/admin/users/${id}`, body({ email: 'upd@example.com', roleId: 3 }))).statusCode,
+    ).toBe(422);
   });
 
   it('ends all sessions of a user whose password changes or who is deactivated', async () => {
@@ -138,15 +164,24 @@ describe('Admin & Staffs API', () => {
     const me = () => t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie } });
     expect((await me()).statusCode).toBe(200);
     // A plain edit (no password) keeps the session.
-    expect((await call('PUT', `/api/admin/users/${id}`, body({ email: 'sess@example.com', password: '' }))).statusCode).toBe(200);
+    expect(
+      (await call('PUT', `/api/admin/users/${id}`, body({ email: 'sess@example.com', password: '' }))).statusCode,
+    ).toBe(200);
     expect((await me()).statusCode).toBe(200);
-    expect((await call('PUT', `/api/admin/users/${id}`, body({ email: 'sess@example.com', password: 'Changed123!' }))).statusCode).toBe(200);
+    expect(
+      (await call('PUT', `/api/admin/users/${id}`, body({ email: 'sess@example.com', password: 'Changed123!' })))
+        .statusCode,
+    ).toBe(200);
     expect((await me()).statusCode).toBe(401);
     expect((await lastAudit(id)).after).toMatchObject({ password_changed: true });
 
     const again = await signIn(t.app, 'sess@example.com', 'Changed123!');
-    expect((await call('PUT', `/api/admin/users/${id}`, body({ email: 'sess@example.com', isActive: false }))).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie: again } })).statusCode).toBe(401);
+    expect(
+      (await call('PUT', `/api/admin/users/${id}`, body({ email: 'sess@example.com', isActive: false }))).statusCode,
+    ).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie: again } })).statusCode).toBe(
+      401,
+    );
     expect(await t.ctx.db.select().from(sessions).where(eq(sessions.userId, id))).toHaveLength(0);
   });
 
@@ -163,7 +198,11 @@ describe('Admin & Staffs API', () => {
     expect((await call('DELETE', `/api/admin/users/${id}`)).statusCode).toBe(404);
     expect((await call('GET', '/api/admin/users/api?search=del@example.com')).json().meta.total).toBe(0);
     expect((await lastAudit(id)).action).toBe('staff.delete');
-    const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'del@example.com', password: 'Olga12345!' } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'del@example.com', password: 'Olga12345!' },
+    });
     expect(login.statusCode).toBe(401);
   });
 
@@ -176,17 +215,30 @@ describe('Admin & Staffs API', () => {
     const self = await call('DELETE', `/api/admin/users/${adminId}`);
     expect(self.statusCode).toBe(409);
     expect(self.json().message).toBe('You cannot delete your own account.');
-    const deactivateSelf = await call('PUT', `/api/admin/users/${adminId}`, body({ email: DEMO.admin, roleId: 1, isActive: false }));
+    const deactivateSelf = await call(
+      'PUT',
+      `/api/admin/users/${adminId}`,
+      body({ email: DEMO.admin, roleId: 1, isActive: false }),
+    );
     expect(deactivateSelf.statusCode).toBe(409);
   });
 
   it('lets an admin change their own password and keep the session in use', async () => {
     const mine = await signIn(t.app, DEMO.admin);
     const other = await signIn(t.app, DEMO.admin);
-    const res = await call('PUT', `/api/admin/users/${adminId}`, body({ email: DEMO.admin, fullName: 'Ada Admin', roleId: 1, password: 'NewAdmin123!' }), mine);
+    const res = await call(
+      'PUT',
+      `/api/admin/users/${adminId}`,
+      body({ email: DEMO.admin, fullName: 'Ada Admin', roleId: 1, password: 'NewAdmin123!' }),
+      mine,
+    );
     expect(res.statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie: mine } })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie: other } })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie: mine } })).statusCode).toBe(
+      200,
+    );
+    expect((await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie: other } })).statusCode).toBe(
+      401,
+    );
     admin = mine;
   });
 
@@ -200,7 +252,10 @@ describe('Admin & Staffs API', () => {
     // Exactly one wins; the other is refused as the last admin (409) or finds its own session gone (401).
     expect([a.statusCode, b.statusCode].filter((s) => s === 200)).toHaveLength(1);
     expect([a.statusCode, b.statusCode].filter((s) => s === 409 || s === 401)).toHaveLength(1);
-    const admins = await t.ctx.db.select().from(users).where(and(eq(users.roleId, 1)));
+    const admins = await t.ctx.db
+      .select()
+      .from(users)
+      .where(and(eq(users.roleId, 1)));
     expect(admins.filter((u) => u.isActive && !u.deletedAt).length).toBeGreaterThanOrEqual(1);
     // Restore the demo admin if the second admin won the race, for the remaining tests.
     await t.ctx.db.update(users).set({ deletedAt: null }).where(eq(users.id, adminId));

@@ -48,13 +48,20 @@ export async function moveMoney(tx: DbOrTx, m: Movement): Promise<Moved | null> 
   if (amount.isNegative()) {
     const pl = dec(m.freeFundsWithPl ?? '0');
     const plAllowance = pl.isNegative() ? pl.toFixed(8) : '0';
-    guards.push(sql`${balances.balance} - ${balances.margin} + ${plAllowance}::numeric + ${amount.toFixed(8)}::numeric >= 0`);
+    guards.push(
+      sql`${balances.balance} - ${balances.margin} + ${plAllowance}::numeric + ${amount.toFixed(8)}::numeric >= 0`,
+    );
   }
   const [row] = await tx
     .update(balances)
     .set({ balance: sql`${balances.balance} + ${amount.toFixed(8)}::numeric` })
     .where(and(...guards))
-    .returning({ balance: balances.balance, userId: balances.userId, currency: balances.currency, mode: balances.mode });
+    .returning({
+      balance: balances.balance,
+      userId: balances.userId,
+      currency: balances.currency,
+      mode: balances.mode,
+    });
   if (!row) return null;
   await writeEntry(tx, m, row.balance);
   return { balanceAfter: row.balance, userId: row.userId, currency: row.currency, mode: row.mode };
@@ -62,7 +69,11 @@ export async function moveMoney(tx: DbOrTx, m: Movement): Promise<Moved | null> 
 
 /** A ledger entry that records an event on a wallet without moving its balance (a payout of money already held). */
 export async function recordEntry(tx: DbOrTx, m: Omit<Movement, 'amount' | 'freeFundsWithPl'>): Promise<string> {
-  const [row] = await tx.select({ balance: balances.balance }).from(balances).where(eq(balances.id, m.balanceId)).for('update');
+  const [row] = await tx
+    .select({ balance: balances.balance })
+    .from(balances)
+    .where(eq(balances.id, m.balanceId))
+    .for('update');
   await writeEntry(tx, { ...m, amount: '0' }, row.balance);
   return row.balance;
 }
@@ -95,4 +106,5 @@ export async function onWallet<T>(
 }
 
 /** Live P/L of a wallet's open positions as a decimal string (what a debit must leave covered). */
-export const livePlOf = (ctx: Pick<AppContext, 'risk'>, walletId: number): string => dec(ctx.risk.unrealizedPl(walletId) || 0).toFixed(8);
+export const livePlOf = (ctx: Pick<AppContext, 'risk'>, walletId: number): string =>
+  dec(ctx.risk.unrealizedPl(walletId) || 0).toFixed(8);

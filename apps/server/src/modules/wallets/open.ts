@@ -7,7 +7,12 @@ import { balances, ledgerEntries, users } from '../../db/schema.ts';
  * demo wallet funded with the demo initial balance (with its ledger entry), the demo wallet active so the customer
  * can try the platform before funding. Runs inside the caller's transaction.
  */
-export async function openCustomerWallets(tx: DbOrTx, userId: number, currency: string, demoAmount: string): Promise<{ realId: number; demoId: number }> {
+export async function openCustomerWallets(
+  tx: DbOrTx,
+  userId: number,
+  currency: string,
+  demoAmount: string,
+): Promise<{ realId: number; demoId: number }> {
   const [real, demo] = await tx
     .insert(balances)
     .values([
@@ -16,7 +21,15 @@ export async function openCustomerWallets(tx: DbOrTx, userId: number, currency: 
     ])
     .returning({ id: balances.id });
   if (Number(demoAmount) > 0)
-    await tx.insert(ledgerEntries).values({ balanceId: demo.id, kind: 'demo_funding', amount: demoAmount, balanceAfter: demoAmount, note: 'Demo wallet initial balance' });
+    await tx
+      .insert(ledgerEntries)
+      .values({
+        balanceId: demo.id,
+        kind: 'demo_funding',
+        amount: demoAmount,
+        balanceAfter: demoAmount,
+        note: 'Demo wallet initial balance',
+      });
   await tx.update(users).set({ activeBalanceId: demo.id }).where(eq(users.id, userId));
   return { realId: real.id, demoId: demo.id };
 }

@@ -1,13 +1,28 @@
 import {
-  DeclineRequest, IdParam, MessageResponse, MoneyHistoryQuery, MoneyHistoryResponse, UserIdParam, WithdrawFeesResponse, WithdrawRequest,
-  WithdrawSettingsRequest, WithdrawSettingsResponse,
+  DeclineRequest,
+  IdParam,
+  MessageResponse,
+  MoneyHistoryQuery,
+  MoneyHistoryResponse,
+  UserIdParam,
+  WithdrawFeesResponse,
+  WithdrawRequest,
+  WithdrawSettingsRequest,
+  WithdrawSettingsResponse,
 } from '@platform/domain';
 import { and, eq } from 'drizzle-orm';
 import { withdrawals } from '../../db/schema.ts';
 import { authOf, type RoutesPlugin } from '../../lib/http.ts';
 import { staffOf } from '../../lib/staff-scope.ts';
 import {
-  pendingWithdrawals, requestWithdrawal, reviewWithdrawal, updateWithdrawSettings, withdrawFees, withdrawalPage, withdrawalScope, withdrawalsOfUser,
+  pendingWithdrawals,
+  requestWithdrawal,
+  reviewWithdrawal,
+  updateWithdrawSettings,
+  withdrawFees,
+  withdrawalPage,
+  withdrawalScope,
+  withdrawalsOfUser,
 } from './service.ts';
 import { listOrCsv } from '../../lib/csv-export.ts';
 import { MONEY_RECORD_CSV } from '../../lib/csv-columns.ts';
@@ -20,7 +35,11 @@ const adminOnly = { access: [1] } as const;
 export const withdrawalsRoutes: RoutesPlugin = async (app) => {
   const ctx = app.ctx;
 
-  app.get('/withdraws/fees', { config: customer, schema: { tags: ['withdraws'], response: { 200: WithdrawFeesResponse } } }, async () => withdrawFees(ctx.db));
+  app.get(
+    '/withdraws/fees',
+    { config: customer, schema: { tags: ['withdraws'], response: { 200: WithdrawFeesResponse } } },
+    async () => withdrawFees(ctx.db),
+  );
 
   app.post(
     '/withdraws/bank',
@@ -33,26 +52,59 @@ export const withdrawalsRoutes: RoutesPlugin = async (app) => {
 
   app.get(
     '/withdraws/history',
-    { config: customer, schema: { tags: ['withdraws'], querystring: MoneyHistoryQuery, response: { 200: MoneyHistoryResponse } } },
+    {
+      config: customer,
+      schema: { tags: ['withdraws'], querystring: MoneyHistoryQuery, response: { 200: MoneyHistoryResponse } },
+    },
     async (req) => withdrawalPage(ctx.db, withdrawalsOfUser(authOf(req).user.id), { ...req.query, search: undefined }),
   );
 
   app.get(
     '/admin/withdraws/api/pending',
-    { config: moneyStaff, schema: { tags: ['withdraws'], querystring: MoneyHistoryQuery, response: { 200: MoneyHistoryResponse } } },
-    async (req, reply) => listOrCsv(reply, req.query, (q) => withdrawalPage(ctx.db, and(withdrawalScope(staffOf(req)), pendingWithdrawals), q), { name: 'withdrawals-pending', columns: MONEY_RECORD_CSV }),
+    {
+      config: moneyStaff,
+      schema: { tags: ['withdraws'], querystring: MoneyHistoryQuery, response: { 200: MoneyHistoryResponse } },
+    },
+    async (req, reply) =>
+      listOrCsv(
+        reply,
+        req.query,
+        (q) => withdrawalPage(ctx.db, and(withdrawalScope(staffOf(req)), pendingWithdrawals), q),
+        { name: 'withdrawals-pending', columns: MONEY_RECORD_CSV },
+      ),
   );
 
   app.get(
     '/admin/withdraws/api/history',
-    { config: moneyStaff, schema: { tags: ['withdraws'], querystring: MoneyHistoryQuery, response: { 200: MoneyHistoryResponse } } },
-    async (req, reply) => listOrCsv(reply, { ...req.query, search: undefined }, (q) => withdrawalPage(ctx.db, withdrawalScope(staffOf(req)), q), { name: 'withdrawals', columns: MONEY_RECORD_CSV }),
+    {
+      config: moneyStaff,
+      schema: { tags: ['withdraws'], querystring: MoneyHistoryQuery, response: { 200: MoneyHistoryResponse } },
+    },
+    async (req, reply) =>
+      listOrCsv(
+        reply,
+        { ...req.query, search: undefined },
+        (q) => withdrawalPage(ctx.db, withdrawalScope(staffOf(req)), q),
+        { name: 'withdrawals', columns: MONEY_RECORD_CSV },
+      ),
   );
 
   app.get(
     '/admin/withdraws/api/history/:userId',
-    { config: moneyStaff, schema: { tags: ['withdraws'], params: UserIdParam, querystring: MoneyHistoryQuery, response: { 200: MoneyHistoryResponse } } },
-    async (req) => withdrawalPage(ctx.db, and(withdrawalScope(staffOf(req)), eq(withdrawals.userId, req.params.userId)), { ...req.query, search: undefined }),
+    {
+      config: moneyStaff,
+      schema: {
+        tags: ['withdraws'],
+        params: UserIdParam,
+        querystring: MoneyHistoryQuery,
+        response: { 200: MoneyHistoryResponse },
+      },
+    },
+    async (req) =>
+      withdrawalPage(ctx.db, and(withdrawalScope(staffOf(req)), eq(withdrawals.userId, req.params.userId)), {
+        ...req.query,
+        search: undefined,
+      }),
   );
 
   app.post(
@@ -66,7 +118,15 @@ export const withdrawalsRoutes: RoutesPlugin = async (app) => {
 
   app.post(
     '/admin/withdraws/:id/decline',
-    { config: moneyStaff, schema: { tags: ['withdraws'], params: IdParam, body: DeclineRequest.nullish(), response: { 200: MessageResponse } } },
+    {
+      config: moneyStaff,
+      schema: {
+        tags: ['withdraws'],
+        params: IdParam,
+        body: DeclineRequest.nullish(),
+        response: { 200: MessageResponse },
+      },
+    },
     async (req) => {
       await reviewWithdrawal(ctx, staffOf(req), req.params.id, 'declined', req.body?.declineReason ?? null);
       return { message: 'Withdraw declined successfully' };
@@ -84,7 +144,10 @@ export const withdrawalsRoutes: RoutesPlugin = async (app) => {
 
   app.post(
     '/admin/withdraws/settings',
-    { config: adminOnly, schema: { tags: ['withdraws'], body: WithdrawSettingsRequest, response: { 200: MessageResponse } } },
+    {
+      config: adminOnly,
+      schema: { tags: ['withdraws'], body: WithdrawSettingsRequest, response: { 200: MessageResponse } },
+    },
     async (req) => {
       await updateWithdrawSettings(ctx, staffOf(req), req.body);
       return { message: 'Withdraw settings updated successfully' };

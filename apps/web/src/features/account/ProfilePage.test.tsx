@@ -8,7 +8,8 @@ function api() {
   return mockApi((method, path) => {
     if (path === '/settings/branding') return { body: brandingFixture() };
     if (path === '/auth/user') return { body: currentUserFixture() };
-    if (path === '/countries') return { body: [{ name: { common: 'United Kingdom' } }, { name: { common: 'France' } }] };
+    if (path === '/countries')
+      return { body: [{ name: { common: 'United Kingdom' } }, { name: { common: 'France' } }] };
     if (method === 'PUT' && path === '/profile/me') return { body: { message: 'Profile updated.' } };
     return undefined;
   });
@@ -35,7 +36,9 @@ describe('ProfilePage', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
     await screen.findByText('Profile updated.');
-    const call = fetchMock.mock.calls.find(([url, init]) => String(url).includes('/profile/me') && init?.method === 'PUT');
+    const call = fetchMock.mock.calls.find(
+      ([url, init]) => String(url).includes('/profile/me') && init?.method === 'PUT',
+    );
     const sent = JSON.parse(String(call?.[1]?.body)) as Record<string, unknown>;
     expect(sent).not.toHaveProperty('phone');
     expect(sent).toMatchObject({ fullName: 'Chris Client', country: 'United Kingdom', birthDate: '1990-04-12' });

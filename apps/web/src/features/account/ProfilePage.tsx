@@ -77,8 +77,17 @@ function ProfileForm({ user }: { user: CurrentUserResponse['user'] }) {
           data-testid="profile-phone"
           {...f('phone')}
         />
-        <BirthDateInput {...f('birthDate')} value={form.values.birthDate} onChange={(v) => form.setFieldValue('birthDate', v)} />
-        <CountrySelect {...f('country')} countries={countries.data} value={form.values.country} onChange={(v) => form.setFieldValue('country', v)} />
+        <BirthDateInput
+          {...f('birthDate')}
+          value={form.values.birthDate}
+          onChange={(v) => form.setFieldValue('birthDate', v)}
+        />
+        <CountrySelect
+          {...f('country')}
+          countries={countries.data}
+          value={form.values.country}
+          onChange={(v) => form.setFieldValue('country', v)}
+        />
         <TextInput label={t('City')} required {...f('city')} />
         <TextInput label={t('Address')} required {...f('address')} />
         <TextInput label={t('Postal Code')} required {...f('postalCode')} />

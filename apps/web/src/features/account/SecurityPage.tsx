@@ -37,7 +37,10 @@ export function SecurityPage() {
   });
   const { data: current } = useCurrentUser();
   // Staff only (not customers, nor staff signed in as a customer, whose session is the customer's).
-  const staffRole = current && !current.impersonating && STAFF_ROLES.includes(current.user.role_id as RoleId) ? current.user.role_id : null;
+  const staffRole =
+    current && !current.impersonating && STAFF_ROLES.includes(current.user.role_id as RoleId)
+      ? current.user.role_id
+      : null;
   return (
     <Stack gap="lg">
       <PageCard title={t('Security')} description={t('Change the password you use to sign in.')}>
@@ -49,7 +52,12 @@ export function SecurityPage() {
               required
               {...fieldProps(form, 'currentPassword', t)}
             />
-            <PasswordInput label={t('New Password')} autoComplete="new-password" required {...fieldProps(form, 'newPassword', t)} />
+            <PasswordInput
+              label={t('New Password')}
+              autoComplete="new-password"
+              required
+              {...fieldProps(form, 'newPassword', t)}
+            />
             <Group>
               <Button type="submit" loading={change.isPending}>
                 {t('Update Password')}

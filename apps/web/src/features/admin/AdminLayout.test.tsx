@@ -16,7 +16,8 @@ afterEach(cleanup);
 
 function serve(roleId: number | null) {
   return mockFetch((c: FetchCall) => {
-    if (c.path === '/auth/user') return roleId === null ? { status: 401, body: { message: 'Please sign in to continue.' } } : currentUser(roleId);
+    if (c.path === '/auth/user')
+      return roleId === null ? { status: 401, body: { message: 'Please sign in to continue.' } } : currentUser(roleId);
     if (c.path === '/settings/branding') return BRANDING;
     if (c.path === '/notifications') return { data: [], unread: 0 };
     return { data: [], meta: { total: 0, per_page: 15, page: 1 } };

@@ -1,12 +1,31 @@
 import { useState } from 'react';
-import { AppShell, Box, Burger, Button, Center, Group, ScrollArea, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import {
+  AppShell,
+  Box,
+  Burger,
+  Button,
+  Center,
+  Group,
+  ScrollArea,
+  Stack,
+  Text,
+  Title,
+  UnstyledButton,
+} from '@mantine/core';
 import { useDisclosure, useDocumentTitle } from '@mantine/hooks';
 import { IconLogout, IconUserCircle } from '@tabler/icons-react';
 import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Role } from '@platform/domain';
 import { useBranding, useCurrentUser, useLogout } from '../../api/hooks.ts';
-import { LanguageMenu, LoadingScreen, Logo, NotificationsMenu, ProfileMenu, RoleShortcuts } from '../../ui/shell/index.ts';
+import {
+  LanguageMenu,
+  LoadingScreen,
+  Logo,
+  NotificationsMenu,
+  ProfileMenu,
+  RoleShortcuts,
+} from '../../ui/shell/index.ts';
 import { PageTitleContext } from './pageTitle.tsx';
 import { screenAccess, screenTitle } from './screens.ts';
 import { SideMenu } from './SideMenu.tsx';
@@ -53,7 +72,13 @@ export function AdminLayout() {
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
-            <Burger opened={navOpened} onClick={nav.toggle} hiddenFrom="sm" size="sm" aria-label={t('Toggle navigation')} />
+            <Burger
+              opened={navOpened}
+              onClick={nav.toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={t('Toggle navigation')}
+            />
             <UnstyledButton component={Link} to="/" aria-label={t('Home')}>
               <Box visibleFrom="xs">
                 <Logo withName />

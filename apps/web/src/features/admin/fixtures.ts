@@ -21,7 +21,12 @@ export function currentUser(roleId: number, id = 1): CurrentUserResponse {
   };
 }
 
-export const BRANDING = brandingFixture({ appName: 'Acme Markets', appLogo: null, appCurrencies: ['USD'], demoBalance: '0' });
+export const BRANDING = brandingFixture({
+  appName: 'Acme Markets',
+  appLogo: null,
+  appCurrencies: ['USD'],
+  demoBalance: '0',
+});
 
 export function staffUser(overrides: Partial<StaffUserDto> = {}): StaffUserDto {
   return {

@@ -85,14 +85,26 @@ export function AdminRoutes() {
             <Route path="customers/all" element={<CustomersPage key="all" type="all" />} />
             <Route path="customers/inactive" element={<CustomersPage key="inactive" type="inactive" />} />
             <Route path="customers/edit/:id" element={<EditCustomerPage />} />
-            <Route path="crm/sales/all" element={<LeadsPage key="sales-all" screen={{ kind: 'sales', type: 'all' }} />} />
-            <Route path="crm/sales/manual" element={<LeadsPage key="sales-manual" screen={{ kind: 'sales', type: 'manual' }} />} />
-            <Route path="crm/sales/live" element={<LeadsPage key="sales-live" screen={{ kind: 'sales', type: 'live' }} />} />
+            <Route
+              path="crm/sales/all"
+              element={<LeadsPage key="sales-all" screen={{ kind: 'sales', type: 'all' }} />}
+            />
+            <Route
+              path="crm/sales/manual"
+              element={<LeadsPage key="sales-manual" screen={{ kind: 'sales', type: 'manual' }} />}
+            />
+            <Route
+              path="crm/sales/live"
+              element={<LeadsPage key="sales-live" screen={{ kind: 'sales', type: 'live' }} />}
+            />
             <Route path="crm/clients" element={<LeadsPage key="clients" screen={{ kind: 'clients' }} />} />
             <Route path="crm/retention" element={<LeadsPage key="retention" screen={{ kind: 'retentions' }} />} />
             <Route path="crm/archived" element={<LeadsPage key="archived" screen={{ kind: 'archived' }} />} />
             <Route path="leads/live" element={<LeadsPage key="leads-live" screen={{ kind: 'new', type: 'live' }} />} />
-            <Route path="leads/manual" element={<LeadsPage key="leads-manual" screen={{ kind: 'new', type: 'manual' }} />} />
+            <Route
+              path="leads/manual"
+              element={<LeadsPage key="leads-manual" screen={{ kind: 'new', type: 'manual' }} />}
+            />
             <Route path="leads/all" element={<LeadsPage key="leads-all" screen={{ kind: 'affiliate' }} />} />
             <Route path="crm-config/sales-statuses" element={<SalesStatusesPage />} />
             <Route path="crm-config/teams" element={<TeamsPage />} />

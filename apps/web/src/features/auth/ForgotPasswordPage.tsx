@@ -31,7 +31,8 @@ export function ForgotPasswordPage() {
   });
 
   const request = useMutation({
-    mutationFn: (values: ForgotValues) => apiPost<{ message: string }>('/forgot-password', { email: values.email, humanKey: captcha.token }),
+    mutationFn: (values: ForgotValues) =>
+      apiPost<{ message: string }>('/forgot-password', { email: values.email, humanKey: captcha.token }),
     onSuccess: (_res, values) => setSentTo(values.email),
     onError: (err) => {
       captcha.reset();
@@ -41,7 +42,10 @@ export function ForgotPasswordPage() {
   });
 
   return (
-    <AuthCard title={t('Forgot Password')} subtitle={t('Enter your email and we will send you a link to reset your password.')}>
+    <AuthCard
+      title={t('Forgot Password')}
+      subtitle={t('Enter your email and we will send you a link to reset your password.')}
+    >
       <form onSubmit={form.onSubmit((values) => request.mutate(values))} noValidate>
         <Stack gap="md">
           <TextInput type="email" label={t('Email')} autoComplete="email" required {...fieldProps(form, 'email', t)} />
@@ -62,9 +66,12 @@ export function ForgotPasswordPage() {
             <IconMailCheck size={30} />
           </ThemeIcon>
           <Text ta="center">
-            {t('A verification email has been sent to {{email}}. Please click the link in the email to reset your password.', {
-              email: sentTo ?? '',
-            })}
+            {t(
+              'A verification email has been sent to {{email}}. Please click the link in the email to reset your password.',
+              {
+                email: sentTo ?? '',
+              },
+            )}
           </Text>
           <Button fullWidth onClick={() => navigate('/')}>
             {t('Sign In')}

@@ -30,7 +30,8 @@ describe('LoginPage', () => {
 
   it('also waits for the captcha when its status is on', async () => {
     mockApi((method, path) => {
-      if (path === '/settings/branding') return { body: brandingFixture({ recaptcha: { status: 'on', siteKey: 'site-key' } }) };
+      if (path === '/settings/branding')
+        return { body: brandingFixture({ recaptcha: { status: 'on', siteKey: 'site-key' } }) };
       if (path === '/auth/user') return { status: 401, body: { message: 'Please sign in to continue.' } };
       return undefined;
     });
@@ -39,7 +40,9 @@ describe('LoginPage', () => {
     window.grecaptcha = { render, reset: vi.fn() };
     renderScreen(<LoginPage />);
     await screen.findByTestId('recaptcha');
-    await waitFor(() => expect(render).toHaveBeenCalledWith(expect.anything(), expect.objectContaining({ sitekey: 'site-key' })));
+    await waitFor(() =>
+      expect(render).toHaveBeenCalledWith(expect.anything(), expect.objectContaining({ sitekey: 'site-key' })),
+    );
     fireEvent.change(screen.getByLabelText(/Email/), { target: { value: 'client@demo.test' } });
     fireEvent.change(screen.getByLabelText(/Password/), { target: { value: 'Demo12345!' } });
     expect(submitButton().disabled).toBe(true);
@@ -62,7 +65,11 @@ describe('LoginPage', () => {
     fireEvent.click(submitButton());
     await screen.findByText('dashboard page');
     const loginCall = fetchMock.mock.calls.find(([url]) => String(url).includes('/auth/login'));
-    expect(JSON.parse(String(loginCall?.[1]?.body))).toMatchObject({ email: 'client@demo.test', password: 'Demo12345!', remember: false });
+    expect(JSON.parse(String(loginCall?.[1]?.body))).toMatchObject({
+      email: 'client@demo.test',
+      password: 'Demo12345!',
+      remember: false,
+    });
     await waitFor(() => expect(fetchMock).toHaveBeenCalled());
   });
 });

@@ -31,7 +31,10 @@ export function LoginPage() {
   const queryClient = useQueryClient();
   const captcha = useCaptcha();
   const { data: current } = useCurrentUser();
-  const form = useForm<LoginValues>({ mode: 'controlled', initialValues: { email: '', password: '', remember: false } });
+  const form = useForm<LoginValues>({
+    mode: 'controlled',
+    initialValues: { email: '', password: '', remember: false },
+  });
   const [twoFactor, setTwoFactor] = useState<TwoFactorStep | null>(null);
 
   const signedIn = async () => {

@@ -19,10 +19,15 @@ describe('LoginPage two-factor steps', () => {
     const fetchMock = mockApi((method, path, body) => {
       if (path === '/settings/branding') return { body: brandingFixture() };
       if (path === '/auth/user') return signedIn ? undefined : { status: 401, body: { message: 'x' } };
-      if (method === 'POST' && path === '/auth/login') return { body: { message: 'Enter the code', twoFactor: 'code', challenge: 'ch-1' } };
+      if (method === 'POST' && path === '/auth/login')
+        return { body: { message: 'Enter the code', twoFactor: 'code', challenge: 'ch-1' } };
       if (method === 'POST' && path === '/auth/login/two-factor') {
         const b = body as { code?: string; recoveryCode?: string };
-        if (b.code === '111111') return { status: 422, body: { message: 'This code is not valid. Check your authenticator app and try again.' } };
+        if (b.code === '111111')
+          return {
+            status: 422,
+            body: { message: 'This code is not valid. Check your authenticator app and try again.' },
+          };
         signedIn = true;
         return { body: { message: 'Signed in successfully', user: { id: 2, role_id: 2 } } };
       }
@@ -45,7 +50,11 @@ describe('LoginPage two-factor steps', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
     await screen.findByText('dashboard page');
     const last = fetchMock.mock.calls.filter(([url]) => String(url).endsWith('/auth/login/two-factor')).at(-1);
-    expect(JSON.parse(String(last?.[1]?.body))).toEqual({ challenge: 'ch-1', remember: false, recoveryCode: 'abcde-fghjk' });
+    expect(JSON.parse(String(last?.[1]?.body))).toEqual({
+      challenge: 'ch-1',
+      remember: false,
+      recoveryCode: 'abcde-fghjk',
+    });
   });
 
   it('enrols a user whose role requires it: QR and key, code, then the recovery codes until they are confirmed saved', async () => {
@@ -53,7 +62,8 @@ describe('LoginPage two-factor steps', () => {
     mockApi((method, path, body) => {
       if (path === '/settings/branding') return { body: brandingFixture() };
       if (path === '/auth/user') return signedIn ? undefined : { status: 401, body: { message: 'x' } };
-      if (method === 'POST' && path === '/auth/login') return { body: { message: 'Set up', twoFactor: 'enrol', challenge: 'ch-2' } };
+      if (method === 'POST' && path === '/auth/login')
+        return { body: { message: 'Set up', twoFactor: 'enrol', challenge: 'ch-2' } };
       if (method === 'POST' && path === '/auth/login/two-factor/setup')
         return { body: { secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/x', qrDataUrl: QR } };
       if (method === 'POST' && path === '/auth/login/two-factor') {
@@ -66,7 +76,9 @@ describe('LoginPage two-factor steps', () => {
     renderScreen(<LoginPage />);
     signInWithPassword();
     await screen.findByText('Set up two-factor sign-in');
-    expect(((await screen.findByTestId('two-factor-secret')) as HTMLInputElement).value).toBe('JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP');
+    expect(((await screen.findByTestId('two-factor-secret')) as HTMLInputElement).value).toBe(
+      'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+    );
     expect(screen.getByAltText('QR code for your authenticator app').getAttribute('src')).toBe(QR);
     fireEvent.change(screen.getByTestId('two-factor-code'), { target: { value: '123456' } });
     fireEvent.click(screen.getByRole('button', { name: 'Turn on and sign in' }));

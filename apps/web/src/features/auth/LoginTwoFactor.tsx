@@ -25,7 +25,15 @@ interface TwoFactorLoginResult {
  * recovery code; or, when the role requires two-factor sign-in and it is not set up yet, the set-up first and then
  * the recovery codes, shown once. `onSignedIn` runs once the session is open and, after enrolling, the codes saved.
  */
-export function LoginTwoFactor({ step, onSignedIn, onRestart }: { step: TwoFactorStep; onSignedIn: () => void; onRestart: () => void }) {
+export function LoginTwoFactor({
+  step,
+  onSignedIn,
+  onRestart,
+}: {
+  step: TwoFactorStep;
+  onSignedIn: () => void;
+  onRestart: () => void;
+}) {
   const { t } = useTranslation();
   const [code, setCode] = useState('');
   const [useRecovery, setUseRecovery] = useState(false);
@@ -110,7 +118,13 @@ export function LoginTwoFactor({ step, onSignedIn, onRestart }: { step: TwoFacto
           ) : (
             <CodeInput value={code} onChange={setCode} autoFocus={!enrol} />
           )}
-          <Button type="submit" fullWidth size="md" disabled={!ready || (enrol && !setup.data)} loading={verify.isPending}>
+          <Button
+            type="submit"
+            fullWidth
+            size="md"
+            disabled={!ready || (enrol && !setup.data)}
+            loading={verify.isPending}
+          >
             {enrol ? t('Turn on and sign in') : t('Verify')}
           </Button>
           {!enrol && (

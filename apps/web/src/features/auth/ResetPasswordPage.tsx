@@ -33,7 +33,8 @@ export function ResetPasswordPage() {
   });
 
   const reset = useMutation({
-    mutationFn: (values: ResetValues) => apiPut<{ message: string }>('/forgot-password', { password: values.password, token }),
+    mutationFn: (values: ResetValues) =>
+      apiPut<{ message: string }>('/forgot-password', { password: values.password, token }),
     onSuccess: () => setDone(true),
     onError: (err) => {
       applyServerErrors(form, err);
@@ -46,7 +47,12 @@ export function ResetPasswordPage() {
       {token ? (
         <form onSubmit={form.onSubmit((values) => reset.mutate(values))} noValidate>
           <Stack gap="md">
-            <PasswordInput label={t('New Password')} autoComplete="new-password" required {...fieldProps(form, 'password', t)} />
+            <PasswordInput
+              label={t('New Password')}
+              autoComplete="new-password"
+              required
+              {...fieldProps(form, 'password', t)}
+            />
             <Button type="submit" fullWidth size="md" loading={reset.isPending}>
               {t('Submit')}
             </Button>

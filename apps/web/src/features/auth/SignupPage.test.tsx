@@ -5,9 +5,18 @@ import { brandingFixture } from '../../test/fixtures.ts';
 import { SignupPage, validateSignup, type SignupValues } from './SignupPage.tsx';
 
 const valid: SignupValues = {
-  fullName: 'Jane Doe', email: 'jane@example.com', password: 'Secret123!', passwordConfirmation: 'Secret123!',
-  phone: '+44 20 7946 0000', birthDate: '1990-01-01', country: 'France', city: 'Paris', address: '1 Rue de Rivoli',
-  postalCode: '75001', promoCode: '', currency: 'USD',
+  fullName: 'Jane Doe',
+  email: 'jane@example.com',
+  password: 'Secret123!',
+  passwordConfirmation: 'Secret123!',
+  phone: '+44 20 7946 0000',
+  birthDate: '1990-01-01',
+  country: 'France',
+  city: 'Paris',
+  address: '1 Rue de Rivoli',
+  postalCode: '75001',
+  promoCode: '',
+  currency: 'USD',
 };
 
 function api() {
@@ -32,7 +41,9 @@ describe('validateSignup', () => {
   it('asks for a missing birth date, refuses impossible dates and minors', () => {
     expect(validateSignup({ ...valid, birthDate: '' }).birthDate).toBe('Birth date is required');
     expect(validateSignup({ ...valid, birthDate: '1992-13-45' }).birthDate).toBe('Enter a real date as YYYY-MM-DD');
-    expect(validateSignup({ ...valid, birthDate: '2015-06-01' }).birthDate).toBe('You must be at least 18 years old to open an account');
+    expect(validateSignup({ ...valid, birthDate: '2015-06-01' }).birthDate).toBe(
+      'You must be at least 18 years old to open an account',
+    );
   });
 
   it('requires at least 8 password characters', () => {

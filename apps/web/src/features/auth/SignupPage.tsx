@@ -15,11 +15,27 @@ import { CaptchaField } from './CaptchaField.tsx';
 import { SignupSuccessModal } from './SignupSuccessModal.tsx';
 import { useCaptcha } from './useCaptcha.ts';
 
-export type SignupValues = PersonalValues & { email: string; password: string; passwordConfirmation: string; promoCode: string; currency: string };
+export type SignupValues = PersonalValues & {
+  email: string;
+  password: string;
+  passwordConfirmation: string;
+  promoCode: string;
+  currency: string;
+};
 
 const EMPTY: SignupValues = {
-  fullName: '', email: '', password: '', passwordConfirmation: '', phone: '', birthDate: '', country: '',
-  city: '', address: '', postalCode: '', promoCode: '', currency: '',
+  fullName: '',
+  email: '',
+  password: '',
+  passwordConfirmation: '',
+  phone: '',
+  birthDate: '',
+  country: '',
+  city: '',
+  address: '',
+  postalCode: '',
+  promoCode: '',
+  currency: '',
 };
 
 /** The domain's SignupRequest rules, plus the password match checked on its own (see below). */
@@ -39,7 +55,12 @@ export function SignupPage() {
   const countries = useCountries();
   const captcha = useCaptcha();
   const [created, setCreated] = useState<{ emailVerification: boolean; email: string } | null>(null);
-  const form = useForm<SignupValues>({ mode: 'controlled', initialValues: EMPTY, validate: validateSignup, validateInputOnBlur: true });
+  const form = useForm<SignupValues>({
+    mode: 'controlled',
+    initialValues: EMPTY,
+    validate: validateSignup,
+    validateInputOnBlur: true,
+  });
 
   const defaultCurrency = branding?.appCurrency;
   useEffect(() => {
@@ -82,10 +103,31 @@ export function SignupPage() {
             <TextInput label={t('Full Name')} autoComplete="name" required {...f('fullName')} />
             <TextInput type="email" label={t('Email')} autoComplete="email" required {...f('email')} />
             <PasswordInput label={t('Password')} autoComplete="new-password" required {...f('password')} />
-            <PasswordInput label={t('Confirm Password')} autoComplete="new-password" required {...f('passwordConfirmation')} />
-            <TextInput type="tel" label={t('Phone')} autoComplete="tel" placeholder="+44 20 7946 0000" required {...f('phone')} />
-            <BirthDateInput {...f('birthDate')} value={form.values.birthDate} onChange={(v) => form.setFieldValue('birthDate', v)} />
-            <CountrySelect {...f('country')} countries={countries.data} value={form.values.country} onChange={(v) => form.setFieldValue('country', v)} />
+            <PasswordInput
+              label={t('Confirm Password')}
+              autoComplete="new-password"
+              required
+              {...f('passwordConfirmation')}
+            />
+            <TextInput
+              type="tel"
+              label={t('Phone')}
+              autoComplete="tel"
+              placeholder="+44 20 7946 0000"
+              required
+              {...f('phone')}
+            />
+            <BirthDateInput
+              {...f('birthDate')}
+              value={form.values.birthDate}
+              onChange={(v) => form.setFieldValue('birthDate', v)}
+            />
+            <CountrySelect
+              {...f('country')}
+              countries={countries.data}
+              value={form.values.country}
+              onChange={(v) => form.setFieldValue('country', v)}
+            />
             <TextInput label={t('City')} autoComplete="address-level2" required {...f('city')} />
             <TextInput label={t('Address')} autoComplete="street-address" required {...f('address')} />
             <TextInput label={t('Postal Code')} autoComplete="postal-code" required {...f('postalCode')} />

@@ -20,9 +20,12 @@ export function SignupSuccessModal({ result }: SignupSuccessModalProps) {
         </ThemeIcon>
         <Text ta="center">
           {result?.emailVerification
-            ? t('We have sent a verification email to {{email}}. Please click the link in the email to verify your account.', {
-                email: result.email,
-              })
+            ? t(
+                'We have sent a verification email to {{email}}. Please click the link in the email to verify your account.',
+                {
+                  email: result.email,
+                },
+              )
             : t('Your account has been created successfully.')}
         </Text>
         <Button fullWidth onClick={close}>

@@ -28,7 +28,9 @@ export function VerifyEmailPage() {
   if (!token || verify.isError)
     body = (
       <Alert color="red" variant="light" title={t('Verification Failed')}>
-        {token ? errorMessage(verify.error, t(GENERIC_ERROR)) : t('This link is invalid or has expired. Please request a new one.')}
+        {token
+          ? errorMessage(verify.error, t(GENERIC_ERROR))
+          : t('This link is invalid or has expired. Please request a new one.')}
       </Alert>
     );
   else if (verify.isPending)

@@ -12,7 +12,12 @@ const STATUS_COLORS = { pending: 'yellow', approved: 'green', declined: 'red' } 
 /** The pending / approved / declined chip (client-area §4: warning, success, danger). */
 export function MoneyStatusChip({ status }: { status: MoneyRecordDto['status'] }) {
   const { t } = useTranslation();
-  return <StatusChip color={STATUS_COLORS[status]} label={t(status === 'pending' ? 'Pending' : status === 'approved' ? 'Approved' : 'Declined')} />;
+  return (
+    <StatusChip
+      color={STATUS_COLORS[status]}
+      label={t(status === 'pending' ? 'Pending' : status === 'approved' ? 'Approved' : 'Declined')}
+    />
+  );
 }
 
 function ReasonPopover({ reason }: { reason: string | null }) {
@@ -43,14 +48,29 @@ export function MoneyHistoryTable({ kind }: { kind: 'deposits' | 'withdraws' }) 
   const money = (r: MoneyRecordDto, v: string | null) => (v === null ? '-' : formatMoney(v, r.balance.currency));
   const description = (r: MoneyRecordDto) => {
     const b = r.formattedDescription;
-    if (kind === 'withdraws' && b) return [b.bankName, b.accountName, b.accountNumber, b.swiftCode, b.bankCountry].filter(Boolean).join(', ');
+    if (kind === 'withdraws' && b)
+      return [b.bankName, b.accountName, b.accountNumber, b.swiftCode, b.bankCountry].filter(Boolean).join(', ');
     return r.description ?? '-';
   };
-  const headers = [t('Date'), t('Gateway'), t('Amount'), t('Fee'), t('Total'), t('Balance After'), t('Status'), t('Description')];
+  const headers = [
+    t('Date'),
+    t('Gateway'),
+    t('Amount'),
+    t('Fee'),
+    t('Total'),
+    t('Balance After'),
+    t('Status'),
+    t('Description'),
+  ];
   return (
     <>
       <Table.ScrollContainer minWidth={860} style={scrollBoxStyle}>
-        <Table striped verticalSpacing="sm" style={{ fontVariantNumeric: 'tabular-nums' }} data-testid={`${kind}-history`}>
+        <Table
+          striped
+          verticalSpacing="sm"
+          style={{ fontVariantNumeric: 'tabular-nums' }}
+          data-testid={`${kind}-history`}
+        >
           <Table.Thead>
             <Table.Tr>
               {headers.map((h) => (
@@ -65,7 +85,11 @@ export function MoneyHistoryTable({ kind }: { kind: 'deposits' | 'withdraws' }) 
               <Table.Tr>
                 <Table.Td colSpan={headers.length}>
                   <Text ta="center" c={history.isError ? 'red' : 'dimmed'} py="lg" style={stickyMessageStyle}>
-                    {history.isPending ? t('Loading...') : history.isError ? errorMessage(history.error, t('Something went wrong')) : t('No data found')}
+                    {history.isPending
+                      ? t('Loading...')
+                      : history.isError
+                        ? errorMessage(history.error, t('Something went wrong'))
+                        : t('No data found')}
                   </Text>
                 </Table.Td>
               </Table.Tr>
@@ -95,7 +119,12 @@ export function MoneyHistoryTable({ kind }: { kind: 'deposits' | 'withdraws' }) 
         <Text size="sm" c="dimmed">
           {t('Total')}: {history.data?.meta.total ?? 0}
         </Text>
-        <Pagination size="sm" total={pageCount(history.data?.meta.total, history.data?.meta.per_page ?? HISTORY_PAGE_SIZE)} value={page} onChange={setPage} />
+        <Pagination
+          size="sm"
+          total={pageCount(history.data?.meta.total, history.data?.meta.per_page ?? HISTORY_PAGE_SIZE)}
+          value={page}
+          onChange={setPage}
+        />
       </Group>
     </>
   );

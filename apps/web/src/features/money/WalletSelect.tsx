@@ -5,7 +5,8 @@ import { dec, formatMoney, type CurrentUserResponse } from '@platform/domain';
 type Wallet = CurrentUserResponse['user']['balances'][number];
 
 /** The caller's real wallets: deposits and withdrawals never touch a demo wallet (client-area §5). */
-export const realWallets = (current: CurrentUserResponse): Wallet[] => current.user.balances.filter((b) => b.mode === 'real');
+export const realWallets = (current: CurrentUserResponse): Wallet[] =>
+  current.user.balances.filter((b) => b.mode === 'real');
 
 /** The wallet a money form starts on: the active one when it is real, else the first real one. */
 export function defaultWalletId(current: CurrentUserResponse): string {
@@ -23,7 +24,17 @@ export function walletLabel(w: Wallet, t: (key: string) => string): string {
 }
 
 /** The real-wallet picker of the deposit and withdraw forms. */
-export function WalletSelect({ wallets, value, onChange, error }: { wallets: Wallet[]; value: string; onChange: (id: string) => void; error?: string }) {
+export function WalletSelect({
+  wallets,
+  value,
+  onChange,
+  error,
+}: {
+  wallets: Wallet[];
+  value: string;
+  onChange: (id: string) => void;
+  error?: string;
+}) {
   const { t } = useTranslation();
   return (
     <Select

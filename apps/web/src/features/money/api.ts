@@ -1,6 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import type {
-  DepositDetailResponse, GatewayOptionsResponse, KycStatusResponse, MoneyHistoryResponse, PricingPlanListResponse, SandboxCheckoutResponse,
+  DepositDetailResponse,
+  GatewayOptionsResponse,
+  KycStatusResponse,
+  MoneyHistoryResponse,
+  PricingPlanListResponse,
+  SandboxCheckoutResponse,
   WithdrawFeesResponse,
 } from '@platform/domain';
 import { apiGet } from '../../api/client.ts';
@@ -18,20 +23,37 @@ export const moneyKeys = {
 
 export const HISTORY_PAGE_SIZE = 15;
 
-export const useGatewayOptions = () => useQuery({ queryKey: moneyKeys.gateways, queryFn: () => apiGet<GatewayOptionsResponse>('/deposits/gateways') });
+export const useGatewayOptions = () =>
+  useQuery({ queryKey: moneyKeys.gateways, queryFn: () => apiGet<GatewayOptionsResponse>('/deposits/gateways') });
 
 export const useMoneyHistory = (kind: 'deposits' | 'withdraws', page: number) =>
-  useQuery({ queryKey: moneyKeys.history(kind, page), queryFn: () => apiGet<MoneyHistoryResponse>(`/${kind}/history`, { page, limit: HISTORY_PAGE_SIZE }) });
+  useQuery({
+    queryKey: moneyKeys.history(kind, page),
+    queryFn: () => apiGet<MoneyHistoryResponse>(`/${kind}/history`, { page, limit: HISTORY_PAGE_SIZE }),
+  });
 
 export const useDepositDetail = (id: number) =>
-  useQuery({ queryKey: moneyKeys.deposit(id), queryFn: () => apiGet<DepositDetailResponse>(`/deposits/${id}`), enabled: Number.isInteger(id) && id > 0 });
+  useQuery({
+    queryKey: moneyKeys.deposit(id),
+    queryFn: () => apiGet<DepositDetailResponse>(`/deposits/${id}`),
+    enabled: Number.isInteger(id) && id > 0,
+  });
 
-export const useWithdrawFees = () => useQuery({ queryKey: moneyKeys.fees, queryFn: () => apiGet<WithdrawFeesResponse>('/withdraws/fees') });
+export const useWithdrawFees = () =>
+  useQuery({ queryKey: moneyKeys.fees, queryFn: () => apiGet<WithdrawFeesResponse>('/withdraws/fees') });
 
-export const useKycStatus = () => useQuery({ queryKey: moneyKeys.kyc, queryFn: () => apiGet<KycStatusResponse>('/kyc') });
+export const useKycStatus = () =>
+  useQuery({ queryKey: moneyKeys.kyc, queryFn: () => apiGet<KycStatusResponse>('/kyc') });
 
 export const usePlans = (enabled = true) =>
-  useQuery({ queryKey: moneyKeys.plans, queryFn: () => apiGet<PricingPlanListResponse>('/dashboard/pricing', { limit: 100 }), enabled });
+  useQuery({
+    queryKey: moneyKeys.plans,
+    queryFn: () => apiGet<PricingPlanListResponse>('/dashboard/pricing', { limit: 100 }),
+    enabled,
+  });
 
 export const useSandboxCheckout = (ref: string) =>
-  useQuery({ queryKey: moneyKeys.sandbox(ref), queryFn: () => apiGet<SandboxCheckoutResponse>(`/payments/sandbox/${ref}`) });
+  useQuery({
+    queryKey: moneyKeys.sandbox(ref),
+    queryFn: () => apiGet<SandboxCheckoutResponse>(`/payments/sandbox/${ref}`),
+  });

@@ -19,15 +19,41 @@ export interface MoneyCall {
 type Reply = { status?: number; body: unknown } | undefined;
 
 export const gatewayOption = (over: Partial<GatewayOptionDto> = {}): GatewayOptionDto => ({
-  name: 'Bank', value: 'bank', group: 'manual', link: null, logo: null, custom_label: null, custom_value: null, fee: '0', ...over,
+  name: 'Bank',
+  value: 'bank',
+  group: 'manual',
+  link: null,
+  logo: null,
+  custom_label: null,
+  custom_value: null,
+  fee: '0',
+  ...over,
 });
 
 export const plan = (id: number, name: string, price: string, over: Partial<PricingPlanDto> = {}): PricingPlanDto => ({
-  id, name, description: `${name} plan`, price, currency: 'USD', forex_leverage: 100, commodity_leverage: null, index_leverage: null, stock_leverage: null,
-  crypto_leverage: null, forex_stopout: 50, commodity_stopout: null, index_stopout: null, stock_stopout: null, crypto_stopout: null, subscribers: 0, ...over,
+  id,
+  name,
+  description: `${name} plan`,
+  price,
+  currency: 'USD',
+  forex_leverage: 100,
+  commodity_leverage: null,
+  index_leverage: null,
+  stock_leverage: null,
+  crypto_leverage: null,
+  forex_stopout: 50,
+  commodity_stopout: null,
+  index_stopout: null,
+  stock_stopout: null,
+  crypto_stopout: null,
+  subscribers: 0,
+  ...over,
 });
 
-export const PLANS = { data: [plan(1, 'Basic', '0'), plan(2, 'Silver', '250', { forex_leverage: null, forex_stopout: null })], meta: { total: 2, per_page: 100, page: 1 } };
+export const PLANS = {
+  data: [plan(1, 'Basic', '0'), plan(2, 'Silver', '250', { forex_leverage: null, forex_stopout: null })],
+  meta: { total: 2, per_page: 100, page: 1 },
+};
 export const EMPTY_PAGE = { data: [], meta: { total: 0, per_page: 15, page: 1 } };
 
 /** A customer whose active wallet is the real one (id 12, USD 5,000.00 with 250.00 on hold). */
@@ -42,7 +68,10 @@ export function realUser(over: Partial<CurrentUserResponse['user']> = {}, isKyc 
  * two plans, then `extra` for the call under test. Unknown calls answer 404. Every call is recorded, multipart
  * bodies as FormData.
  */
-export function mockMoneyApi(options: { user?: CurrentUserResponse; gateways?: GatewayOptionDto[]; pricingPlan?: 'on' | 'off' } = {}, extra: (call: MoneyCall) => Reply = () => undefined) {
+export function mockMoneyApi(
+  options: { user?: CurrentUserResponse; gateways?: GatewayOptionDto[]; pricingPlan?: 'on' | 'off' } = {},
+  extra: (call: MoneyCall) => Reply = () => undefined,
+) {
   const calls: MoneyCall[] = [];
   const fn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input), 'http://localhost');
@@ -56,13 +85,19 @@ export function mockMoneyApi(options: { user?: CurrentUserResponse; gateways?: G
     };
     calls.push(call);
     const answer = extra(call) ?? standard(call, options) ?? { status: 404, body: { message: 'Not found.' } };
-    return new Response(JSON.stringify(answer.body), { status: answer.status ?? 200, headers: { 'content-type': 'application/json' } });
+    return new Response(JSON.stringify(answer.body), {
+      status: answer.status ?? 200,
+      headers: { 'content-type': 'application/json' },
+    });
   });
   vi.stubGlobal('fetch', fn);
   return { fn, calls, posted: (path: string) => calls.filter((c) => c.method !== 'GET' && c.path === path) };
 }
 
-function standard({ method, path }: MoneyCall, o: { user?: CurrentUserResponse; gateways?: GatewayOptionDto[]; pricingPlan?: 'on' | 'off' }): Reply {
+function standard(
+  { method, path }: MoneyCall,
+  o: { user?: CurrentUserResponse; gateways?: GatewayOptionDto[]; pricingPlan?: 'on' | 'off' },
+): Reply {
   if (method !== 'GET') return undefined;
   if (path === '/auth/user') return { body: o.user ?? realUser() };
   if (path === '/settings/branding') return { body: brandingFixture({ pricingPlan: o.pricingPlan ?? 'on' }) };
@@ -85,9 +120,19 @@ function Where() {
  * app's providers and a memory router at `path`.
  */
 export function renderMoneyRoutes(routes: Array<{ path: string; element: ReactElement }>, path: string) {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, gcTime: 0 }, mutations: { retry: false } } });
+  const queryClient = new QueryClient({
+    defaultOptions: { queries: { retry: false, gcTime: 0 }, mutations: { retry: false } },
+  });
   const table: RouteObject[] = [
-    ...routes.map((r) => ({ path: r.path, element: (<>{r.element}<Where /></>) })),
+    ...routes.map((r) => ({
+      path: r.path,
+      element: (
+        <>
+          {r.element}
+          <Where />
+        </>
+      ),
+    })),
     { path: '*', element: <Where /> },
   ];
   const router = createMemoryRouter(table, { initialEntries: [path] });

@@ -32,7 +32,12 @@ function api() {
         const page = Number(query.get('page'));
         const limit = Number(query.get('limit'));
         const rows = query.get('dateStart') ? ALL.slice(0, 3) : ALL;
-        return { body: { data: rows.slice((page - 1) * limit, page * limit), meta: { total: rows.length, per_page: limit, page } } };
+        return {
+          body: {
+            data: rows.slice((page - 1) * limit, page * limit),
+            meta: { total: rows.length, per_page: limit, page },
+          },
+        };
       },
     }),
   );
@@ -65,7 +70,9 @@ describe('StatementsPage', () => {
     fireEvent.change(screen.getByLabelText('To'), { target: { value: '2025-03-31' } });
     fireEvent.blur(screen.getByLabelText('To'));
     await waitFor(() =>
-      expect(screen.getByRole('link', { name: 'Export' }).getAttribute('href')).toBe('/api/statements/export?dateStart=2025-03-01&dateEnd=2025-03-31'),
+      expect(screen.getByRole('link', { name: 'Export' }).getAttribute('href')).toBe(
+        '/api/statements/export?dateStart=2025-03-01&dateEnd=2025-03-31',
+      ),
     );
     fireEvent.click(screen.getByRole('button', { name: 'Filter' }));
     await waitFor(() => expect(rows()).toBe(3));

@@ -54,7 +54,17 @@ export function StatementsPage() {
     setApplied(range);
     setPage(1);
   };
-  const headers = [t('Open Time'), t('Close Time'), t('Instrument'), t('Type'), t('Amount'), t('Open Rate'), t('Close Rate'), t('P/L'), t('Status')];
+  const headers = [
+    t('Open Time'),
+    t('Close Time'),
+    t('Instrument'),
+    t('Type'),
+    t('Amount'),
+    t('Open Rate'),
+    t('Close Rate'),
+    t('P/L'),
+    t('Status'),
+  ];
 
   let body;
   if (list.isLoading || list.isError || list.rows.length === 0)
@@ -62,7 +72,11 @@ export function StatementsPage() {
       <Table.Tr>
         <Table.Td colSpan={headers.length}>
           <Text ta="center" c={list.isError ? 'red' : 'dimmed'} py="lg" style={stickyMessageStyle}>
-            {list.isLoading ? t('Loading...') : list.isError ? errorMessage(list.error, t('Something went wrong')) : t('No data found')}
+            {list.isLoading
+              ? t('Loading...')
+              : list.isError
+                ? errorMessage(list.error, t('Something went wrong'))
+                : t('No data found')}
           </Text>
         </Table.Td>
       </Table.Tr>
@@ -118,7 +132,14 @@ export function StatementsPage() {
         <Button leftSection={<IconFilter size={16} />} onClick={filter} disabled={reversed}>
           {t('Filter')}
         </Button>
-        <Button component="a" href={exportUrl(range)} download variant="default" leftSection={<IconDownload size={16} />} ml="auto">
+        <Button
+          component="a"
+          href={exportUrl(range)}
+          download
+          variant="default"
+          leftSection={<IconDownload size={16} />}
+          ml="auto"
+        >
           {t('Export')}
         </Button>
       </Group>

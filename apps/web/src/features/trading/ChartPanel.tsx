@@ -14,7 +14,17 @@ export interface ChartPanelProps {
   fill?: boolean;
 }
 
-function PriceButton({ side, price, disabled, onClick }: { side: Side; price: string; disabled: boolean; onClick: () => void }) {
+function PriceButton({
+  side,
+  price,
+  disabled,
+  onClick,
+}: {
+  side: Side;
+  price: string;
+  disabled: boolean;
+  onClick: () => void;
+}) {
   const { t } = useTranslation();
   const color = side === 'sell' ? 'red' : 'teal';
   return (
@@ -43,8 +53,22 @@ function PriceButton({ side, price, disabled, onClick }: { side: Side; price: st
   );
 }
 
-const INTERVAL_LABELS: Record<ChartInterval, string> = { '1m': '1m', '5m': '5m', '15m': '15m', '1h': '1H', '4h': '4H', '1d': 'D' };
-const INTERVAL_NAMES: Record<ChartInterval, string> = { '1m': '1 minute', '5m': '5 minutes', '15m': '15 minutes', '1h': '1 hour', '4h': '4 hours', '1d': 'Daily' };
+const INTERVAL_LABELS: Record<ChartInterval, string> = {
+  '1m': '1m',
+  '5m': '5m',
+  '15m': '15m',
+  '1h': '1H',
+  '4h': '4H',
+  '1d': 'D',
+};
+const INTERVAL_NAMES: Record<ChartInterval, string> = {
+  '1m': '1 minute',
+  '5m': '5 minutes',
+  '15m': '15 minutes',
+  '1h': '1 hour',
+  '4h': '4 hours',
+  '1d': 'Daily',
+};
 const INTERVAL_KEY = 'chartInterval';
 
 /** The chosen timeframe, remembered in this browser; daily by default (spec §2). */
@@ -67,7 +91,13 @@ export function ChartPanel({ instrument, marketOpen, onTrade, fill = false }: Ch
   const disabled = !instrument.tradable || !marketOpen || !quote;
   const [interval, setInterval] = useChartInterval();
   return (
-    <Paper withBorder radius="md" p={0} h={fill ? '100%' : undefined} style={{ overflow: 'hidden', display: 'flex', flexDirection: 'column' }}>
+    <Paper
+      withBorder
+      radius="md"
+      p={0}
+      h={fill ? '100%' : undefined}
+      style={{ overflow: 'hidden', display: 'flex', flexDirection: 'column' }}
+    >
       <Group justify="space-between" px="md" py="xs" gap="xs">
         <Stack gap={0}>
           <Text fw={700}>{pairLabel(instrument.base, instrument.quote)}</Text>
@@ -95,10 +125,25 @@ export function ChartPanel({ instrument, marketOpen, onTrade, fill = false }: Ch
         )}
       </Group>
       <Box pos="relative" style={fill ? { flex: 1, minHeight: 0 } : undefined}>
-        <PriceChart symbol={instrument.name} digits={instrument.digits} interval={interval} height={fill ? '100%' : 'clamp(320px, 52vh, 560px)'} />
+        <PriceChart
+          symbol={instrument.name}
+          digits={instrument.digits}
+          interval={interval}
+          height={fill ? '100%' : 'clamp(320px, 52vh, 560px)'}
+        />
         <Group gap="xs" pos="absolute" top={12} left={12} style={{ zIndex: 3 }}>
-          <PriceButton side="sell" price={formatPrice(quote?.bid, instrument.digits)} disabled={disabled} onClick={() => onTrade('sell', instrument)} />
-          <PriceButton side="buy" price={formatPrice(quote?.ask, instrument.digits)} disabled={disabled} onClick={() => onTrade('buy', instrument)} />
+          <PriceButton
+            side="sell"
+            price={formatPrice(quote?.bid, instrument.digits)}
+            disabled={disabled}
+            onClick={() => onTrade('sell', instrument)}
+          />
+          <PriceButton
+            side="buy"
+            price={formatPrice(quote?.ask, instrument.digits)}
+            disabled={disabled}
+            onClick={() => onTrade('buy', instrument)}
+          />
         </Group>
       </Box>
     </Paper>

@@ -2,7 +2,14 @@ import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { currentUserFixture } from '../../test/fixtures.ts';
 import { renderScreen } from '../../test/render.tsx';
-import { callsTo, emitRealtime, mockTradingFetch, orderFixture, tradingApi, type TradingApiOptions } from './testing.ts';
+import {
+  callsTo,
+  emitRealtime,
+  mockTradingFetch,
+  orderFixture,
+  tradingApi,
+  type TradingApiOptions,
+} from './testing.ts';
 
 vi.mock('../../api/realtime.ts', async () => (await import('./testing.ts')).realtimeModule);
 // The canvas chart has no place in a DOM without layout; its symbol is what matters here.
@@ -25,7 +32,9 @@ const closed = orderFixture({
 });
 
 function show(options: TradingApiOptions = {}) {
-  const fetchMock = mockTradingFetch(tradingApi({ openOrders: [orderFixture()], allOrders: [orderFixture(), closed], ...options }));
+  const fetchMock = mockTradingFetch(
+    tradingApi({ openOrders: [orderFixture()], allOrders: [orderFixture(), closed], ...options }),
+  );
   renderScreen(<DashboardPage />);
   return fetchMock;
 }
@@ -55,20 +64,28 @@ describe('DashboardPage', () => {
 
   it('shows open positions with live P/L to 5 decimals and closes one', async () => {
     const fetchMock = show({
-      extra: (method, path) => (method === 'POST' && path === '/dashboard/orders/close' ? { body: { message: 'Order Closed Successfully' } } : undefined),
+      extra: (method, path) =>
+        method === 'POST' && path === '/dashboard/orders/close'
+          ? { body: { message: 'Order Closed Successfully' } }
+          : undefined,
     });
     const row = within(await screen.findByTestId('position-101'));
     expect(row.getByText('OPENED')).toBeTruthy();
     expect(row.getByText('2025-03-04', { exact: false })).toBeTruthy();
     // Buy 10000 from 1.08000 closes at the bid 1.08510: 51 − spread cost 2
     await waitFor(() => expect(screen.getByTestId('pl-101').textContent).toBe('$49.00000'));
-    emitRealtime('priceUpdate', [{ name: 'EUR_USD', bids: 1.0795, asks: 1.0797, closeoutBid: 1.0795, closeoutAsk: 1.0797, time: 5 }]);
+    emitRealtime('priceUpdate', [
+      { name: 'EUR_USD', bids: 1.0795, asks: 1.0797, closeoutBid: 1.0795, closeoutAsk: 1.0797, time: 5 },
+    ]);
     await waitFor(() => expect(screen.getByTestId('pl-101').textContent).toBe('-$7.00000'));
     expect(screen.getByTestId('pl-101').getAttribute('style')).toContain('red');
 
     fireEvent.click(row.getByRole('button', { name: 'Close' }));
     expect(await screen.findByText('Order Closed Successfully')).toBeTruthy();
-    expect(callsTo(fetchMock, 'POST', '/dashboard/orders/close')[0]?.body).toEqual({ orderId: 101, instrument: 'EUR_USD' });
+    expect(callsTo(fetchMock, 'POST', '/dashboard/orders/close')[0]?.body).toEqual({
+      orderId: 101,
+      instrument: 'EUR_USD',
+    });
   });
 
   it('lists closed positions with their result and why they closed', async () => {

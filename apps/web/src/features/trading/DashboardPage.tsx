@@ -61,7 +61,13 @@ export function DashboardPage() {
     );
 
   const kycBanner = current && !current.isKyc && (
-    <Alert color="red" variant="filled" icon={<IconAlertTriangle size={18} />} data-testid="kyc-banner" py={terminal ? 6 : undefined}>
+    <Alert
+      color="red"
+      variant="filled"
+      icon={<IconAlertTriangle size={18} />}
+      data-testid="kyc-banner"
+      py={terminal ? 6 : undefined}
+    >
       {t('Please verify KYC to enable trading')}{' '}
       <Anchor component={Link} to="/kyc" c="white" fw={700} underline="always">
         {t('Click here')}
@@ -73,7 +79,15 @@ export function DashboardPage() {
       <OrderDialog side={trade.side} instrument={tradeInstrument} onClose={() => setTrade(null)} />
     </Suspense>
   );
-  const instrumentsPanel = <InstrumentPanel instruments={list} marketStatus={marketStatus} selected={selected} onSelect={onSelect} onTrade={onTrade} />;
+  const instrumentsPanel = (
+    <InstrumentPanel
+      instruments={list}
+      marketStatus={marketStatus}
+      selected={selected}
+      onSelect={onSelect}
+      onTrade={onTrade}
+    />
+  );
   const planPanel = branding?.pricingPlan === 'on' && <PricingPlanPanel plan={current?.user.pricingTable ?? null} />;
 
   if (terminal)
@@ -87,7 +101,16 @@ export function DashboardPage() {
               {planPanel}
             </>
           }
-          chart={chartInstrument && <ChartPanel instrument={chartInstrument} marketOpen={marketOpen(chartInstrument)} onTrade={onTrade} fill />}
+          chart={
+            chartInstrument && (
+              <ChartPanel
+                instrument={chartInstrument}
+                marketOpen={marketOpen(chartInstrument)}
+                onTrade={onTrade}
+                fill
+              />
+            )
+          }
           positions={<PositionsPanel currency={currency} digitsOf={digitsOf} fill />}
         />
         {orderDialog}
@@ -108,7 +131,9 @@ export function DashboardPage() {
           </Grid.Col>
           <Grid.Col span={{ base: 12, lg: 'auto' }} miw={0}>
             <Stack gap="md">
-              {chartInstrument && <ChartPanel instrument={chartInstrument} marketOpen={marketOpen(chartInstrument)} onTrade={onTrade} />}
+              {chartInstrument && (
+                <ChartPanel instrument={chartInstrument} marketOpen={marketOpen(chartInstrument)} onTrade={onTrade} />
+              )}
               <PositionsPanel currency={currency} digitsOf={digitsOf} />
             </Stack>
           </Grid.Col>

@@ -33,7 +33,15 @@ interface RowProps extends InstrumentActions {
 }
 
 /** One instrument: watches only its own quote, so a price batch re-renders just the rows that moved. */
-const InstrumentRow = memo(function InstrumentRow({ instrument: i, favorite, tradeable, selected, onSelect, onTrade, onToggleFavorite }: RowProps) {
+const InstrumentRow = memo(function InstrumentRow({
+  instrument: i,
+  favorite,
+  tradeable,
+  selected,
+  onSelect,
+  onTrade,
+  onToggleFavorite,
+}: RowProps) {
   const { t } = useTranslation();
   const quote = useQuote(i.name);
   const label = pairLabel(i.base, i.quote);
@@ -60,13 +68,21 @@ const InstrumentRow = memo(function InstrumentRow({ instrument: i, favorite, tra
             variant="subtle"
             color="yellow"
             size="sm"
-            aria-label={favorite ? t('Remove {{name}} from favorites', { name: label }) : t('Add {{name}} to favorites', { name: label })}
+            aria-label={
+              favorite
+                ? t('Remove {{name}} from favorites', { name: label })
+                : t('Add {{name}} to favorites', { name: label })
+            }
             aria-pressed={favorite}
             onClick={() => onToggleFavorite(i)}
           >
             {favorite ? <IconStarFilled size={14} /> : <IconStar size={14} />}
           </ActionIcon>
-          <UnstyledButton onClick={() => onSelect(i)} style={{ minWidth: 0, flex: 1 }} aria-label={t('Show {{name}} on the chart', { name: label })}>
+          <UnstyledButton
+            onClick={() => onSelect(i)}
+            style={{ minWidth: 0, flex: 1 }}
+            aria-label={t('Show {{name}} on the chart', { name: label })}
+          >
             {/* A symbol never breaks inside ("EUR/U SD"): it stays on one line. */}
             <Text size="sm" fw={600} lh={1.2} style={{ whiteSpace: 'nowrap' }}>
               {label}
@@ -88,18 +104,21 @@ const InstrumentRow = memo(function InstrumentRow({ instrument: i, favorite, tra
           </ActionIcon>
         </Group>
       </Table.Td>
-      <Table.Td px={4}>
-        {price('sell')}
-      </Table.Td>
-      <Table.Td px={4}>
-        {price('buy')}
-      </Table.Td>
+      <Table.Td px={4}>{price('sell')}</Table.Td>
+      <Table.Td px={4}>{price('buy')}</Table.Td>
     </Table.Tr>
   );
 });
 
 /** Assets / Sell / Buy list of instruments (Sell shows the bid, Buy the ask), scrolling up to 70% of the viewport. */
-export function InstrumentList({ instruments, favoriteIds, isMarketOpen, selected, emptyText, ...actions }: InstrumentListProps) {
+export function InstrumentList({
+  instruments,
+  favoriteIds,
+  isMarketOpen,
+  selected,
+  emptyText,
+  ...actions
+}: InstrumentListProps) {
   const { t } = useTranslation();
   return (
     <ScrollArea.Autosize mah="70vh" type="auto" offsetScrollbars>

@@ -10,7 +10,15 @@ const { useLivePrices } = await import('./quotes.ts');
 
 function Panel({ status = marketOpen, onTrade = vi.fn() }: { status?: MarketStatus; onTrade?: () => void }) {
   useLivePrices();
-  return <InstrumentPanel instruments={instrumentsFixture()} marketStatus={status} selected="USD_CNH" onSelect={vi.fn()} onTrade={onTrade} />;
+  return (
+    <InstrumentPanel
+      instruments={instrumentsFixture()}
+      marketStatus={status}
+      selected="USD_CNH"
+      onSelect={vi.fn()}
+      onTrade={onTrade}
+    />
+  );
 }
 
 const row = (name: string) => screen.getByTestId(`instrument-${name}`);
@@ -24,7 +32,9 @@ describe('InstrumentPanel', () => {
     await waitFor(() => expect(eur.getByRole('button', { name: 'Sell EUR/USD' }).textContent).toBe('1.08510'));
     expect(eur.getByRole('button', { name: 'Buy EUR/USD' }).textContent).toBe('1.08530');
 
-    emitRealtime('priceUpdate', [{ name: 'EUR_USD', bids: 1.0849, asks: 1.0855, closeoutBid: 1.0849, closeoutAsk: 1.0855, time: 1 }]);
+    emitRealtime('priceUpdate', [
+      { name: 'EUR_USD', bids: 1.0849, asks: 1.0855, closeoutBid: 1.0849, closeoutAsk: 1.0855, time: 1 },
+    ]);
     const sell = eur.getByRole('button', { name: 'Sell EUR/USD' });
     const buy = eur.getByRole('button', { name: 'Buy EUR/USD' });
     await waitFor(() => expect(sell.textContent).toBe('1.08490'));
@@ -63,10 +73,12 @@ describe('InstrumentPanel', () => {
     expect(within(row('AAPL_USD')).getByRole('button', { name: 'Buy AAPL/USD' })).toHaveProperty('disabled', false);
   });
 
-  it('says when a closed market opens again, in the user\'s local time', async () => {
+  it("says when a closed market opens again, in the user's local time", async () => {
     mockTradingFetch(tradingApi());
     const opens = '2026-11-22T22:00:00.000Z';
-    renderScreen(<Panel status={{ fx: 'closed', stock: 'open', crypto: 'open', nextOpen: { fx: opens, stock: null } }} />);
+    renderScreen(
+      <Panel status={{ fx: 'closed', stock: 'open', crypto: 'open', nextOpen: { fx: opens, stock: null } }} />,
+    );
     const local = new Date(opens);
     const hhmm = `${String(local.getHours()).padStart(2, '0')}:${String(local.getMinutes()).padStart(2, '0')}`;
     expect(within(screen.getByTestId('market-forex')).getByTestId('market-reopens').textContent).toContain(hhmm);
@@ -75,7 +87,15 @@ describe('InstrumentPanel', () => {
   it('disables Sell and Buy of an instrument that is not tradable', async () => {
     const instruments = instrumentsFixture().map((i) => (i.name === 'EUR_USD' ? { ...i, tradable: false } : i));
     mockTradingFetch(tradingApi({ instruments }));
-    renderScreen(<InstrumentPanel instruments={instruments} marketStatus={marketOpen} selected={null} onSelect={vi.fn()} onTrade={vi.fn()} />);
+    renderScreen(
+      <InstrumentPanel
+        instruments={instruments}
+        marketStatus={marketOpen}
+        selected={null}
+        onSelect={vi.fn()}
+        onTrade={vi.fn()}
+      />,
+    );
     expect(within(row('EUR_USD')).getByRole('button', { name: 'Sell EUR/USD' })).toHaveProperty('disabled', true);
   });
 

@@ -4,7 +4,14 @@ import { Accordion, Box, Center, Overlay, Paper, Stack, Tabs, Text, TextInput, T
 import { IconLock, IconSearch, IconStarFilled } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { GENERIC_ERROR, marketOfCategory, type CategoryName, type FavoriteDto, type InstrumentDto, type MarketStatus } from '@platform/domain';
+import {
+  GENERIC_ERROR,
+  marketOfCategory,
+  type CategoryName,
+  type FavoriteDto,
+  type InstrumentDto,
+  type MarketStatus,
+} from '@platform/domain';
 import { apiPost } from '../../api/client.ts';
 import { toastError, toastSuccess } from '../../ui/toast.ts';
 import { tradingKeys, useFavorites } from './api.ts';
@@ -54,7 +61,9 @@ export function InstrumentPanel({ instruments, marketStatus, selected, onSelect,
     const add = !favoriteIds.has(instrument.id);
     // The star flips at once; the reload after the call settles confirms it.
     client.setQueryData<FavoriteDto[]>(tradingKeys.favorites, (list = []) =>
-      add ? [...list, { id: -instrument.id, list_id: instrument.id, name: instrument.name }] : list.filter((f) => f.list_id !== instrument.id),
+      add
+        ? [...list, { id: -instrument.id, list_id: instrument.id, name: instrument.name }]
+        : list.filter((f) => f.list_id !== instrument.id),
     );
     toggle.mutate({ instrument, add });
   };
@@ -77,7 +86,9 @@ export function InstrumentPanel({ instruments, marketStatus, selected, onSelect,
           <>
             <Accordion variant="contained" defaultValue="favorites">
               <Accordion.Item value="favorites">
-                <Accordion.Control icon={<IconStarFilled size={14} color="var(--mantine-color-yellow-5)" />}>{t('Favorite Pairs')}</Accordion.Control>
+                <Accordion.Control icon={<IconStarFilled size={14} color="var(--mantine-color-yellow-5)" />}>
+                  {t('Favorite Pairs')}
+                </Accordion.Control>
                 <Accordion.Panel>
                   <InstrumentList
                     {...listProps}
@@ -89,9 +100,19 @@ export function InstrumentPanel({ instruments, marketStatus, selected, onSelect,
             </Accordion>
             <Tabs value={tab} onChange={setTab} keepMounted={false}>
               {/* The market tabs scroll sideways when they do not fit, rather than wrapping onto a second line. */}
-              <Tabs.List grow style={{ flexWrap: 'nowrap', overflowX: 'auto', overflowY: 'hidden', scrollbarWidth: 'thin' }}>
+              <Tabs.List
+                grow
+                style={{ flexWrap: 'nowrap', overflowX: 'auto', overflowY: 'hidden', scrollbarWidth: 'thin' }}
+              >
                 {MARKET_TABS.map((m) => (
-                  <Tabs.Tab key={m.category} value={m.category} px={6} fz="xs" fw={600} style={{ flexShrink: 0, whiteSpace: 'nowrap' }}>
+                  <Tabs.Tab
+                    key={m.category}
+                    value={m.category}
+                    px={6}
+                    fz="xs"
+                    fw={600}
+                    style={{ flexShrink: 0, whiteSpace: 'nowrap' }}
+                  >
                     {t(m.label)}
                   </Tabs.Tab>
                 ))}
@@ -104,7 +125,13 @@ export function InstrumentPanel({ instruments, marketStatus, selected, onSelect,
                       instruments={instruments.filter((i) => i.category === m.category)}
                       emptyText={t('No instruments')}
                     />
-                    {!isOpen(m.category) && <MarketClosed opensAt={marketStatus?.nextOpen?.[marketOfCategory(m.category) === 'stock' ? 'stock' : 'fx'] ?? null} />}
+                    {!isOpen(m.category) && (
+                      <MarketClosed
+                        opensAt={
+                          marketStatus?.nextOpen?.[marketOfCategory(m.category) === 'stock' ? 'stock' : 'fx'] ?? null
+                        }
+                      />
+                    )}
                   </Box>
                 </Tabs.Panel>
               ))}

@@ -19,7 +19,9 @@ describe('LiveTopBarStats', () => {
     expect(stat('Free Margin')).toBe('$9,941.00');
     expect(stat('Margin Level')).toBe('9304.63%');
 
-    emitRealtime('priceUpdate', [{ name: 'EUR_USD', bids: 1.0751, asks: 1.0753, closeoutBid: 1.0751, closeoutAsk: 1.0753, time: 9 }]);
+    emitRealtime('priceUpdate', [
+      { name: 'EUR_USD', bids: 1.0751, asks: 1.0753, closeoutBid: 1.0751, closeoutAsk: 1.0753, time: 9 },
+    ]);
     // (1.0751 − 1.08) × 10000 − 2 = −51
     await waitFor(() => expect(stat('Profit/Loss')).toBe('-$51.000'));
     expect(stat('Equity')).toBe('$9,949.000');
@@ -34,7 +36,15 @@ describe('LiveTopBarStats', () => {
   });
 
   it('converts the P/L of a position quoted in another currency with its current rate', async () => {
-    const order = orderFixture({ instrument: 'USD_JPY', base_symbol: 'USD', quote_symbol: 'JPY', type: 'sell', open_rate: '151.500', spread: '120', exchange_rate: '150' });
+    const order = orderFixture({
+      instrument: 'USD_JPY',
+      base_symbol: 'USD',
+      quote_symbol: 'JPY',
+      type: 'sell',
+      open_rate: '151.500',
+      spread: '120',
+      exchange_rate: '150',
+    });
     mockTradingFetch(tradingApi({ openOrders: [order], rate: '151.2' }));
     renderScreen(<LiveTopBarStats balance="10000" margin="100" currency="USD" />);
     // (151.500 − 151.221) × 10000 − 120 = 2670 JPY ÷ 151.2

@@ -21,7 +21,13 @@ export function MobileChartPage() {
 
   return (
     <Box h="100dvh" bg="dark.7" style={{ display: 'flex', flexDirection: 'column' }}>
-      <Group h={HEADER_HEIGHT} px="xs" gap="xs" wrap="nowrap" style={{ borderBottom: '1px solid var(--mantine-color-dark-4)', flexShrink: 0 }}>
+      <Group
+        h={HEADER_HEIGHT}
+        px="xs"
+        gap="xs"
+        wrap="nowrap"
+        style={{ borderBottom: '1px solid var(--mantine-color-dark-4)', flexShrink: 0 }}
+      >
         <ActionIcon component={Link} to="/dashboard" variant="subtle" aria-label={t('Back to the dashboard')}>
           <IconArrowLeft size={18} />
         </ActionIcon>

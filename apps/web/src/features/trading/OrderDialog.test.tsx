@@ -104,7 +104,9 @@ describe('OrderDialog', () => {
     const { fetchMock, onClose } = open('buy', {
       lotState: LOTS,
       extra: (method, path) =>
-        method === 'POST' && path === '/dashboard/orders' ? { body: { message: 'Order Placed Successfully', order: {} } } : undefined,
+        method === 'POST' && path === '/dashboard/orders'
+          ? { body: { message: 'Order Placed Successfully', order: {} } }
+          : undefined,
     });
     fireEvent.click(await screen.findByRole('combobox', { name: 'Select lot size' }));
     fireEvent.click(await screen.findByRole('option', { name: 'Standard lot (1)', hidden: true }));
@@ -182,7 +184,9 @@ describe('OrderDialog', () => {
   it("toasts the server's message when the order is refused", async () => {
     open('buy', {
       extra: (method, path) =>
-        method === 'POST' && path === '/dashboard/orders' ? { status: 422, body: { message: 'Market is closed for this instrument.' } } : undefined,
+        method === 'POST' && path === '/dashboard/orders'
+          ? { status: 422, body: { message: 'Market is closed for this instrument.' } }
+          : undefined,
     });
     await screen.findByLabelText('Amount');
     fireEvent.click(submit('Buy'));

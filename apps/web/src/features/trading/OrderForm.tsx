@@ -51,12 +51,24 @@ function Line({ label, value, color }: { label: string; value: string; color?: s
 }
 
 /** The body of the Buy and Sell dialogs (spec §4, §5): size, take-profit, stop-loss, margin figures, submit. */
-export function OrderForm({ side, instrument, prices, conversionRate, lot, wallet, plan, openProfitLoss, onDone }: OrderFormProps) {
+export function OrderForm({
+  side,
+  instrument,
+  prices,
+  conversionRate,
+  lot,
+  wallet,
+  plan,
+  openProfitLoss,
+  onDone,
+}: OrderFormProps) {
   const { t } = useTranslation();
   const client = useQueryClient();
   // Opens at the smallest preset (lot mode) or the category's smallest step (amount mode).
   const step = AMOUNT_STEP[instrument.category];
-  const [amount, setAmount] = useState<string>(() => (lot.lotState === 'lot' ? String(lot.lotSelector[0]?.value ?? '') : step));
+  const [amount, setAmount] = useState<string>(() =>
+    lot.lotState === 'lot' ? String(lot.lotSelector[0]?.value ?? '') : step,
+  );
   const [takeProfit, setTakeProfit] = useState<{ on: boolean; value: string }>({ on: false, value: '' });
   const [stopLoss, setStopLoss] = useState<{ on: boolean; value: string }>({ on: false, value: '' });
 
@@ -74,7 +86,8 @@ export function OrderForm({ side, instrument, prices, conversionRate, lot, walle
   });
   const bounds = newOrderBounds(side, prices);
   const levelsValid =
-    (!takeProfit.on || rateAllowed(takeProfit.value, bounds.takeProfit)) && (!stopLoss.on || rateAllowed(stopLoss.value, bounds.stopLoss));
+    (!takeProfit.on || rateAllowed(takeProfit.value, bounds.takeProfit)) &&
+    (!stopLoss.on || rateAllowed(stopLoss.value, bounds.stopLoss));
 
   const place = useMutation({
     mutationFn: (body: OrderCreateRequest) => apiPost<OrderResponse>('/dashboard/orders', body),
@@ -138,7 +151,9 @@ export function OrderForm({ side, instrument, prices, conversionRate, lot, walle
       <ProtectionField
         label={t('Take Profit')}
         enabled={takeProfit.on}
-        onToggle={(on) => setTakeProfit((s) => ({ on, value: s.value || startingLevel(side, 'takeProfit', prices, instrument.digits) }))}
+        onToggle={(on) =>
+          setTakeProfit((s) => ({ on, value: s.value || startingLevel(side, 'takeProfit', prices, instrument.digits) }))
+        }
         value={takeProfit.value}
         onChange={(value) => setTakeProfit({ on: true, value })}
         bounds={bounds.takeProfit}
@@ -147,14 +162,19 @@ export function OrderForm({ side, instrument, prices, conversionRate, lot, walle
       <ProtectionField
         label={t('Stop Loss')}
         enabled={stopLoss.on}
-        onToggle={(on) => setStopLoss((s) => ({ on, value: s.value || startingLevel(side, 'stopLoss', prices, instrument.digits) }))}
+        onToggle={(on) =>
+          setStopLoss((s) => ({ on, value: s.value || startingLevel(side, 'stopLoss', prices, instrument.digits) }))
+        }
         value={stopLoss.value}
         onChange={(value) => setStopLoss({ on: true, value })}
         bounds={bounds.stopLoss}
         digits={instrument.digits}
       />
       <Stack gap={4} data-testid="order-figures">
-        <Line label={side === 'buy' ? t('Ask') : t('Bid')} value={formatPrice(estimate.price.toString(), instrument.digits)} />
+        <Line
+          label={side === 'buy' ? t('Ask') : t('Bid')}
+          value={formatPrice(estimate.price.toString(), instrument.digits)}
+        />
         <Line label={t('Leverage')} value={`1:${leverage}`} />
         <Line label={t('Required Margin')} value={formatMoney(estimate.requiredMargin, currency)} />
         <Line label={t('Pip Value')} value={formatMoney(estimate.pipValue, currency)} />
@@ -169,7 +189,13 @@ export function OrderForm({ side, instrument, prices, conversionRate, lot, walle
           {t(estimate.problem)}
         </Text>
       )}
-      <Button color={side === 'buy' ? 'teal' : 'red'} size="md" disabled={blocked} loading={place.isPending} onClick={submit}>
+      <Button
+        color={side === 'buy' ? 'teal' : 'red'}
+        size="md"
+        disabled={blocked}
+        loading={place.isPending}
+        onClick={submit}
+      >
         {side === 'buy' ? t('Buy') : t('Sell')}
       </Button>
     </Stack>

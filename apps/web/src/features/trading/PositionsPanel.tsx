@@ -55,7 +55,15 @@ export function PositionsPanel({ currency, digitsOf, fill = false }: PositionsPa
   );
 
   return (
-    <Paper withBorder radius="md" p="sm" pos="relative" h={fill ? '100%' : undefined} style={fill ? { overflowY: 'auto' } : undefined} data-testid="positions-panel">
+    <Paper
+      withBorder
+      radius="md"
+      p="sm"
+      pos="relative"
+      h={fill ? '100%' : undefined}
+      style={fill ? { overflowY: 'auto' } : undefined}
+      data-testid="positions-panel"
+    >
       <Tabs value={tab} onChange={setTab} keepMounted={false}>
         <Tabs.List mb="xs">
           <Tabs.Tab value="all">{t('All Positions')}</Tabs.Tab>
@@ -84,7 +92,9 @@ export function PositionsPanel({ currency, digitsOf, fill = false }: PositionsPa
             />
           </Group>
         </Tabs.Panel>
-        <Tabs.Panel value="open">{table('open', live.orders, live.isLoading ? t('Loading...') : t('No open positions'))}</Tabs.Panel>
+        <Tabs.Panel value="open">
+          {table('open', live.orders, live.isLoading ? t('Loading...') : t('No open positions'))}
+        </Tabs.Panel>
       </Tabs>
       {protect && (
         <Suspense fallback={null}>

@@ -90,12 +90,23 @@ export function PositionsTable(props: PositionsTableProps) {
     isOpen(o) && (
       <Group gap={4} wrap="nowrap">
         <Tooltip label={t('Set Stop/Loss')}>
-          <ActionIcon variant="light" color="red" size="md" aria-label={t('Set Stop/Loss')} onClick={() => onProtect(o, 'loss')}>
+          <ActionIcon
+            variant="light"
+            color="red"
+            size="md"
+            aria-label={t('Set Stop/Loss')}
+            onClick={() => onProtect(o, 'loss')}
+          >
             <IconShieldDown size={16} />
           </ActionIcon>
         </Tooltip>
         <Tooltip label={t('Set Take/Profit')}>
-          <ActionIcon variant="light" color="teal" aria-label={t('Set Take/Profit')} onClick={() => onProtect(o, 'profit')}>
+          <ActionIcon
+            variant="light"
+            color="teal"
+            aria-label={t('Set Take/Profit')}
+            onClick={() => onProtect(o, 'profit')}
+          >
             <IconTargetArrow size={16} />
           </ActionIcon>
         </Tooltip>
@@ -116,7 +127,15 @@ export function PositionsTable(props: PositionsTableProps) {
 
   const allColumns: Column[] = [
     { key: 'time', label: t('Time'), cell: (o) => <When value={o.created_at} /> },
-    { key: 'instrument', label: t('Instrument'), cell: (o) => <Text span size="sm" fw={600} style={nowrap}>{pairLabel(o.base_symbol, o.quote_symbol)}</Text> },
+    {
+      key: 'instrument',
+      label: t('Instrument'),
+      cell: (o) => (
+        <Text span size="sm" fw={600} style={nowrap}>
+          {pairLabel(o.base_symbol, o.quote_symbol)}
+        </Text>
+      ),
+    },
     {
       key: 'type',
       label: t('Type'),
@@ -140,7 +159,14 @@ export function PositionsTable(props: PositionsTableProps) {
 
   return (
     <Table.ScrollContainer minWidth={variant === 'all' ? 1040 : 880} style={scrollBoxStyle}>
-      <Table striped highlightOnHover verticalSpacing="xs" horizontalSpacing={8} fz="sm" style={{ fontVariantNumeric: 'tabular-nums' }}>
+      <Table
+        striped
+        highlightOnHover
+        verticalSpacing="xs"
+        horizontalSpacing={8}
+        fz="sm"
+        style={{ fontVariantNumeric: 'tabular-nums' }}
+      >
         <Table.Thead>
           <Table.Tr>
             {columns.map((c) => (

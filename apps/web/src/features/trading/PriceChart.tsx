@@ -1,7 +1,14 @@
 import { useEffect, useRef } from 'react';
 import { Box, Center, Loader, Text, useMantineTheme } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { CandlestickSeries, ColorType, createChart, type IChartApi, type ISeriesApi, type UTCTimestamp } from 'lightweight-charts';
+import {
+  CandlestickSeries,
+  ColorType,
+  createChart,
+  type IChartApi,
+  type ISeriesApi,
+  type UTCTimestamp,
+} from 'lightweight-charts';
 import { CHART_INTERVAL_SPECS, type Candle, type ChartInterval } from '@platform/domain';
 import { useCandles } from './api.ts';
 import { liveBar } from './chartBars.ts';
@@ -42,7 +49,11 @@ export function PriceChart({ symbol, digits, height, interval = '1d' }: PriceCha
     const dark = theme.colors.dark;
     const chart = createChart(el, {
       autoSize: true,
-      layout: { background: { type: ColorType.Solid, color: dark[7] }, textColor: dark[1], fontFamily: theme.fontFamily },
+      layout: {
+        background: { type: ColorType.Solid, color: dark[7] },
+        textColor: dark[1],
+        fontFamily: theme.fontFamily,
+      },
       grid: { vertLines: { color: dark[5] }, horzLines: { color: dark[5] } },
       // Room at the top and bottom so the last price tag and the first axis label are never cut off.
       rightPriceScale: { borderColor: dark[4], scaleMargins: { top: 0.12, bottom: 0.08 }, minimumWidth: 72 },
@@ -79,7 +90,10 @@ export function PriceChart({ symbol, digits, height, interval = '1d' }: PriceCha
     const last = data.at(-1);
     lastRef.current = last ? { key, bar: last } : null;
     // All bars, with a few empty slots at the left so the first time label is not cut by the edge.
-    if (data.length) chartRef.current?.timeScale().setVisibleLogicalRange({ from: -Math.max(3, data.length * 0.02), to: data.length + 3 });
+    if (data.length)
+      chartRef.current
+        ?.timeScale()
+        .setVisibleLogicalRange({ from: -Math.max(3, data.length * 0.02), to: data.length + 3 });
   }, [candles.data, key]);
 
   useEffect(() => {

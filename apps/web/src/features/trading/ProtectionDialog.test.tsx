@@ -7,7 +7,10 @@ import { ProtectionDialog, type ProtectionKind } from './ProtectionDialog.tsx';
 
 function open(order: OrderDto, kind: ProtectionKind, status = 200) {
   const fetchMock = mockTradingFetch(
-    tradingApi({ extra: (method, path) => (method === 'PUT' && path === `/dashboard/orders/${order.id}` ? { status, body: { message: 'ok' } } : undefined) }),
+    tradingApi({
+      extra: (method, path) =>
+        method === 'PUT' && path === `/dashboard/orders/${order.id}` ? { status, body: { message: 'ok' } } : undefined,
+    }),
   );
   const onClose = vi.fn();
   renderScreen(<ProtectionDialog order={order} kind={kind} digits={5} onClose={onClose} />);

@@ -2,7 +2,14 @@ import { useState } from 'react';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { dec, GENERIC_ERROR, openOrderBounds, type MessageResponse, type OrderDto, type OrderUpdateRequest } from '@platform/domain';
+import {
+  dec,
+  GENERIC_ERROR,
+  openOrderBounds,
+  type MessageResponse,
+  type OrderDto,
+  type OrderUpdateRequest,
+} from '@platform/domain';
 import { apiPut } from '../../api/client.ts';
 import { toastError, toastSuccess } from '../../ui/toast.ts';
 import { refreshTrading } from './api.ts';
@@ -64,7 +71,15 @@ export function ProtectionDialog({ order, kind, digits, onClose }: ProtectionDia
       }
     >
       <Stack gap="md">
-        <ProtectionField label={label} enabled={enabled} onToggle={setEnabled} value={value} onChange={setValue} bounds={bounds} digits={digits} />
+        <ProtectionField
+          label={label}
+          enabled={enabled}
+          onToggle={setEnabled}
+          value={value}
+          onChange={setValue}
+          bounds={bounds}
+          digits={digits}
+        />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             {t('Cancel')}

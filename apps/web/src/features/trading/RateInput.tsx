@@ -77,12 +77,22 @@ export function RateInput({ label, value, onChange, bounds, digits, hideLabel = 
       error={error}
       styles={{ input: { textAlign: 'center', fontVariantNumeric: 'tabular-nums' } }}
       leftSection={
-        <ActionIcon variant="subtle" aria-label={t('Decrease {{label}}', { label })} disabled={!canDecrease} onClick={() => step(-1)}>
+        <ActionIcon
+          variant="subtle"
+          aria-label={t('Decrease {{label}}', { label })}
+          disabled={!canDecrease}
+          onClick={() => step(-1)}
+        >
           <IconMinus size={14} />
         </ActionIcon>
       }
       rightSection={
-        <ActionIcon variant="subtle" aria-label={t('Increase {{label}}', { label })} disabled={!canIncrease} onClick={() => step(1)}>
+        <ActionIcon
+          variant="subtle"
+          aria-label={t('Increase {{label}}', { label })}
+          disabled={!canIncrease}
+          onClick={() => step(1)}
+        >
           <IconPlus size={14} />
         </ActionIcon>
       }

@@ -22,7 +22,12 @@ export function TerminalLayout({ banner, instruments, chart, positions }: Termin
     <Stack gap="xs" className={classes.root} data-testid="terminal">
       {banner}
       <Box className={classes.body}>
-        <Group orientation="horizontal" id="terminal-columns" defaultLayout={columns.defaultLayout} onLayoutChanged={columns.onLayoutChanged}>
+        <Group
+          orientation="horizontal"
+          id="terminal-columns"
+          defaultLayout={columns.defaultLayout}
+          onLayoutChanged={columns.onLayoutChanged}
+        >
           <Panel id="instruments" defaultSize="28%" minSize="300px" maxSize="45%">
             <Stack gap="xs" className={classes.scroll} data-testid="terminal-instruments">
               {instruments}
@@ -30,7 +35,12 @@ export function TerminalLayout({ banner, instruments, chart, positions }: Termin
           </Panel>
           <Separator className={classes.separatorColumns} />
           <Panel id="workspace" minSize="40%">
-            <Group orientation="vertical" id="terminal-rows" defaultLayout={rows.defaultLayout} onLayoutChanged={rows.onLayoutChanged}>
+            <Group
+              orientation="vertical"
+              id="terminal-rows"
+              defaultLayout={rows.defaultLayout}
+              onLayoutChanged={rows.onLayoutChanged}
+            >
               <Panel id="chart" defaultSize="58%" minSize="220px">
                 {chart}
               </Panel>

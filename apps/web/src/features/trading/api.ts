@@ -81,7 +81,13 @@ export function fetchRate(quote: string): Promise<RateResponse> {
 
 /** The order dialog loads the rate afresh each time it opens (spec §4). */
 export function useRate(quote: string, enabled: boolean) {
-  return useQuery({ queryKey: tradingKeys.rate(quote), queryFn: () => fetchRate(quote), enabled, staleTime: 0, retry: false });
+  return useQuery({
+    queryKey: tradingKeys.rate(quote),
+    queryFn: () => fetchRate(quote),
+    enabled,
+    staleTime: 0,
+    retry: false,
+  });
 }
 
 export function useLotState(category: CategoryName, enabled: boolean) {

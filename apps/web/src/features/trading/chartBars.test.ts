@@ -14,7 +14,13 @@ describe('live daily bar', () => {
 
   it('opens a new bar on the next day', () => {
     const next = Date.UTC(2025, 2, 5, 0, 0, 1);
-    expect(liveBar(last, 1.083, next)).toEqual({ time: day + 86_400, open: 1.083, high: 1.083, low: 1.083, close: 1.083 });
+    expect(liveBar(last, 1.083, next)).toEqual({
+      time: day + 86_400,
+      open: 1.083,
+      high: 1.083,
+      low: 1.083,
+      close: 1.083,
+    });
   });
 });
 
@@ -24,6 +30,12 @@ describe('live bar of a shorter timeframe', () => {
     const start = Date.UTC(2025, 2, 4, 8) / 1000;
     const bar = { time: start, open: 1.08, high: 1.081, low: 1.079, close: 1.08 };
     expect(liveBar(bar, 1.085, Date.UTC(2025, 2, 4, 11, 59), h4)).toEqual({ ...bar, high: 1.085, close: 1.085 });
-    expect(liveBar(bar, 1.084, Date.UTC(2025, 2, 4, 12, 0, 1), h4)).toEqual({ time: start + h4, open: 1.084, high: 1.084, low: 1.084, close: 1.084 });
+    expect(liveBar(bar, 1.084, Date.UTC(2025, 2, 4, 12, 0, 1), h4)).toEqual({
+      time: start + h4,
+      open: 1.084,
+      high: 1.084,
+      low: 1.084,
+      close: 1.084,
+    });
   });
 });

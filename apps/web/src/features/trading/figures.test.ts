@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { dec } from '@platform/domain';
-import { estimateOrder, formatPrice, formatProfitLoss, INSUFFICIENT_BALANCE, INSUFFICIENT_FREE_MARGIN, leverageOf, openPositionProfitLoss } from './figures.ts';
+import {
+  estimateOrder,
+  formatPrice,
+  formatProfitLoss,
+  INSUFFICIENT_BALANCE,
+  INSUFFICIENT_FREE_MARGIN,
+  leverageOf,
+  openPositionProfitLoss,
+} from './figures.ts';
 import { orderFixture } from './testing.ts';
 
 describe('profit/loss of an open position', () => {
@@ -11,7 +19,14 @@ describe('profit/loss of an open position', () => {
   });
 
   it('closes a sell at the ask and converts with the current rate', () => {
-    const order = orderFixture({ type: 'sell', instrument: 'USD_JPY', quote_symbol: 'JPY', open_rate: '151.500', spread: '120', exchange_rate: '150' });
+    const order = orderFixture({
+      type: 'sell',
+      instrument: 'USD_JPY',
+      quote_symbol: 'JPY',
+      open_rate: '151.500',
+      spread: '120',
+      exchange_rate: '150',
+    });
     // (151.500 − 151.221) × 10000 − 120 = 2670 JPY at 151.2 JPY per USD
     const pl = openPositionProfitLoss(order, { bid: 151.209, ask: 151.221 }, '151.2');
     expect(pl?.toFixed(5)).toBe('17.65873');
@@ -65,7 +80,9 @@ describe('order estimate', () => {
     expect(estimateOrder({ ...base, amount: '900000', margin: '1000' }).problem).toBe(INSUFFICIENT_FREE_MARGIN);
     // Live profit adds to the free margin, a live loss takes from it.
     expect(estimateOrder({ ...base, amount: '900000', margin: '1000', openProfitLoss: '900' }).problem).toBeNull();
-    expect(estimateOrder({ ...base, amount: '900000', margin: '0', openProfitLoss: '-500' }).problem).toBe(INSUFFICIENT_FREE_MARGIN);
+    expect(estimateOrder({ ...base, amount: '900000', margin: '0', openProfitLoss: '-500' }).problem).toBe(
+      INSUFFICIENT_FREE_MARGIN,
+    );
   });
 
   it('has no amount when empty or zero', () => {

@@ -38,7 +38,11 @@ export function formatPrice(value: number | string | null | undefined, digits: n
 }
 
 /** Live P/L of an open position in the wallet currency, closing at the current price (buy at bid, sell at ask). */
-export function openPositionProfitLoss(order: OrderDto, prices: Prices | undefined, conversionRate: string | undefined): Decimal | null {
+export function openPositionProfitLoss(
+  order: OrderDto,
+  prices: Prices | undefined,
+  conversionRate: string | undefined,
+): Decimal | null {
   if (!prices) return null;
   return profitLoss({
     side: order.type,
@@ -52,14 +56,21 @@ export function openPositionProfitLoss(order: OrderDto, prices: Prices | undefin
 }
 
 /** Profit/loss as the tables show it: 5 decimals with the currency; green above 0, red otherwise (spec §9). */
-export function formatProfitLoss(value: Decimal | string | null | undefined, currency: string): { text: string; color: string | undefined } {
+export function formatProfitLoss(
+  value: Decimal | string | null | undefined,
+  currency: string,
+): { text: string; color: string | undefined } {
   if (value === null || value === undefined) return { text: '-', color: undefined };
   const d = dec(value);
   return { text: formatMoney(d, currency, 5), color: d.greaterThan(0) ? 'teal' : 'red' };
 }
 
 /** Leverage of a category for this client: the plan's {category}_leverage, else the instrument's own. */
-export function leverageOf(plan: PricingTableDto | null | undefined, category: CategoryName, instrumentLeverage: number): number {
+export function leverageOf(
+  plan: PricingTableDto | null | undefined,
+  category: CategoryName,
+  instrumentLeverage: number,
+): number {
   const planLeverage = plan ? plan[`${category}_leverage`] : null;
   return resolveLeverage(planLeverage, instrumentLeverage);
 }
@@ -119,7 +130,11 @@ export function estimateOrder(p: OrderEstimateInput): OrderEstimate {
     conversionRate: p.conversionRate,
   });
   const freeMargin = dec(p.balance).minus(p.margin).plus(p.openProfitLoss);
-  const problem = margin.greaterThan(p.balance) ? INSUFFICIENT_BALANCE : margin.greaterThan(freeMargin) ? INSUFFICIENT_FREE_MARGIN : null;
+  const problem = margin.greaterThan(p.balance)
+    ? INSUFFICIENT_BALANCE
+    : margin.greaterThan(freeMargin)
+      ? INSUFFICIENT_FREE_MARGIN
+      : null;
   return {
     price,
     requiredMargin: margin,

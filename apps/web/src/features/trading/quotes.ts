@@ -19,7 +19,8 @@ export interface LiveQuote {
   askMove: Move;
 }
 
-const moveOf = (before: number, after: number, last: Move): Move => (after > before ? 'up' : after < before ? 'down' : last);
+const moveOf = (before: number, after: number, last: Move): Move =>
+  after > before ? 'up' : after < before ? 'down' : last;
 
 /**
  * Current prices by instrument name. Each quote object is replaced when its price changes, so a component
@@ -55,7 +56,8 @@ export class QuoteStore {
     let changed = false;
     for (const t of ticks) {
       const prev = this.quotes.get(t.name);
-      if (prev && (t.time < prev.time || (t.time === prev.time && prev.bid === t.bids && prev.ask === t.asks))) continue;
+      if (prev && (t.time < prev.time || (t.time === prev.time && prev.bid === t.bids && prev.ask === t.asks)))
+        continue;
       this.quotes.set(t.name, {
         name: t.name,
         bid: t.bids,

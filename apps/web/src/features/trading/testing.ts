@@ -140,8 +140,14 @@ export function mockTradingFetch(responder: TradingResponder) {
     const url = new URL(typeof input === 'string' ? input : input.toString(), 'http://localhost');
     const method = (init?.method ?? 'GET').toUpperCase();
     const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
-    const answer = responder(method, url.pathname.replace(/^\/api/, ''), body, url.searchParams) ?? { status: 404, body: { message: 'Not found.' } };
-    return new Response(JSON.stringify(answer.body), { status: answer.status ?? 200, headers: { 'content-type': 'application/json' } });
+    const answer = responder(method, url.pathname.replace(/^\/api/, ''), body, url.searchParams) ?? {
+      status: 404,
+      body: { message: 'Not found.' },
+    };
+    return new Response(JSON.stringify(answer.body), {
+      status: answer.status ?? 200,
+      headers: { 'content-type': 'application/json' },
+    });
   });
   vi.stubGlobal('fetch', fetchMock);
   return fetchMock;
@@ -152,7 +158,10 @@ export function callsTo(fetchMock: ReturnType<typeof mockTradingFetch>, method: 
   return fetchMock.mock.calls
     .map(([input, init]) => ({ url: new URL(String(input), 'http://localhost'), init }))
     .filter(({ url, init }) => (init?.method ?? 'GET').toUpperCase() === method && url.pathname === `/api${path}`)
-    .map(({ url, init }) => ({ query: url.searchParams, body: typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined }));
+    .map(({ url, init }) => ({
+      query: url.searchParams,
+      body: typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined,
+    }));
 }
 
 /** Canned answers of every call the trading screens make. */
@@ -166,7 +175,8 @@ export function tradingApi(o: TradingApiOptions = {}): TradingResponder {
     if (path === '/dashboard/market-status') return { body: o.marketStatus ?? marketOpen };
     if (path === '/dashboard/get-favorite') return { body: o.favorites ?? [] };
     if (path === '/dashboard/rates') return { body: { rate: o.rate ?? '1', base: 'USD', quote: 'USD' } };
-    if (path.startsWith('/dashboard/lot-state/')) return { body: o.lotState ?? { lotState: 'amount', lotSelector: [] } };
+    if (path.startsWith('/dashboard/lot-state/'))
+      return { body: o.lotState ?? { lotState: 'amount', lotSelector: [] } };
     if (path === '/market/candles') return { body: [] };
     if (method === 'GET' && path === '/dashboard/orders') {
       const rows = query.get('status') === 'open' ? (o.openOrders ?? []) : (o.allOrders ?? o.openOrders ?? []);

@@ -5,7 +5,11 @@ import { brandingFixture, currentUserFixture } from '../../test/fixtures.ts';
 import { SecurityPage } from '../account/SecurityPage.tsx';
 import { queryKeys } from '../../api/hooks.ts';
 
-const SETUP = { secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/x', qrDataUrl: 'data:image/png;base64,iVBORw0KGgo=' };
+const SETUP = {
+  secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+  otpauthUrl: 'otpauth://totp/x',
+  qrDataUrl: 'data:image/png;base64,iVBORw0KGgo=',
+};
 const CODES = Array.from({ length: 10 }, (_, i) => `abcd${i}-efgh${i}`);
 
 describe('Two-factor sign-in card (Security page)', () => {
@@ -28,7 +32,8 @@ describe('Two-factor sign-in card (Security page)', () => {
       calls.push([method, path, body]);
       if (path === '/settings/branding') return { body: brandingFixture() };
       if (path === '/auth/user') return { body: currentUserFixture(1) };
-      if (path === '/security/two-factor') return { body: { enabled, required: false, recoveryCodesLeft: enabled ? 10 : 0 } };
+      if (path === '/security/two-factor')
+        return { body: { enabled, required: false, recoveryCodesLeft: enabled ? 10 : 0 } };
       if (path === '/security/two-factor/setup') return { body: SETUP };
       if (path === '/security/two-factor/enable') {
         enabled = true;
@@ -54,7 +59,11 @@ describe('Two-factor sign-in card (Security page)', () => {
     // Policy: the admin saves the roles.
     await screen.findByText('Require two-factor sign-in for roles');
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(calls.find(([m, p]) => m === 'PUT' && p === '/admin/security/two-factor-policy')?.[2]).toEqual({ roles: [2] }));
+    await waitFor(() =>
+      expect(calls.find(([m, p]) => m === 'PUT' && p === '/admin/security/two-factor-policy')?.[2]).toEqual({
+        roles: [2],
+      }),
+    );
   });
 
   it('offers no turning off when the role requires it', async () => {
@@ -76,7 +85,8 @@ describe('Two-factor sign-in card (Security page)', () => {
     mockApi((method, path, body) => {
       if (path === '/settings/branding') return { body: brandingFixture() };
       if (path === '/auth/user') return { body: currentUserFixture(4) };
-      if (path === '/security/two-factor') return { body: { enabled: sent === undefined, required: false, recoveryCodesLeft: 10 } };
+      if (path === '/security/two-factor')
+        return { body: { enabled: sent === undefined, required: false, recoveryCodesLeft: 10 } };
       if (path === '/security/two-factor/disable') {
         sent = body;
         return { body: { message: 'Two-factor sign-in is off' } };

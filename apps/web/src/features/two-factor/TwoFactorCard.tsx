@@ -2,7 +2,12 @@ import { useState } from 'react';
 import { Alert, Badge, Button, Group, PasswordInput, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { GENERIC_ERROR, type RecoveryCodesResponse, type TwoFactorSetupResponse, type TwoFactorStatusResponse } from '@platform/domain';
+import {
+  GENERIC_ERROR,
+  type RecoveryCodesResponse,
+  type TwoFactorSetupResponse,
+  type TwoFactorStatusResponse,
+} from '@platform/domain';
 import { apiGet, apiPost, errorMessage } from '../../api/client.ts';
 import { PageCard } from '../../ui/PageCard.tsx';
 import { toastError, toastSuccess } from '../../ui/toast.ts';
@@ -20,7 +25,10 @@ type Panel = 'none' | 'setup' | 'regenerate' | 'disable';
 export function TwoFactorCard({ isAdmin }: { isAdmin: boolean }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const status = useQuery({ queryKey: twoFactorKey, queryFn: () => apiGet<TwoFactorStatusResponse>('/security/two-factor') });
+  const status = useQuery({
+    queryKey: twoFactorKey,
+    queryFn: () => apiGet<TwoFactorStatusResponse>('/security/two-factor'),
+  });
   const [panel, setPanel] = useState<Panel>('none');
   const [setup, setSetup] = useState<TwoFactorSetupResponse | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
@@ -116,10 +124,21 @@ export function TwoFactorCard({ isAdmin }: { isAdmin: boolean }) {
     body = (
       <form onSubmit={submit(disable)} noValidate>
         <Stack gap="md">
-          <PasswordInput label={t('Current Password')} autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
+          <PasswordInput
+            label={t('Current Password')}
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+          />
           <CodeInput value={code} onChange={setCode} />
           <Group>
-            <Button color="red" type="submit" disabled={code.length !== 6 || password === ''} loading={disable.isPending}>
+            <Button
+              color="red"
+              type="submit"
+              disabled={code.length !== 6 || password === ''}
+              loading={disable.isPending}
+            >
               {t('Turn off')}
             </Button>
             <Button variant="default" onClick={close}>
@@ -143,7 +162,9 @@ export function TwoFactorCard({ isAdmin }: { isAdmin: boolean }) {
           <Alert color="blue" variant="light">
             {s.enabled
               ? t('Your role requires two-factor sign-in, so it cannot be turned off.')
-              : t('Your role requires two-factor sign-in. Set it up now, or you will be asked to at your next sign-in.')}
+              : t(
+                  'Your role requires two-factor sign-in. Set it up now, or you will be asked to at your next sign-in.',
+                )}
           </Alert>
         )}
         <Group>

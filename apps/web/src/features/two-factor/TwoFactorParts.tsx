@@ -12,12 +12,30 @@ export function TwoFactorSetupInfo({ setup }: { setup: TwoFactorSetupResponse })
       <Text size="sm" ta="center">
         {t('Scan this QR code with your authenticator app, or type the key in by hand.')}
       </Text>
-      <Image src={setup.qrDataUrl} alt={t('QR code for your authenticator app')} w={200} h={200} radius="md" bg="white" p={6} />
+      <Image
+        src={setup.qrDataUrl}
+        alt={t('QR code for your authenticator app')}
+        w={200}
+        h={200}
+        radius="md"
+        bg="white"
+        p={6}
+      />
       <Group gap="xs" w="100%" wrap="nowrap" align="flex-end">
-        <TextInput label={t('Setup key')} value={setup.secret} readOnly style={{ flex: 1 }} data-testid="two-factor-secret" />
+        <TextInput
+          label={t('Setup key')}
+          value={setup.secret}
+          readOnly
+          style={{ flex: 1 }}
+          data-testid="two-factor-secret"
+        />
         <CopyButton value={setup.secret}>
           {({ copied, copy }) => (
-            <Button variant="light" onClick={copy} leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}>
+            <Button
+              variant="light"
+              onClick={copy}
+              leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
+            >
               {copied ? t('Copied') : t('Copy')}
             </Button>
           )}
@@ -28,7 +46,13 @@ export function TwoFactorSetupInfo({ setup }: { setup: TwoFactorSetupResponse })
 }
 
 /** A 6-digit code input: digits only, numeric keyboard on phones, one-time-code autofill. */
-export function CodeInput(props: { value: string; onChange: (v: string) => void; label?: string; autoFocus?: boolean; error?: string }) {
+export function CodeInput(props: {
+  value: string;
+  onChange: (v: string) => void;
+  label?: string;
+  autoFocus?: boolean;
+  error?: string;
+}) {
   const { t } = useTranslation();
   return (
     <TextInput
@@ -48,7 +72,15 @@ export function CodeInput(props: { value: string; onChange: (v: string) => void;
 }
 
 /** The recovery codes, shown once: the user confirms having saved them before going on. */
-export function RecoveryCodesPanel({ codes, onDone, doneLabel }: { codes: string[]; onDone: () => void; doneLabel?: string }) {
+export function RecoveryCodesPanel({
+  codes,
+  onDone,
+  doneLabel,
+}: {
+  codes: string[];
+  onDone: () => void;
+  doneLabel?: string;
+}) {
   const { t } = useTranslation();
   const [saved, setSaved] = useState(false);
   return (
@@ -66,12 +98,20 @@ export function RecoveryCodesPanel({ codes, onDone, doneLabel }: { codes: string
       </SimpleGrid>
       <CopyButton value={codes.join('\n')}>
         {({ copied, copy }) => (
-          <Button variant="light" onClick={copy} leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}>
+          <Button
+            variant="light"
+            onClick={copy}
+            leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
+          >
             {copied ? t('Copied') : t('Copy codes')}
           </Button>
         )}
       </CopyButton>
-      <Checkbox label={t('I have saved these codes')} checked={saved} onChange={(e) => setSaved(e.currentTarget.checked)} />
+      <Checkbox
+        label={t('I have saved these codes')}
+        checked={saved}
+        onChange={(e) => setSaved(e.currentTarget.checked)}
+      />
       <Button disabled={!saved} onClick={onDone}>
         {doneLabel ?? t('Continue')}
       </Button>

@@ -12,7 +12,10 @@ const policyKey = ['admin', 'two-factor-policy'] as const;
 export function TwoFactorPolicyForm() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const policy = useQuery({ queryKey: policyKey, queryFn: () => apiGet<{ roles: number[] }>('/admin/security/two-factor-policy') });
+  const policy = useQuery({
+    queryKey: policyKey,
+    queryFn: () => apiGet<{ roles: number[] }>('/admin/security/two-factor-policy'),
+  });
   const [roles, setRoles] = useState<string[]>([]);
   useEffect(() => {
     if (policy.data) setRoles(policy.data.roles.map(String));

@@ -32,7 +32,14 @@ export function ConfirmPopover({ message, onConfirm, reasonLabel, children }: Co
   };
 
   return (
-    <Popover opened={opened} onChange={setOpened} width={reasonLabel ? 300 : 260} position="bottom-end" withArrow shadow="md">
+    <Popover
+      opened={opened}
+      onChange={setOpened}
+      width={reasonLabel ? 300 : 260}
+      position="bottom-end"
+      withArrow
+      shadow="md"
+    >
       <Popover.Target>
         <span onClick={() => setOpened((o) => !o)} style={{ display: 'inline-flex' }}>
           {children}

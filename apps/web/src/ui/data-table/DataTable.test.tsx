@@ -90,7 +90,9 @@ describe('DataTable', () => {
     await screen.findByText('User 1');
     expect(screen.queryByRole('link', { name: 'Export CSV' })).toBeNull();
     unmount();
-    renderWithProviders(<DataTable url="/things/api" columns={columns} filters={{ status: 'pending', empty: '' }} exportable />);
+    renderWithProviders(
+      <DataTable url="/things/api" columns={columns} filters={{ status: 'pending', empty: '' }} exportable />,
+    );
     await screen.findByText('User 1');
     const link = () => new URL(screen.getByRole('link', { name: 'Export CSV' }).getAttribute('href')!, 'http://x');
     expect(link().pathname).toBe('/api/things/api');

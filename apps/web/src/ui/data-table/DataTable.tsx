@@ -1,11 +1,33 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { Button, Checkbox, Group, LoadingOverlay, Pagination, Paper, Select, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
+import {
+  Button,
+  Checkbox,
+  Group,
+  LoadingOverlay,
+  Pagination,
+  Paper,
+  Select,
+  Table,
+  Text,
+  TextInput,
+  UnstyledButton,
+} from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { IconChevronDown, IconChevronUp, IconDownload, IconSearch, IconSelector } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { pageCount } from '@platform/domain';
 import { apiUrl, errorMessage } from '../../api/client.ts';
-import { cellContent, defaultRowKey, sortRows, scrollBoxStyle, stickyActionsStyle, stickyMessageStyle, type DataTableColumn, type RowKey, type SortState } from './cells.ts';
+import {
+  cellContent,
+  defaultRowKey,
+  sortRows,
+  scrollBoxStyle,
+  stickyActionsStyle,
+  stickyMessageStyle,
+  type DataTableColumn,
+  type RowKey,
+  type SortState,
+} from './cells.ts';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, usePagedList, type ListFilters } from './usePagedList.ts';
 
 /** Search waits for the user to stop typing before asking the server (spec §9). */
@@ -84,7 +106,9 @@ export function DataTable<T>({
   const someSelected = keys.some((k) => selected.has(k));
 
   const toggleSort = (key: string) =>
-    setSort((s) => (s?.key === key ? { key, direction: s.direction === 'asc' ? 'desc' : 'asc' } : { key, direction: 'asc' }));
+    setSort((s) =>
+      s?.key === key ? { key, direction: s.direction === 'asc' ? 'desc' : 'asc' } : { key, direction: 'asc' },
+    );
 
   const toggleAll = () => {
     if (!selection) return;
@@ -116,7 +140,11 @@ export function DataTable<T>({
       <Table.Tr key={String(keys[i])} bg={selected.has(keys[i]) ? 'var(--mantine-color-blue-light)' : undefined}>
         {selection && (
           <Table.Td w={40}>
-            <Checkbox aria-label={t('Select row')} checked={selected.has(keys[i])} onChange={() => toggleRow(keys[i])} />
+            <Checkbox
+              aria-label={t('Select row')}
+              checked={selected.has(keys[i])}
+              onChange={() => toggleRow(keys[i])}
+            />
           </Table.Td>
         )}
         {columns.map((c) => (
@@ -164,7 +192,11 @@ export function DataTable<T>({
           )}
         </Group>
       )}
-      <LoadingOverlay visible={list.isFetching && !list.isLoading} overlayProps={{ blur: 1 }} loaderProps={{ size: 'sm' }} />
+      <LoadingOverlay
+        visible={list.isFetching && !list.isLoading}
+        overlayProps={{ blur: 1 }}
+        loaderProps={{ size: 'sm' }}
+      />
       <Table.ScrollContainer minWidth={Math.max(600, columns.length * 110)} style={scrollBoxStyle}>
         <Table striped highlightOnHover verticalSpacing="sm">
           <Table.Thead>
@@ -181,7 +213,15 @@ export function DataTable<T>({
               )}
               {columns.map((c) => (
                 <Table.Th key={c.key} w={c.width} style={isActions(c) ? stickyActionsStyle : undefined}>
-                  {c.sortable ? <SortButton label={c.label} state={sort?.key === c.key ? sort.direction : null} onClick={() => toggleSort(c.key)} /> : c.label}
+                  {c.sortable ? (
+                    <SortButton
+                      label={c.label}
+                      state={sort?.key === c.key ? sort.direction : null}
+                      onClick={() => toggleSort(c.key)}
+                    />
+                  ) : (
+                    c.label
+                  )}
                 </Table.Th>
               ))}
             </Table.Tr>

@@ -4,7 +4,15 @@ import { useTranslation } from 'react-i18next';
 import { ConfirmPopover } from './ConfirmPopover.tsx';
 
 /** The ACTIONS cell of an editable list: edit, and delete behind the spec's confirmation text. */
-export function EditDeleteActions({ onEdit, deleteMessage, onDelete }: { onEdit: () => void; deleteMessage: string; onDelete: () => void }) {
+export function EditDeleteActions({
+  onEdit,
+  deleteMessage,
+  onDelete,
+}: {
+  onEdit: () => void;
+  deleteMessage: string;
+  onDelete: () => void;
+}) {
   const { t } = useTranslation();
   return (
     <Group gap={4} wrap="nowrap">

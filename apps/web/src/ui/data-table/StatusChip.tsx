@@ -4,14 +4,30 @@ import { Badge, Box, Group, Tooltip } from '@mantine/core';
 export function StatusChip({ label, color }: { label: string; color: string }) {
   return (
     // Never shortened to "APPRO…": the chip keeps the width of its word and the table makes room for it.
-    <Badge color={color} variant="light" radius="sm" style={{ minWidth: 'max-content' }} styles={{ label: { overflow: 'visible' } }}>
+    <Badge
+      color={color}
+      variant="light"
+      radius="sm"
+      style={{ minWidth: 'max-content' }}
+      styles={{ label: { overflow: 'visible' } }}
+    >
       {label}
     </Badge>
   );
 }
 
 /** A name with the presence dot the spec asks for: green online, red offline. */
-export function OnlineName({ name, online, onlineLabel, offlineLabel }: { name: string; online: boolean; onlineLabel: string; offlineLabel: string }) {
+export function OnlineName({
+  name,
+  online,
+  onlineLabel,
+  offlineLabel,
+}: {
+  name: string;
+  online: boolean;
+  onlineLabel: string;
+  offlineLabel: string;
+}) {
   return (
     <Group gap={8} wrap="nowrap">
       <Tooltip label={online ? onlineLabel : offlineLabel}>
@@ -21,7 +37,11 @@ export function OnlineName({ name, online, onlineLabel, offlineLabel }: { name: 
           data-online={online}
           w={10}
           h={10}
-          style={{ borderRadius: '50%', flexShrink: 0, background: `var(--mantine-color-${online ? 'green' : 'red'}-6)` }}
+          style={{
+            borderRadius: '50%',
+            flexShrink: 0,
+            background: `var(--mantine-color-${online ? 'green' : 'red'}-6)`,
+          }}
         />
       </Tooltip>
       <span>{name}</span>

@@ -89,7 +89,11 @@ export function defaultRowKey(row: unknown): RowKey {
 export const scrollBoxStyle = { containerType: 'inline-size' } as const;
 
 /** An empty-state or message row's text stays in view inside a table wider than its box: pinned to the visible part. */
-export const stickyMessageStyle = { position: 'sticky', left: 0, width: 'calc(100cqi - 2 * var(--table-horizontal-spacing, 10px))' } as const;
+export const stickyMessageStyle = {
+  position: 'sticky',
+  left: 0,
+  width: 'calc(100cqi - 2 * var(--table-horizontal-spacing, 10px))',
+} as const;
 
 /** The ACTIONS column stays visible at the right edge of a table wider than its card. */
 export const stickyActionsStyle = {

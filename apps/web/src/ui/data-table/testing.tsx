@@ -16,7 +16,11 @@ export interface FetchCall {
 
 type Reply = unknown | { status: number; body: unknown };
 const isStatusReply = (r: unknown): r is { status: number; body: unknown } =>
-  typeof r === 'object' && r !== null && 'status' in r && 'body' in r && typeof (r as { status: unknown }).status === 'number';
+  typeof r === 'object' &&
+  r !== null &&
+  'status' in r &&
+  'body' in r &&
+  typeof (r as { status: unknown }).status === 'number';
 
 /**
  * Replaces globalThis.fetch with a handler that answers by method and path (without /api) and records
@@ -30,12 +34,16 @@ export function mockFetch(handler: (call: FetchCall) => Reply) {
       method: (init?.method ?? 'GET').toUpperCase(),
       path: url.pathname.replace(/^\/api/, ''),
       query: url.searchParams,
-      body: typeof init?.body === 'string' ? JSON.parse(init.body) : init?.body instanceof FormData ? init.body : undefined,
+      body:
+        typeof init?.body === 'string' ? JSON.parse(init.body) : init?.body instanceof FormData ? init.body : undefined,
     };
     calls.push(call);
     const reply = handler(call);
     const { status, body } = isStatusReply(reply) ? reply : { status: 200, body: reply };
-    return new Response(body === undefined ? '' : JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    return new Response(body === undefined ? '' : JSON.stringify(body), {
+      status,
+      headers: { 'content-type': 'application/json' },
+    });
   });
   globalThis.fetch = fn as typeof fetch;
   return { fn, calls };
@@ -50,7 +58,9 @@ export function renderWithProviders(ui: ReactElement, { route = '/' }: { route?:
     i18nStarted = true;
   }
   void i18n.changeLanguage('en');
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, gcTime: 0 }, mutations: { retry: false } } });
+  const queryClient = new QueryClient({
+    defaultOptions: { queries: { retry: false, gcTime: 0 }, mutations: { retry: false } },
+  });
   const result = render(
     <AppProviders queryClient={queryClient}>
       <MemoryRouter initialEntries={[route]}>{ui}</MemoryRouter>

@@ -13,7 +13,13 @@ export function LanguageMenu({ defaultOpened = false }: { defaultOpened?: boolea
   return (
     <Menu position="bottom-end" withinPortal shadow="md" defaultOpened={defaultOpened}>
       <Menu.Target>
-        <Button variant="subtle" color="gray" size="compact-sm" leftSection={<IconLanguage size={18} />} aria-label={t('Language')}>
+        <Button
+          variant="subtle"
+          color="gray"
+          size="compact-sm"
+          leftSection={<IconLanguage size={18} />}
+          aria-label={t('Language')}
+        >
           {current.code.toUpperCase()}
         </Button>
       </Menu.Target>

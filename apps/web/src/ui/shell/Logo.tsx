@@ -14,7 +14,14 @@ export function Logo({ height = 32, withName = false }: LogoProps) {
   const name = data?.appName ?? '';
   return (
     <Group gap="xs" wrap="nowrap">
-      <Image src={data?.appLogo || '/logo.svg'} alt={name || 'Logo'} h={height} w="auto" fit="contain" fallbackSrc="/logo.svg" />
+      <Image
+        src={data?.appLogo || '/logo.svg'}
+        alt={name || 'Logo'}
+        h={height}
+        w="auto"
+        fit="contain"
+        fallbackSrc="/logo.svg"
+      />
       {withName && name && (
         <Text fw={700} size="lg" truncate>
           {name}

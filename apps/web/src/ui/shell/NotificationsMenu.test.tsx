@@ -17,15 +17,36 @@ const { NotificationsMenu } = await import('./NotificationsMenu.tsx');
 
 describe('NotificationsMenu', () => {
   it('lists notifications and reacts to the live user event', async () => {
-    let list: NotificationDto[] = [{ id: 1, title: 'Deposit approved', description: 'Your deposit of $100.00 was approved.', url: null, created_at: '2025-01-02T10:00:00Z', read: false }];
-    const fetchMock = mockApi((_m, path) => (path === '/notifications' ? { body: { data: list, unread: list.length } } : undefined));
+    let list: NotificationDto[] = [
+      {
+        id: 1,
+        title: 'Deposit approved',
+        description: 'Your deposit of $100.00 was approved.',
+        url: null,
+        created_at: '2025-01-02T10:00:00Z',
+        read: false,
+      },
+    ];
+    const fetchMock = mockApi((_m, path) =>
+      path === '/notifications' ? { body: { data: list, unread: list.length } } : undefined,
+    );
     renderScreen(<NotificationsMenu userId={7} />);
 
     fireEvent.click(screen.getByRole('button', { name: 'Notifications' }));
     expect(await screen.findByText('Deposit approved')).toBeTruthy();
     expect(screen.getByText('Your deposit of $100.00 was approved.')).toBeTruthy();
 
-    list = [{ id: 2, title: 'KYC approved', description: 'You can trade now.', url: '/kyc', created_at: '2025-01-03T10:00:00Z', read: false }, ...list];
+    list = [
+      {
+        id: 2,
+        title: 'KYC approved',
+        description: 'You can trade now.',
+        url: '/kyc',
+        created_at: '2025-01-03T10:00:00Z',
+        read: false,
+      },
+      ...list,
+    ];
     const calls = () => fetchMock.mock.calls.filter(([url]) => String(url).endsWith('/notifications')).length;
     const before = calls();
     act(() => handlers.get('user:7')?.({ title: 'KYC approved', description: 'You can trade now.', url: '/kyc' }));

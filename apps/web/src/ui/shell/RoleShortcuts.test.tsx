@@ -39,7 +39,11 @@ describe('RoleShortcuts', () => {
     await waitFor(() => expect(assign).toHaveBeenCalledWith('/admin'));
     expect(localStorage.getItem('backToAdmin')).toBeNull();
     expect(localStorage.getItem('retAgent')).toBeNull();
-    expect(fetchMock.mock.calls.some(([url, init]) => String(url).endsWith('/authManager/back-to-admin') && init?.method === 'POST')).toBe(true);
+    expect(
+      fetchMock.mock.calls.some(
+        ([url, init]) => String(url).endsWith('/authManager/back-to-admin') && init?.method === 'POST',
+      ),
+    ).toBe(true);
   });
 
   it('reports a failed return to the admin session', async () => {

@@ -50,7 +50,13 @@ export function RoleShortcuts({ roleId, vertical = false }: RoleShortcutsProps) 
   const buttons = (
     <>
       {shortcut && (
-        <Button component={Link} to={shortcut.to} size="compact-sm" variant="light" leftSection={<IconShieldLock size={16} />}>
+        <Button
+          component={Link}
+          to={shortcut.to}
+          size="compact-sm"
+          variant="light"
+          leftSection={<IconShieldLock size={16} />}
+        >
           {t(shortcut.label)}
         </Button>
       )}
@@ -68,5 +74,11 @@ export function RoleShortcuts({ roleId, vertical = false }: RoleShortcutsProps) 
       )}
     </>
   );
-  return vertical ? <Stack gap="xs">{buttons}</Stack> : <Group gap="xs" wrap="nowrap">{buttons}</Group>;
+  return vertical ? (
+    <Stack gap="xs">{buttons}</Stack>
+  ) : (
+    <Group gap="xs" wrap="nowrap">
+      {buttons}
+    </Group>
+  );
 }

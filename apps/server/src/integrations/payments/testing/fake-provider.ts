@@ -53,8 +53,14 @@ export class FakeProvider {
           }
         }
         const recorded: RecordedRequest = {
-          method: req.method ?? 'GET', path: url.pathname, query: url.searchParams,
-          search: (req.url ?? '').includes('?') ? (req.url ?? '').slice((req.url ?? '').indexOf('?')) : '', headers: req.headers, rawBody, text, json,
+          method: req.method ?? 'GET',
+          path: url.pathname,
+          query: url.searchParams,
+          search: (req.url ?? '').includes('?') ? (req.url ?? '').slice((req.url ?? '').indexOf('?')) : '',
+          headers: req.headers,
+          rawBody,
+          text,
+          json,
           form: new URLSearchParams(type.includes('x-www-form-urlencoded') ? text : ''),
         };
         this.requests.push(recorded);
@@ -103,7 +109,11 @@ export class FakeProvider {
 }
 
 /** A callback as the platform's route hands it to an adapter: raw bytes kept, body parsed by content type. */
-export function incoming(opts: { body?: string; headers?: Record<string, string>; query?: Record<string, string> }): IncomingCallback {
+export function incoming(opts: {
+  body?: string;
+  headers?: Record<string, string>;
+  query?: Record<string, string>;
+}): IncomingCallback {
   const body = opts.body ?? '';
   const headers = Object.fromEntries(Object.entries(opts.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
   const type = headers['content-type'] ?? '';

@@ -32,11 +32,24 @@ export function TopBar({ current }: TopBarProps) {
     { label: t('Profile'), icon: <IconUser size={16} />, onClick: () => navigate('/profile') },
     { label: t('Deposits'), icon: <IconCreditCard size={16} />, onClick: () => navigate('/deposits') },
     { label: t('Withdraws'), icon: <IconCash size={16} />, onClick: () => navigate('/withdraws') },
-    { label: t('Log Out'), icon: <IconLogout size={16} />, color: 'red', dividerBefore: true, onClick: () => logout.mutate() },
+    {
+      label: t('Log Out'),
+      icon: <IconLogout size={16} />,
+      color: 'red',
+      dividerBefore: true,
+      onClick: () => logout.mutate(),
+    },
   ];
 
   const deposit = (fullWidth: boolean) => (
-    <Button component={Link} to="/deposits" size="compact-sm" color="teal" leftSection={<IconWallet size={16} />} fullWidth={fullWidth}>
+    <Button
+      component={Link}
+      to="/deposits"
+      size="compact-sm"
+      color="teal"
+      leftSection={<IconWallet size={16} />}
+      fullWidth={fullWidth}
+    >
       {t('Deposit')}
     </Button>
   );
@@ -50,7 +63,11 @@ export function TopBar({ current }: TopBarProps) {
         </Link>
         {activeBalance && (
           <Group visibleFrom="lg" wrap="nowrap">
-            <LiveTopBarStats balance={activeBalance.balance} margin={activeBalance.margin} currency={activeBalance.currency} />
+            <LiveTopBarStats
+              balance={activeBalance.balance}
+              margin={activeBalance.margin}
+              currency={activeBalance.currency}
+            />
           </Group>
         )}
       </Group>
@@ -64,7 +81,13 @@ export function TopBar({ current }: TopBarProps) {
         <LanguageMenu />
         <ProfileMenu fullName={user.full_name} email={user.email} items={profileItems} />
       </Group>
-      <Drawer opened={drawerOpen} onClose={drawer.close} title={<Logo height={28} withName />} size="xs" hiddenFrom="lg">
+      <Drawer
+        opened={drawerOpen}
+        onClose={drawer.close}
+        title={<Logo height={28} withName />}
+        size="xs"
+        hiddenFrom="lg"
+      >
         <Stack gap="md" onClick={(e) => (e.target as HTMLElement).closest('a') && drawer.close()}>
           {activeBalance && (
             <>

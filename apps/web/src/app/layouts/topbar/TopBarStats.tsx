@@ -39,7 +39,12 @@ export function TopBarStats({ balance, margin, currency, profitLoss = '0', layou
     <Stat key="free" label={t('Free Margin')} value={formatMoney(f.freeMargin, currency)} />,
     <Stat key="level" label={t('Margin Level')} value={formatMarginLevel(f.marginLevel)} />,
   ];
-  if (layout === 'grid') return <SimpleGrid cols={2} spacing="sm">{stats}</SimpleGrid>;
+  if (layout === 'grid')
+    return (
+      <SimpleGrid cols={2} spacing="sm">
+        {stats}
+      </SimpleGrid>
+    );
   return (
     <Group gap="lg" wrap="nowrap" data-testid="top-bar-stats">
       {stats}

@@ -13,7 +13,18 @@ afterEach(() => {
 
 const NEW_KEY = 'ak_Zx81QmA0bcdefghijklmnopqrstuvwxyz0123456';
 
-function serve(current: AffiliateApiKeyResponse, post: () => unknown = () => ({ status: 201, body: { message: 'API key generated successfully', key: NEW_KEY, prefix: NEW_KEY.slice(0, 10), created_at: '2026-11-23T08:00:00Z' } })) {
+function serve(
+  current: AffiliateApiKeyResponse,
+  post: () => unknown = () => ({
+    status: 201,
+    body: {
+      message: 'API key generated successfully',
+      key: NEW_KEY,
+      prefix: NEW_KEY.slice(0, 10),
+      created_at: '2026-11-23T08:00:00Z',
+    },
+  }),
+) {
   return mockFetch((c) => {
     if (c.method === 'GET' && c.path === '/affiliate/api') return current;
     if (c.method === 'POST' && c.path === '/affiliate/api') return post();
@@ -32,7 +43,9 @@ describe('ApiKeyPage', () => {
     expect(await screen.findByPlaceholderText('No key yet: generate one')).toBeTruthy();
     expect(keyField().readOnly).toBe(true);
     expect(screen.queryByRole('button', { name: 'Copy' })).toBeNull();
-    expect(screen.getByRole('link', { name: 'Documentation' }).getAttribute('href')).toBe('/api/affiliate/api/documentation');
+    expect(screen.getByRole('link', { name: 'Documentation' }).getAttribute('href')).toBe(
+      '/api/affiliate/api/documentation',
+    );
 
     fireEvent.click(screen.getByRole('button', { name: 'Generate' }));
     expect(await screen.findByText('API key generated successfully')).toBeTruthy();
@@ -60,8 +73,11 @@ describe('ApiKeyPage', () => {
     expect(await screen.findByText('API key generated successfully')).toBeTruthy();
   });
 
-  it('shows the server\'s message when generation fails, and keeps the current key', async () => {
-    serve({ key: null, prefix: null, created_at: null }, () => ({ status: 403, body: { message: 'You are not allowed to do this.' } }));
+  it("shows the server's message when generation fails, and keeps the current key", async () => {
+    serve({ key: null, prefix: null, created_at: null }, () => ({
+      status: 403,
+      body: { message: 'You are not allowed to do this.' },
+    }));
     renderWithProviders(<ApiKeyPage />);
     await screen.findByPlaceholderText('No key yet: generate one');
     fireEvent.click(screen.getByRole('button', { name: 'Generate' }));

@@ -3,7 +3,12 @@ import { Alert, Button, Group, Paper, Stack, Text, TextInput } from '@mantine/co
 import { IconCopy, IconDownload, IconKey } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { API_KEY_HEADER, formatDateTime, type AffiliateApiKeyGenerated, type AffiliateApiKeyResponse } from '@platform/domain';
+import {
+  API_KEY_HEADER,
+  formatDateTime,
+  type AffiliateApiKeyGenerated,
+  type AffiliateApiKeyResponse,
+} from '@platform/domain';
 import { apiGet, apiPost, apiUrl, errorMessage } from '../../../api/client.ts';
 import { ConfirmPopover } from '../../../ui/data-table/ConfirmPopover.tsx';
 import { toastError, toastSuccess } from '../../../ui/toast.ts';
@@ -29,7 +34,10 @@ export function ApiKeyPage() {
   const input = useRef<HTMLInputElement>(null);
   const [fresh, setFresh] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const query = useQuery({ queryKey: API_KEY_QUERY_KEY, queryFn: () => apiGet<AffiliateApiKeyResponse>('/affiliate/api') });
+  const query = useQuery({
+    queryKey: API_KEY_QUERY_KEY,
+    queryFn: () => apiGet<AffiliateApiKeyResponse>('/affiliate/api'),
+  });
   const current = query.data;
 
   const generate = async () => {
@@ -37,7 +45,11 @@ export function ApiKeyPage() {
     try {
       const res = await apiPost<AffiliateApiKeyGenerated>('/affiliate/api');
       setFresh(res.key);
-      queryClient.setQueryData<AffiliateApiKeyResponse>(API_KEY_QUERY_KEY, { key: null, prefix: res.prefix, created_at: res.created_at });
+      queryClient.setQueryData<AffiliateApiKeyResponse>(API_KEY_QUERY_KEY, {
+        key: null,
+        prefix: res.prefix,
+        created_at: res.created_at,
+      });
       toastSuccess(t('API key generated successfully'));
     } catch (err) {
       toastError(errorMessage(err));
@@ -59,7 +71,12 @@ export function ApiKeyPage() {
   const shown = fresh ?? (current?.prefix ? `${current.prefix}${'•'.repeat(12)}` : '');
   const hasKey = Boolean(fresh || current?.prefix);
   const generateButton = (
-    <Button leftSection={<IconKey size={16} />} loading={busy} disabled={query.isPending} onClick={hasKey ? undefined : () => void generate()}>
+    <Button
+      leftSection={<IconKey size={16} />}
+      loading={busy}
+      disabled={query.isPending}
+      onClick={hasKey ? undefined : () => void generate()}
+    >
       {t('Generate')}
     </Button>
   );
@@ -68,7 +85,10 @@ export function ApiKeyPage() {
     <Paper withBorder p={{ base: 'md', sm: 'xl' }} radius="md">
       <Stack gap="md" maw={720}>
         <Text size="sm" c="dimmed">
-          {t('Your systems post leads to the lead-intake API with this key in the {{header}} header. The Documentation explains how.', { header: API_KEY_HEADER })}
+          {t(
+            'Your systems post leads to the lead-intake API with this key in the {{header}} header. The Documentation explains how.',
+            { header: API_KEY_HEADER },
+          )}
         </Text>
         <Group gap="xs" wrap="nowrap" align="flex-end">
           <TextInput
@@ -94,20 +114,31 @@ export function ApiKeyPage() {
         ) : (
           current?.created_at && (
             <Text size="sm" c="dimmed">
-              {t('Generated on {{date}}. The whole key was shown once, when it was generated.', { date: formatDateTime(current.created_at) })}
+              {t('Generated on {{date}}. The whole key was shown once, when it was generated.', {
+                date: formatDateTime(current.created_at),
+              })}
             </Text>
           )
         )}
         {query.isError && <Alert color="red">{errorMessage(query.error)}</Alert>}
         <Group>
           {hasKey ? (
-            <ConfirmPopover message={t('Generate a new key? The current key stops working at once.')} onConfirm={generate}>
+            <ConfirmPopover
+              message={t('Generate a new key? The current key stops working at once.')}
+              onConfirm={generate}
+            >
               {generateButton}
             </ConfirmPopover>
           ) : (
             generateButton
           )}
-          <Button component="a" href={DOCUMENTATION_URL} download variant="default" leftSection={<IconDownload size={16} />}>
+          <Button
+            component="a"
+            href={DOCUMENTATION_URL}
+            download
+            variant="default"
+            leftSection={<IconDownload size={16} />}
+          >
             {t('Documentation')}
           </Button>
         </Group>

@@ -65,7 +65,12 @@ export function CallButton({ lead, agents }: { lead: LeadItem; agents: CallAgent
   const { t } = useTranslation();
   const client = useQueryClient();
   const [busy, setBusy] = useState(false);
-  const off = agents.data?.configured === false ? (agents.data.message ?? t('Click-to-call is off')) : !lead.phone ? t('This lead has no phone number') : null;
+  const off =
+    agents.data?.configured === false
+      ? (agents.data.message ?? t('Click-to-call is off'))
+      : !lead.phone
+        ? t('This lead has no phone number')
+        : null;
   const startCall = async () => {
     setBusy(true);
     try {
@@ -82,7 +87,14 @@ export function CallButton({ lead, agents }: { lead: LeadItem; agents: CallAgent
     // A disabled button gets no pointer events: the wrapper carries the tooltip saying why.
     <Tooltip label={off ?? t('Call')}>
       <span data-testid={`call-${lead.id}`}>
-        <ActionIcon variant="subtle" color="green" aria-label={t('Call')} onClick={startCall} disabled={off !== null || agents.isPending} loading={busy}>
+        <ActionIcon
+          variant="subtle"
+          color="green"
+          aria-label={t('Call')}
+          onClick={startCall}
+          disabled={off !== null || agents.isPending}
+          loading={busy}
+        >
           <IconPhoneCall size={18} />
         </ActionIcon>
       </span>

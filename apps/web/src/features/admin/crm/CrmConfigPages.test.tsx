@@ -13,8 +13,15 @@ afterEach(() => {
 
 const TEAMS: TeamItem[] = [
   {
-    id: 7, name: 'Lions', code: 'LN', user_id: 2, manager: { id: 2, full_name: 'Max Manager' },
-    members: [{ id: 5, full_name: 'Sam Sales', role_id: 5 }, { id: 6, full_name: 'Rita Retention', role_id: 6 }],
+    id: 7,
+    name: 'Lions',
+    code: 'LN',
+    user_id: 2,
+    manager: { id: 2, full_name: 'Max Manager' },
+    members: [
+      { id: 5, full_name: 'Sam Sales', role_id: 5 },
+      { id: 6, full_name: 'Rita Retention', role_id: 6 },
+    ],
   },
   { id: 8, name: 'Tigers', code: null, user_id: null, manager: null, members: [] },
 ];
@@ -44,7 +51,8 @@ describe('TeamsPage', () => {
     const { calls } = serveTeams();
     renderWithProviders(<TeamsPage />);
     const lions = (await screen.findByText('Lions')).closest('tr') as HTMLElement;
-    for (const h of ['NAME', 'CODE', 'MANAGER', 'ACTIONS']) expect(screen.getByRole('columnheader', { name: h })).toBeTruthy();
+    for (const h of ['NAME', 'CODE', 'MANAGER', 'ACTIONS'])
+      expect(screen.getByRole('columnheader', { name: h })).toBeTruthy();
     expect(within(lions).getByText('Max Manager')).toBeTruthy();
     const tigers = screen.getByText('Tigers').closest('tr') as HTMLElement;
     expect(within(tigers).getAllByText('-')).toHaveLength(2);
@@ -79,7 +87,10 @@ describe('TeamsPage', () => {
     const refusal = 'Team members must be active agents or retention agents (not user #6).';
     let puts = 0;
     const { calls } = serveTeams((c) => {
-      if (c.method === 'PUT') return ++puts === 1 ? { status: 400, body: { message: refusal, errors: { userIds: refusal } } } : { message: 'Team updated successfully' };
+      if (c.method === 'PUT')
+        return ++puts === 1
+          ? { status: 400, body: { message: refusal, errors: { userIds: refusal } } }
+          : { message: 'Team updated successfully' };
       if (c.method === 'DELETE') return { message: 'Team deleted successfully' };
       return undefined;
     });
@@ -99,7 +110,9 @@ describe('TeamsPage', () => {
     expect(await screen.findByText('Team updated successfully')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 
-    fireEvent.click(within(screen.getByText('Tigers').closest('tr') as HTMLElement).getByRole('button', { name: 'Delete' }));
+    fireEvent.click(
+      within(screen.getByText('Tigers').closest('tr') as HTMLElement).getByRole('button', { name: 'Delete' }),
+    );
     expect(await screen.findByText('Are you sure to delete this team?')).toBeTruthy();
     fireEvent.click(await screen.findByRole('button', { name: 'Yes', hidden: true }));
     expect(await screen.findByText('Team deleted successfully')).toBeTruthy();
@@ -131,9 +144,17 @@ describe('PromoCodePage', () => {
   });
 
   it("shows the current code, and the server's message when generating fails", async () => {
-    mockFetch((c) => (c.method === 'POST' ? { status: 503, body: { message: 'No promo code could be generated. Please try again.' } } : { code: 'ABCD2345', created_at: '2026-05-01T10:00:00Z' }));
+    mockFetch((c) =>
+      c.method === 'POST'
+        ? { status: 503, body: { message: 'No promo code could be generated. Please try again.' } }
+        : { code: 'ABCD2345', created_at: '2026-05-01T10:00:00Z' },
+    );
     renderWithProviders(<PromoCodePage />);
-    await waitFor(() => expect((screen.getByPlaceholderText('Click generate to get promo code') as HTMLInputElement).value).toBe('ABCD2345'));
+    await waitFor(() =>
+      expect((screen.getByPlaceholderText('Click generate to get promo code') as HTMLInputElement).value).toBe(
+        'ABCD2345',
+      ),
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Generate' }));
     expect(await screen.findByText('No promo code could be generated. Please try again.')).toBeTruthy();
   });

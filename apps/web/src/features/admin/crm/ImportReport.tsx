@@ -13,11 +13,18 @@ export function ImportReport({ report }: { report: LeadCsvReport }) {
   const { t } = useTranslation();
   const rows = [
     ...report.rejected.map((r) => ({ row: r.row, what: t('Rejected'), why: r.reasons.join('; ') })),
-    ...report.duplicates.map((d) => ({ row: d.row, what: t('Duplicate'), why: `${d.field} ${t('matches')} ${t(MATCHES[d.matches])}` })),
+    ...report.duplicates.map((d) => ({
+      row: d.row,
+      what: t('Duplicate'),
+      why: `${d.field} ${t('matches')} ${t(MATCHES[d.matches])}`,
+    })),
   ].sort((a, b) => a.row - b.row);
   return (
     <Stack gap="xs" data-testid="csv-report">
-      <Alert color={report.accepted > 0 ? 'green' : 'yellow'} title={`${report.accepted} / ${report.total} ${t('leads imported')}`}>
+      <Alert
+        color={report.accepted > 0 ? 'green' : 'yellow'}
+        title={`${report.accepted} / ${report.total} ${t('leads imported')}`}
+      >
         {report.rejectedCount} {t('rejected')}, {report.duplicateCount} {t('duplicates')}
         {report.ignoredColumns.length > 0 && (
           <Text size="sm" mt={4}>

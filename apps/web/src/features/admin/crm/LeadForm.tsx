@@ -3,7 +3,12 @@ import { schemaResolver, useForm } from '@mantine/form';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import {
-  LeadCreateRequest, LeadUpdateRequest, UNASSIGNED, type LeadItem, type MessageResponse, type StaffPickerResponse,
+  LeadCreateRequest,
+  LeadUpdateRequest,
+  UNASSIGNED,
+  type LeadItem,
+  type MessageResponse,
+  type StaffPickerResponse,
 } from '@platform/domain';
 import { ApiError, apiGet, apiPost, apiPut, errorMessage } from '../../../api/client.ts';
 import { useCountries } from '../../../api/hooks.ts';
@@ -50,12 +55,14 @@ function initialValues(lead: LeadItem | undefined, defaultStatus: string): LeadF
 
 /** Users of one role for the manager (2), agent (5) and retention-agent (6) pickers. */
 export function useStaffOfRole(roleId: 2 | 5 | 6, enabled: boolean) {
-  return useQuery({
-    queryKey: ['crm', 'staff', roleId],
-    queryFn: () => apiGet<StaffPickerResponse>(`/admin/share/users/role/${roleId}`),
-    enabled,
-    staleTime: 60_000,
-  }).data?.data ?? [];
+  return (
+    useQuery({
+      queryKey: ['crm', 'staff', roleId],
+      queryFn: () => apiGet<StaffPickerResponse>(`/admin/share/users/role/${roleId}`),
+      enabled,
+      staleTime: 60_000,
+    }).data?.data ?? []
+  );
 }
 
 export interface LeadFormProps {
@@ -99,7 +106,12 @@ export function LeadForm({ lead, viewerRoleId, onSaved, onCancel }: LeadFormProp
 
   const submit = async (v: LeadFormValues) => {
     const base = {
-      firstName: v.firstName, lastName: v.lastName, country: v.country, city: v.city, funnelLink: v.funnelLink, reference: v.reference,
+      firstName: v.firstName,
+      lastName: v.lastName,
+      country: v.country,
+      city: v.city,
+      funnelLink: v.funnelLink,
+      reference: v.reference,
       ...(masked ? {} : { email: v.email, phone: v.phone }),
     };
     try {
@@ -135,15 +147,44 @@ export function LeadForm({ lead, viewerRoleId, onSaved, onCancel }: LeadFormProp
           <TextInput label={t('Last Name')} {...field('lastName')} />
           <TextInput label={t('Email')} type={masked ? 'text' : 'email'} {...field('email')} readOnly={masked} />
           <TextInput label={t('Phone')} {...field('phone')} readOnly={masked} />
-          <CountrySelect countries={countries.data} {...field('country')} value={form.values.country} onChange={(v) => form.setFieldValue('country', v)} required={false} />
+          <CountrySelect
+            countries={countries.data}
+            {...field('country')}
+            value={form.values.country}
+            onChange={(v) => form.setFieldValue('country', v)}
+            required={false}
+          />
           <TextInput label={t('City')} {...field('city')} />
           <TextInput label={t('Funnel Link')} {...field('funnelLink')} />
           <TextInput label={t('Aff. Reference')} {...field('reference')} />
           {editing && <TextInput label={t('Lead Source ID')} {...field('leadSourceId')} />}
-          {!agent && <Select label={t('Lead Status')} data={statusOptions} allowDeselect={false} {...field('leadStatus')} />}
-          {pickers && viewerRoleId === 1 && <Select label={t('Manager')} data={options(managers, 'Unassigned')} allowDeselect={false} {...field('managerId')} />}
-          {pickers && <Select label={t('Agent')} data={options(agents, 'Unassigned')} allowDeselect={false} {...field('agentId')} />}
-          {pickers && <Select label={t('Retention Agent')} data={options(retAgents, 'Unassigned')} allowDeselect={false} {...field('retId')} />}
+          {!agent && (
+            <Select label={t('Lead Status')} data={statusOptions} allowDeselect={false} {...field('leadStatus')} />
+          )}
+          {pickers && viewerRoleId === 1 && (
+            <Select
+              label={t('Manager')}
+              data={options(managers, 'Unassigned')}
+              allowDeselect={false}
+              {...field('managerId')}
+            />
+          )}
+          {pickers && (
+            <Select
+              label={t('Agent')}
+              data={options(agents, 'Unassigned')}
+              allowDeselect={false}
+              {...field('agentId')}
+            />
+          )}
+          {pickers && (
+            <Select
+              label={t('Retention Agent')}
+              data={options(retAgents, 'Unassigned')}
+              allowDeselect={false}
+              {...field('retId')}
+            />
+          )}
         </SimpleGrid>
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onCancel}>

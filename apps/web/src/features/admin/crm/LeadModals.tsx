@@ -1,14 +1,40 @@
 import { useState } from 'react';
-import { Button, Group, Modal, PasswordInput, ScrollArea, Stack, Text, TextInput, Textarea, UnstyledButton } from '@mantine/core';
+import {
+  Button,
+  Group,
+  Modal,
+  PasswordInput,
+  ScrollArea,
+  Stack,
+  Text,
+  TextInput,
+  Textarea,
+  UnstyledButton,
+} from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, type LeadHistoryResponse, type LeadItem, type LeadNote, type LeadNoteResponse, type MessageResponse } from '@platform/domain';
+import {
+  formatDateTime,
+  type LeadHistoryResponse,
+  type LeadItem,
+  type LeadNote,
+  type LeadNoteResponse,
+  type MessageResponse,
+} from '@platform/domain';
 import { apiGet, apiPost, errorMessage } from '../../../api/client.ts';
 import { toastError, toastSuccess } from '../../../ui/toast.ts';
 import { useStaffOfRole } from './LeadForm.tsx';
 
 /** Notes modal (spec §2): a 200 px scrollable list of the lead's notes and a form adding one (POST /admin/crm/note). */
-export function NotesModal({ lead, onClose, onAdded }: { lead: LeadItem | null; onClose: () => void; onAdded: () => void }) {
+export function NotesModal({
+  lead,
+  onClose,
+  onAdded,
+}: {
+  lead: LeadItem | null;
+  onClose: () => void;
+  onAdded: () => void;
+}) {
   const { t } = useTranslation();
   const [content, setContent] = useState('');
   const [added, setAdded] = useState<LeadNote[]>([]);
@@ -55,7 +81,13 @@ export function NotesModal({ lead, onClose, onAdded }: { lead: LeadItem | null; 
             </Stack>
           )}
         </ScrollArea>
-        <Textarea label={t('Content')} placeholder={t('Enter note')} value={content} onChange={(e) => setContent(e.currentTarget.value)} rows={3} />
+        <Textarea
+          label={t('Content')}
+          placeholder={t('Enter note')}
+          value={content}
+          onChange={(e) => setContent(e.currentTarget.value)}
+          rows={3}
+        />
         <Group justify="flex-end">
           <Button onClick={submit} loading={busy} disabled={busy || content.trim() === ''}>
             {t('Submit')}
@@ -67,7 +99,15 @@ export function NotesModal({ lead, onClose, onAdded }: { lead: LeadItem | null; 
 }
 
 /** Convert Lead modal: "Convert Lead #{id} To User", with the new customer's password. */
-export function ConvertModal({ lead, onClose, onDone }: { lead: LeadItem | null; onClose: () => void; onDone: () => void }) {
+export function ConvertModal({
+  lead,
+  onClose,
+  onDone,
+}: {
+  lead: LeadItem | null;
+  onClose: () => void;
+  onDone: () => void;
+}) {
   const { t } = useTranslation();
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -93,7 +133,12 @@ export function ConvertModal({ lead, onClose, onDone }: { lead: LeadItem | null;
     }
   };
   return (
-    <Modal opened={lead !== null} onClose={close} size="lg" title={lead ? t('Convert Lead #{{id}} To User', { id: lead.id }) : ''}>
+    <Modal
+      opened={lead !== null}
+      onClose={close}
+      size="lg"
+      title={lead ? t('Convert Lead #{{id}} To User', { id: lead.id }) : ''}
+    >
       <Stack gap="md">
         <PasswordInput
           label={t('Password')}
@@ -117,7 +162,13 @@ export function ConvertModal({ lead, onClose, onDone }: { lead: LeadItem | null;
 }
 
 /** Agent Selector modal: agents (5) or retention agents (6) by full name and email; choosing one picks them. */
-export function AgentSelectorModal({ roleId, opened, onClose, onPick, unassign }: {
+export function AgentSelectorModal({
+  roleId,
+  opened,
+  onClose,
+  onPick,
+  unassign,
+}: {
   roleId: 5 | 6;
   opened: boolean;
   onClose: () => void;
@@ -130,9 +181,19 @@ export function AgentSelectorModal({ roleId, opened, onClose, onPick, unassign }
   const [q, setQ] = useState('');
   const shown = agents.filter((a) => `${a.full_name} ${a.email}`.toLowerCase().includes(q.trim().toLowerCase()));
   return (
-    <Modal opened={opened} onClose={onClose} size="lg" title={roleId === 5 ? t('Select Agent') : t('Select Retention Agent')}>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      size="lg"
+      title={roleId === 5 ? t('Select Agent') : t('Select Retention Agent')}
+    >
       <Stack gap="xs">
-        <TextInput aria-label={t('Search')} placeholder={t('Search...')} value={q} onChange={(e) => setQ(e.currentTarget.value)} />
+        <TextInput
+          aria-label={t('Search')}
+          placeholder={t('Search...')}
+          value={q}
+          onChange={(e) => setQ(e.currentTarget.value)}
+        />
         <UnstyledButton onClick={() => onPick(null)} p="xs">
           <Text size="sm" fw={600}>
             {t(unassign)}
@@ -154,7 +215,12 @@ export function AgentSelectorModal({ roleId, opened, onClose, onPick, unassign }
 }
 
 /** Registered-at filter: start and end dates, Clear and Submit (no validation, spec §5). */
-export function DateFilterModal({ opened, value, onClose, onApply }: {
+export function DateFilterModal({
+  opened,
+  value,
+  onClose,
+  onApply,
+}: {
   opened: boolean;
   value: { start: string; end: string } | null;
   onClose: () => void;
@@ -166,7 +232,12 @@ export function DateFilterModal({ opened, value, onClose, onApply }: {
   return (
     <Modal opened={opened} onClose={onClose} title={t('Filter by date')}>
       <Stack gap="md">
-        <TextInput type="date" label={t('Start Date')} value={start} onChange={(e) => setStart(e.currentTarget.value)} />
+        <TextInput
+          type="date"
+          label={t('Start Date')}
+          value={start}
+          onChange={(e) => setStart(e.currentTarget.value)}
+        />
         <TextInput type="date" label={t('End Date')} value={end} onChange={(e) => setEnd(e.currentTarget.value)} />
         <Group justify="flex-end">
           <Button
@@ -179,7 +250,15 @@ export function DateFilterModal({ opened, value, onClose, onApply }: {
           >
             {t('Clear')}
           </Button>
-          <Button onClick={() => onApply(start || end ? { start: start || '2000-01-01', end: end || new Date().toISOString().slice(0, 10) } : null)}>
+          <Button
+            onClick={() =>
+              onApply(
+                start || end
+                  ? { start: start || '2000-01-01', end: end || new Date().toISOString().slice(0, 10) }
+                  : null,
+              )
+            }
+          >
             {t('Submit')}
           </Button>
         </Group>
@@ -191,7 +270,10 @@ export function DateFilterModal({ opened, value, onClose, onApply }: {
 /** The lead's history (moves, assignments, edits, notes, calls) from the audit trail, shown under the edit form. */
 export function LeadTimeline({ leadId }: { leadId: number }) {
   const { t } = useTranslation();
-  const history = useQuery({ queryKey: ['crm', 'history', leadId], queryFn: () => apiGet<LeadHistoryResponse>(`/admin/leads/${leadId}/history`) });
+  const history = useQuery({
+    queryKey: ['crm', 'history', leadId],
+    queryFn: () => apiGet<LeadHistoryResponse>(`/admin/leads/${leadId}/history`),
+  });
   const rows = history.data?.data ?? [];
   const describe = (after: unknown) =>
     after && typeof after === 'object'

@@ -15,12 +15,43 @@ afterEach(() => {
 
 function leadRow(o: Partial<LeadItem> = {}): LeadItem {
   return {
-    id: 41, first_name: 'Hannah', last_name: 'Brown', email: 'hannah.brown@mail.example.com', phone: '+44 7700 900123',
-    notes: [{ id: 1, content: 'Called, asked to ring back after 6pm.', created_at: '2026-05-01T10:00:00Z', user: { id: 5, full_name: 'Sam Sales' } }],
-    country: 'United Kingdom', city: 'Leeds', funnel_link: null, reference: 'AFF-1', lead_source_id: null, lead_status: 'New', group: 'sales',
-    source: 'manual', manager: { id: 2, full_name: 'Max Manager' }, agent: { id: 5, full_name: 'Sam Sales' }, retAgent: null, manager_id: 2,
-    agent_id: 5, ret_id: null, created_at: '2026-05-01T09:00:00Z', deposited_at: null, ftd_at: null, last_access: null, user: null, linked: null,
-    role_id: null, is_email_verified: null, masked: false, ...o,
+    id: 41,
+    first_name: 'Hannah',
+    last_name: 'Brown',
+    email: 'hannah.brown@mail.example.com',
+    phone: '+44 7700 900123',
+    notes: [
+      {
+        id: 1,
+        content: 'Called, asked to ring back after 6pm.',
+        created_at: '2026-05-01T10:00:00Z',
+        user: { id: 5, full_name: 'Sam Sales' },
+      },
+    ],
+    country: 'United Kingdom',
+    city: 'Leeds',
+    funnel_link: null,
+    reference: 'AFF-1',
+    lead_source_id: null,
+    lead_status: 'New',
+    group: 'sales',
+    source: 'manual',
+    manager: { id: 2, full_name: 'Max Manager' },
+    agent: { id: 5, full_name: 'Sam Sales' },
+    retAgent: null,
+    manager_id: 2,
+    agent_id: 5,
+    ret_id: null,
+    created_at: '2026-05-01T09:00:00Z',
+    deposited_at: null,
+    ftd_at: null,
+    last_access: null,
+    user: null,
+    linked: null,
+    role_id: null,
+    is_email_verified: null,
+    masked: false,
+    ...o,
   };
 }
 const STATUSES = {
@@ -37,7 +68,8 @@ function serve(roleId: number, rows: LeadItem[], extra: (c: FetchCall) => unknow
     if (e !== undefined) return e as never;
     if (c.path === '/auth/user') return currentUser(roleId, 99);
     if (c.path === '/admin/crm-config/sales-statuses/api') return STATUSES;
-    if (c.path.startsWith('/admin/share/users/role/')) return { data: [{ id: 5, full_name: 'Sam Sales', email: 'agent@demo.test' }] };
+    if (c.path.startsWith('/admin/share/users/role/'))
+      return { data: [{ id: 5, full_name: 'Sam Sales', email: 'agent@demo.test' }] };
     if (c.path.startsWith('/admin/leads/') && c.path.endsWith('/history')) return { data: [] };
     if (c.method === 'PUT' && c.path === '/admin/leads/bulk') return { message: 'ok' };
     return { data: rows, meta: { total: rows.length, per_page: 15, page: 1 } };
@@ -46,8 +78,12 @@ function serve(roleId: number, rows: LeadItem[], extra: (c: FetchCall) => unknow
 
 describe('leadsUrl', () => {
   it('builds the spec urls, spaces in the status as underscores', () => {
-    expect(leadsUrl({ kind: 'sales', type: 'manual' }, 'Not Interested', null)).toBe('/affiliate/leads/api/sales/Not_Interested/manual');
-    expect(leadsUrl({ kind: 'retentions' }, 'All', { start: '2026-01-01', end: '2026-01-31' })).toBe('/affiliate/leads/api/retentions/All/2026-01-01/2026-01-31');
+    expect(leadsUrl({ kind: 'sales', type: 'manual' }, 'Not Interested', null)).toBe(
+      '/affiliate/leads/api/sales/Not_Interested/manual',
+    );
+    expect(leadsUrl({ kind: 'retentions' }, 'All', { start: '2026-01-01', end: '2026-01-31' })).toBe(
+      '/affiliate/leads/api/retentions/All/2026-01-01/2026-01-31',
+    );
     expect(leadsUrl({ kind: 'new', type: 'live' }, 'All', null)).toBe('/affiliate/leads/api/new/All/live');
     expect(leadsUrl({ kind: 'affiliate' }, 'New', null)).toBe('/affiliate/leads/api');
   });
@@ -58,7 +94,22 @@ describe('LeadsPage', () => {
     const { calls } = serve(1, [leadRow(), leadRow({ id: 42, first_name: 'Tom', notes: [] })]);
     renderWithProviders(<LeadsPage screen={{ kind: 'sales', type: 'all' }} />);
     const hannah = (await screen.findByText('Hannah')).closest('tr') as HTMLElement;
-    for (const h of ['ID', 'FIRST NAME', 'EMAIL', 'PHONE', 'NOTES', 'SALE STATUS', 'GROUP', 'SALE MANAGER', 'SALE AGENT', 'ACTIONS', 'REGISTERED AT', 'RETENTION AGENT', 'FTD AT', 'AFFILIATOR'])
+    for (const h of [
+      'ID',
+      'FIRST NAME',
+      'EMAIL',
+      'PHONE',
+      'NOTES',
+      'SALE STATUS',
+      'GROUP',
+      'SALE MANAGER',
+      'SALE AGENT',
+      'ACTIONS',
+      'REGISTERED AT',
+      'RETENTION AGENT',
+      'FTD AT',
+      'AFFILIATOR',
+    ])
       expect(screen.getByRole('columnheader', { name: h })).toBeTruthy();
     expect(within(hannah).getByText('Called, aske…')).toBeTruthy();
     expect(calls.find((c) => c.path.startsWith('/affiliate/leads'))?.path).toBe('/affiliate/leads/api/sales/All/all');
@@ -75,7 +126,9 @@ describe('LeadsPage', () => {
 
     fireEvent.click(screen.getByRole('combobox', { name: 'Status' }));
     fireEvent.click(await screen.findByRole('option', { name: 'Not Interested', hidden: true }));
-    await waitFor(() => expect(calls.some((c) => c.path === '/affiliate/leads/api/sales/Not_Interested/all')).toBe(true));
+    await waitFor(() =>
+      expect(calls.some((c) => c.path === '/affiliate/leads/api/sales/Not_Interested/all')).toBe(true),
+    );
   });
 
   it('assigns the selection to an agent from the Agent Selector', async () => {
@@ -109,19 +162,35 @@ describe('LeadsPage', () => {
   });
 
   it('edits a lead as an admin with the spec payload', async () => {
-    const { calls } = serve(1, [leadRow()], (c) => (c.method === 'PUT' && c.path === '/admin/leads/41' ? { message: 'Lead edited successfully' } : undefined));
+    const { calls } = serve(1, [leadRow()], (c) =>
+      c.method === 'PUT' && c.path === '/admin/leads/41' ? { message: 'Lead edited successfully' } : undefined,
+    );
     renderWithProviders(<LeadsPage screen={{ kind: 'sales', type: 'all' }} />);
     const row = (await screen.findByText('Hannah')).closest('tr') as HTMLElement;
     fireEvent.click(within(row).getByRole('button', { name: 'Edit' }));
     fireEvent.change(await screen.findByRole('textbox', { name: 'City' }), { target: { value: 'York' } });
     fireEvent.click(screen.getByRole('button', { name: 'Update' }));
     expect(await screen.findByText('Lead edited successfully')).toBeTruthy();
-    expect(calls.find((c) => c.path === '/admin/leads/41')?.body).toMatchObject({ firstName: 'Hannah', city: 'York', leadStatus: 'New', managerId: 2, agentId: 5, retId: -2 });
+    expect(calls.find((c) => c.path === '/admin/leads/41')?.body).toMatchObject({
+      firstName: 'Hannah',
+      city: 'York',
+      leadStatus: 'New',
+      managerId: 2,
+      agentId: 5,
+      retId: -2,
+    });
   });
 
   it('adds notes from the Notes modal', async () => {
-    const note = { id: 9, content: 'Wants a demo', created_at: '2026-05-02T10:00:00Z', user: { id: 99, full_name: 'Ada Admin' } };
-    const { calls } = serve(1, [leadRow()], (c) => (c.path === '/admin/crm/note' ? { message: 'Notes created successfully', note } : undefined));
+    const note = {
+      id: 9,
+      content: 'Wants a demo',
+      created_at: '2026-05-02T10:00:00Z',
+      user: { id: 99, full_name: 'Ada Admin' },
+    };
+    const { calls } = serve(1, [leadRow()], (c) =>
+      c.path === '/admin/crm/note' ? { message: 'Notes created successfully', note } : undefined,
+    );
     renderWithProviders(<LeadsPage screen={{ kind: 'sales', type: 'all' }} />);
     const row = (await screen.findByText('Hannah')).closest('tr') as HTMLElement;
     fireEvent.click(within(row).getByRole('button', { name: 'Notes' }));
@@ -146,7 +215,10 @@ describe('LeadsPage', () => {
     fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'Password123' } });
     fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
     expect(await screen.findByText('Lead converted successfully')).toBeTruthy();
-    expect(calls.find((c) => c.path === '/admin/leads/convertLeadToUser')?.body).toEqual({ id: 41, password: 'Password123' });
+    expect(calls.find((c) => c.path === '/admin/leads/convertLeadToUser')?.body).toEqual({
+      id: 41,
+      password: 'Password123',
+    });
     fireEvent.click(within(row).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Are you sure to delete this lead?')).toBeTruthy();
     fireEvent.click(await screen.findByRole('button', { name: 'Yes', hidden: true }));
@@ -157,10 +229,13 @@ describe('LeadsPage', () => {
 
 describe('SalesStatusesPage', () => {
   it('lists statuses, refuses an empty status and adds one with the spec toast', async () => {
-    const { calls } = mockFetch((c) => (c.method === 'POST' ? { message: 'Sales Status added successfully' } : STATUSES));
+    const { calls } = mockFetch((c) =>
+      c.method === 'POST' ? { message: 'Sales Status added successfully' } : STATUSES,
+    );
     renderWithProviders(<SalesStatusesPage />);
     const row = (await screen.findByText('Not Interested')).closest('tr') as HTMLElement;
-    for (const h of ['STATUS', 'IS DEFAULT', 'ACTIONS']) expect(screen.getByRole('columnheader', { name: h })).toBeTruthy();
+    for (const h of ['STATUS', 'IS DEFAULT', 'ACTIONS'])
+      expect(screen.getByRole('columnheader', { name: h })).toBeTruthy();
     expect(within(row).getByText('No')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Add New' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Submit' }));
@@ -186,7 +261,10 @@ describe('SalesStatusesPage', () => {
     fireEvent.change(input, { target: { value: 'Not Now' } });
     fireEvent.click(screen.getByRole('button', { name: 'Update' }));
     expect(await screen.findByText('Sales Status updated successfully')).toBeTruthy();
-    expect(calls.find((c) => c.method === 'PUT')).toMatchObject({ path: '/admin/crm-config/sales-statuses/4', body: { status: 'Not Now', isDefault: false } });
+    expect(calls.find((c) => c.method === 'PUT')).toMatchObject({
+      path: '/admin/crm-config/sales-statuses/4',
+      body: { status: 'Not Now', isDefault: false },
+    });
     const newRow = screen.getByText('New').closest('tr') as HTMLElement;
     fireEvent.click(within(newRow).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Are you sure to delete this sale status?')).toBeTruthy();

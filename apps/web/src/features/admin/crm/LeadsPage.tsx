@@ -1,6 +1,15 @@
 import { useCallback, useMemo, useState } from 'react';
 import { ActionIcon, Button, Group, Loader, Modal, Select, Stack, Tooltip } from '@mantine/core';
-import { IconArrowRight, IconCalendar, IconCopy, IconEye, IconNotes, IconPencil, IconTrash, IconUserPlus } from '@tabler/icons-react';
+import {
+  IconArrowRight,
+  IconCalendar,
+  IconCopy,
+  IconEye,
+  IconNotes,
+  IconPencil,
+  IconTrash,
+  IconUserPlus,
+} from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +17,13 @@ import { ALL_STATUSES, notePreview, statusToUrl, type LeadItem, type MessageResp
 import { apiDelete, apiPut, errorMessage } from '../../../api/client.ts';
 import { useCurrentUser } from '../../../api/hooks.ts';
 import { toastError, toastSuccess } from '../../../ui/toast.ts';
-import { AddNewButton, ConfirmPopover, DataTable, type DataTableColumn, type RowKey } from '../../../ui/data-table/index.ts';
+import {
+  AddNewButton,
+  ConfirmPopover,
+  DataTable,
+  type DataTableColumn,
+  type RowKey,
+} from '../../../ui/data-table/index.ts';
 import { LeadForm } from './LeadForm.tsx';
 import { UploadLeadsButton } from './UploadLeads.tsx';
 import { CallAgentChip, CallButton, useCallAgents } from './CallControls.tsx';
@@ -96,7 +111,13 @@ export function LeadsPage({ screen }: { screen: LeadScreen }) {
   const filters = useMemo(
     () => ({
       ...(filterAgent ? { [filterKey]: filterAgent.id } : {}),
-      ...(screen.kind === 'affiliate' ? { status: status === ALL_STATUSES ? undefined : statusToUrl(status), startDate: range?.start, endDate: range?.end } : {}),
+      ...(screen.kind === 'affiliate'
+        ? {
+            status: status === ALL_STATUSES ? undefined : statusToUrl(status),
+            startDate: range?.start,
+            endDate: range?.end,
+          }
+        : {}),
     }),
     [filterAgent, filterKey, screen.kind, status, range],
   );
@@ -147,7 +168,12 @@ export function LeadsPage({ screen }: { screen: LeadScreen }) {
       <Group gap={2} wrap="nowrap">
         {l.linked ? (
           <Tooltip label={t('View User')}>
-            <ActionIcon variant="subtle" aria-label={t('View User')} onClick={() => navigate(`/admin/customers/edit/${l.linked!.id}`)} disabled={affiliate || roleId === 5}>
+            <ActionIcon
+              variant="subtle"
+              aria-label={t('View User')}
+              onClick={() => navigate(`/admin/customers/edit/${l.linked!.id}`)}
+              disabled={affiliate || roleId === 5}
+            >
               <IconEye size={18} />
             </ActionIcon>
           </Tooltip>
@@ -197,25 +223,61 @@ export function LeadsPage({ screen }: { screen: LeadScreen }) {
       { key: 'first_name', label: t('FIRST NAME'), sortable: true },
       { key: 'last_name', label: t('LAST NAME'), sortable: true },
       // Masked values are shown, never offered for copying.
-      { key: 'email', label: t('EMAIL'), sortable: true, render: (l) => (l.masked ? <span style={{ userSelect: 'none' }}>{l.email}</span> : l.email) },
-      { key: 'phone', label: t('PHONE'), render: (l) => (l.phone ? <span style={{ whiteSpace: 'nowrap', userSelect: l.masked ? 'none' : undefined }}>{l.phone}</span> : null) },
+      {
+        key: 'email',
+        label: t('EMAIL'),
+        sortable: true,
+        render: (l) => (l.masked ? <span style={{ userSelect: 'none' }}>{l.email}</span> : l.email),
+      },
+      {
+        key: 'phone',
+        label: t('PHONE'),
+        render: (l) =>
+          l.phone ? (
+            <span style={{ whiteSpace: 'nowrap', userSelect: l.masked ? 'none' : undefined }}>{l.phone}</span>
+          ) : null,
+      },
       { key: 'notes', label: t('NOTES'), render: (l) => (l.notes[0] ? notePreview(l.notes[0].content) : null) },
       { key: 'country', label: t('COUNTRY'), sortable: true },
       { key: 'lead_status', label: t('SALE STATUS'), sortable: true },
       { key: 'group', label: t('GROUP'), sortable: true, render: (l) => t(l.group) },
-      { key: 'manager', label: t('SALE MANAGER'), sortable: true, render: (l) => name(l.manager), sortValue: (l) => name(l.manager) },
-      { key: 'agent', label: t('SALE AGENT'), sortable: true, render: (l) => name(l.agent), sortValue: (l) => name(l.agent) },
+      {
+        key: 'manager',
+        label: t('SALE MANAGER'),
+        sortable: true,
+        render: (l) => name(l.manager),
+        sortValue: (l) => name(l.manager),
+      },
+      {
+        key: 'agent',
+        label: t('SALE AGENT'),
+        sortable: true,
+        render: (l) => name(l.agent),
+        sortValue: (l) => name(l.agent),
+      },
       { key: 'actions', label: t('ACTIONS'), render: actions },
       { key: 'created_at', label: t('REGISTERED AT'), sortable: true, type: 'date' },
       { key: 'city', label: t('CITY'), sortable: true },
-      { key: 'retAgent', label: t('RETENTION AGENT'), sortable: true, render: (l) => name(l.retAgent), sortValue: (l) => name(l.retAgent) },
+      {
+        key: 'retAgent',
+        label: t('RETENTION AGENT'),
+        sortable: true,
+        render: (l) => name(l.retAgent),
+        sortValue: (l) => name(l.retAgent),
+      },
       { key: 'deposited_at', label: t('DEPOSITED AT'), sortable: true, type: 'date' },
       { key: 'last_access', label: t('LAST ACCESS'), sortable: true, type: 'date' },
       { key: 'funnel_link', label: t('FUNNEL LINK') },
       { key: 'reference', label: t('AFFILIATE REFERENCE'), sortable: true },
       { key: 'lead_source_id', label: t('LEAD SOURCE ID'), sortable: true },
       { key: 'ftd_at', label: t('FTD AT'), sortable: true, type: 'date' },
-      { key: 'user', label: t('AFFILIATOR'), sortable: true, render: (l) => name(l.user), sortValue: (l) => name(l.user) },
+      {
+        key: 'user',
+        label: t('AFFILIATOR'),
+        sortable: true,
+        render: (l) => name(l.user),
+        sortValue: (l) => name(l.user),
+      },
       { key: 'role_id', label: t('ROLE'), render: (l) => (l.role_id === 3 ? t('Customer') : t('N/A')) },
     ];
   }, [t, staff, affiliate, agent, caller, callAgents, roleId, navigate, remove, copyPhone]);
@@ -231,7 +293,10 @@ export function LeadsPage({ screen }: { screen: LeadScreen }) {
     <Group gap="xs">
       <Select
         aria-label={t('Status')}
-        data={[{ value: ALL_STATUSES, label: t('All') }, ...statuses.map((s) => ({ value: s.status, label: s.status }))]}
+        data={[
+          { value: ALL_STATUSES, label: t('All') },
+          ...statuses.map((s) => ({ value: s.status, label: s.status })),
+        ]}
         value={status}
         allowDeselect={false}
         onChange={(v) => {
@@ -240,7 +305,11 @@ export function LeadsPage({ screen }: { screen: LeadScreen }) {
         }}
         w={160}
       />
-      <Button variant={range ? 'filled' : 'default'} leftSection={<IconCalendar size={16} />} onClick={() => setDates(true)}>
+      <Button
+        variant={range ? 'filled' : 'default'}
+        leftSection={<IconCalendar size={16} />}
+        onClick={() => setDates(true)}
+      >
         {range ? `${range.start} – ${range.end}` : t('Registered At')}
       </Button>
       {assignable && (
@@ -249,12 +318,22 @@ export function LeadsPage({ screen }: { screen: LeadScreen }) {
         </Button>
       )}
       {assignable && (
-        <Button variant="default" leftSection={<IconUserPlus size={16} />} disabled={none} onClick={() => setPicker('assign')}>
+        <Button
+          variant="default"
+          leftSection={<IconUserPlus size={16} />}
+          disabled={none}
+          onClick={() => setPicker('assign')}
+        >
           {screen.kind === 'retentions' ? t('Assign Retention Agent') : t('Assign Agent')}
         </Button>
       )}
       {moves.map((m) => (
-        <Button key={m.label} variant="light" disabled={none} onClick={() => bulk({ group: m.group }, 'Lead moved successfully')}>
+        <Button
+          key={m.label}
+          variant="light"
+          disabled={none}
+          onClick={() => bulk({ group: m.group }, 'Lead moved successfully')}
+        >
           {t(m.label)}
         </Button>
       ))}
@@ -266,7 +345,14 @@ export function LeadsPage({ screen }: { screen: LeadScreen }) {
 
   return (
     <>
-      <DataTable<LeadItem> url={url} columns={columns} filters={filters} selection={{ selected, onChange: setSelected }} toolbar={toolbar} exportable />
+      <DataTable<LeadItem>
+        url={url}
+        columns={columns}
+        filters={filters}
+        selection={{ selected, onChange: setSelected }}
+        toolbar={toolbar}
+        exportable
+      />
       <DateFilterModal
         opened={dates}
         value={range}
@@ -290,7 +376,12 @@ export function LeadsPage({ screen }: { screen: LeadScreen }) {
           setPicker(null);
         }}
       />
-      <Modal opened={editing !== null} onClose={() => setEditing(null)} size="lg" title={editing === 'new' ? t('Add Lead') : t('Edit Lead')}>
+      <Modal
+        opened={editing !== null}
+        onClose={() => setEditing(null)}
+        size="lg"
+        title={editing === 'new' ? t('Add Lead') : t('Edit Lead')}
+      >
         {editing !== null && (
           <Stack gap="lg">
             <LeadForm

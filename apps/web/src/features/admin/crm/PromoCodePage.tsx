@@ -50,7 +50,11 @@ export function PromoCodePage() {
           {code && (
             <CopyButton value={code}>
               {({ copied, copy }) => (
-                <Button variant="light" onClick={copy} leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}>
+                <Button
+                  variant="light"
+                  onClick={copy}
+                  leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
+                >
                   {copied ? t('Copied') : t('Copy')}
                 </Button>
               )}

@@ -9,7 +9,15 @@ import { toastError, toastSuccess } from '../../../ui/toast.ts';
 import { AddNewButton, DataTable, EditDeleteActions, type DataTableColumn } from '../../../ui/data-table/index.ts';
 import { SALES_STATUSES_URL } from './useSalesStatuses.ts';
 
-function SalesStatusForm({ status, onSaved, onCancel }: { status?: SalesStatusItem; onSaved: () => void; onCancel: () => void }) {
+function SalesStatusForm({
+  status,
+  onSaved,
+  onCancel,
+}: {
+  status?: SalesStatusItem;
+  onSaved: () => void;
+  onCancel: () => void;
+}) {
   const { t } = useTranslation();
   const form = useForm({
     initialValues: { status: status?.status ?? '', isDefault: status?.is_default ?? false },
@@ -31,7 +39,12 @@ function SalesStatusForm({ status, onSaved, onCancel }: { status?: SalesStatusIt
   return (
     <form onSubmit={form.onSubmit(submit)} noValidate>
       <Stack gap="md">
-        <TextInput label={t('Status')} withAsterisk {...form.getInputProps('status')} error={typeof error === 'string' ? t(error) : error} />
+        <TextInput
+          label={t('Status')}
+          withAsterisk
+          {...form.getInputProps('status')}
+          error={typeof error === 'string' ? t(error) : error}
+        />
         <Switch label={t('Is Default')} {...form.getInputProps('isDefault', { type: 'checkbox' })} />
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onCancel}>
@@ -74,7 +87,13 @@ export function SalesStatusesPage() {
       {
         key: 'actions',
         label: t('ACTIONS'),
-        render: (s) => <EditDeleteActions onEdit={() => setEditing(s)} deleteMessage={t('Are you sure to delete this sale status?')} onDelete={() => remove(s)} />,
+        render: (s) => (
+          <EditDeleteActions
+            onEdit={() => setEditing(s)}
+            deleteMessage={t('Are you sure to delete this sale status?')}
+            onDelete={() => remove(s)}
+          />
+        ),
       },
     ],
     [t, remove],
@@ -82,8 +101,17 @@ export function SalesStatusesPage() {
 
   return (
     <>
-      <DataTable<SalesStatusItem> url={SALES_STATUSES_URL} columns={columns} toolbar={<AddNewButton onClick={() => setEditing('new')} />} />
-      <Modal opened={editing !== null} onClose={() => setEditing(null)} size="lg" title={editing === 'new' ? t('Add Sales Status') : t('Edit Sales Status')}>
+      <DataTable<SalesStatusItem>
+        url={SALES_STATUSES_URL}
+        columns={columns}
+        toolbar={<AddNewButton onClick={() => setEditing('new')} />}
+      />
+      <Modal
+        opened={editing !== null}
+        onClose={() => setEditing(null)}
+        size="lg"
+        title={editing === 'new' ? t('Add Sales Status') : t('Edit Sales Status')}
+      >
         {editing !== null && (
           <SalesStatusForm
             status={editing === 'new' ? undefined : editing}

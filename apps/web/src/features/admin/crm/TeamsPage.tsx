@@ -57,7 +57,10 @@ function TeamForm({ team, onSaved, onCancel }: { team?: TeamItem; onSaved: () =>
 
   const managerOptions = useMemo(() => {
     const current = team?.manager ? [{ value: String(team.manager.id), label: team.manager.full_name }] : [];
-    return withCurrent(managers.map((m) => ({ value: String(m.id), label: m.full_name })), current);
+    return withCurrent(
+      managers.map((m) => ({ value: String(m.id), label: m.full_name })),
+      current,
+    );
   }, [managers, team]);
   // Agents and retention agents in one list (spec §2), grouped so each kind is told apart.
   const agentOptions = useMemo(() => {
@@ -89,8 +92,22 @@ function TeamForm({ team, onSaved, onCancel }: { team?: TeamItem; onSaved: () =>
       <Stack gap="md">
         <TextInput label={t('Name')} withAsterisk {...fieldProps(form, 'name', t)} />
         <TextInput label={t('Code')} {...fieldProps(form, 'code', t)} />
-        <Select label={t('Manager')} placeholder={t('Choose a manager')} withAsterisk searchable data={managerOptions} {...fieldProps(form, 'userId', t)} />
-        <MultiSelect label={t('Agents')} placeholder={t('Choose agents')} searchable clearable data={agentOptions} {...fieldProps(form, 'userIds', t)} />
+        <Select
+          label={t('Manager')}
+          placeholder={t('Choose a manager')}
+          withAsterisk
+          searchable
+          data={managerOptions}
+          {...fieldProps(form, 'userId', t)}
+        />
+        <MultiSelect
+          label={t('Agents')}
+          placeholder={t('Choose agents')}
+          searchable
+          clearable
+          data={agentOptions}
+          {...fieldProps(form, 'userIds', t)}
+        />
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onCancel}>
             {t('Cancel')}
@@ -128,11 +145,23 @@ export function TeamsPage() {
     () => [
       { key: 'name', label: t('NAME'), sortable: true },
       { key: 'code', label: t('CODE'), sortable: true },
-      { key: 'manager', label: t('MANAGER'), sortable: true, sortValue: (r) => r.manager?.full_name, render: (r) => r.manager?.full_name },
+      {
+        key: 'manager',
+        label: t('MANAGER'),
+        sortable: true,
+        sortValue: (r) => r.manager?.full_name,
+        render: (r) => r.manager?.full_name,
+      },
       {
         key: 'actions',
         label: t('ACTIONS'),
-        render: (r) => <EditDeleteActions onEdit={() => setEditing(r)} deleteMessage={t('Are you sure to delete this team?')} onDelete={() => remove(r)} />,
+        render: (r) => (
+          <EditDeleteActions
+            onEdit={() => setEditing(r)}
+            deleteMessage={t('Are you sure to delete this team?')}
+            onDelete={() => remove(r)}
+          />
+        ),
       },
     ],
     [t, remove],
@@ -140,8 +169,17 @@ export function TeamsPage() {
 
   return (
     <>
-      <DataTable<TeamItem> url={TEAMS_URL} columns={columns} toolbar={<AddNewButton onClick={() => setEditing('new')} />} />
-      <Modal opened={editing !== null} onClose={() => setEditing(null)} size="lg" title={editing === 'new' ? t('Add Team') : t('Edit Team')}>
+      <DataTable<TeamItem>
+        url={TEAMS_URL}
+        columns={columns}
+        toolbar={<AddNewButton onClick={() => setEditing('new')} />}
+      />
+      <Modal
+        opened={editing !== null}
+        onClose={() => setEditing(null)}
+        size="lg"
+        title={editing === 'new' ? t('Add Team') : t('Edit Team')}
+      >
         {editing !== null && (
           <TeamForm
             team={editing === 'new' ? undefined : editing}

@@ -6,14 +6,35 @@ import { UploadLeadsButton } from './UploadLeads.tsx';
 import { LEAD_IMPORT_POLL_MS } from './useLeadImport.ts';
 
 const REPORT: LeadCsvReport = {
-  message: 'Leads added successfully', total: 4, accepted: 2, rejectedCount: 1, duplicateCount: 1,
+  message: 'Leads added successfully',
+  total: 4,
+  accepted: 2,
+  rejectedCount: 1,
+  duplicateCount: 1,
   rejected: [{ row: 3, reasons: ['email: Invalid email'] }],
   duplicates: [{ row: 5, field: 'phone', matches: 'customer' }],
   ignoredColumns: ['Colour'],
 };
-const QUEUED: LeadCsvUploadResponse = { message: 'The file is being imported', id: 7, status: 'queued', fileName: 'leads.csv', rowCount: 4 };
-const statusOf = (status: LeadImportResponse['status'], more: Partial<LeadImportResponse> = {}): LeadImportResponse => ({
-  id: 7, status, fileName: 'leads.csv', rowCount: 4, report: null, error: null, createdAt: '2026-11-25T10:00:00.000Z', finishedAt: null, ...more,
+const QUEUED: LeadCsvUploadResponse = {
+  message: 'The file is being imported',
+  id: 7,
+  status: 'queued',
+  fileName: 'leads.csv',
+  rowCount: 4,
+};
+const statusOf = (
+  status: LeadImportResponse['status'],
+  more: Partial<LeadImportResponse> = {},
+): LeadImportResponse => ({
+  id: 7,
+  status,
+  fileName: 'leads.csv',
+  rowCount: 4,
+  report: null,
+  error: null,
+  createdAt: '2026-11-25T10:00:00.000Z',
+  finishedAt: null,
+  ...more,
 });
 
 /** A server whose import runs for `runningPolls` status reads and then ends as `end`. */
@@ -33,7 +54,9 @@ async function openAndSubmit() {
   fireEvent.click(screen.getByRole('button', { name: 'Upload CSV' }));
   const dialog = await screen.findByRole('dialog', { name: 'Upload Leads' });
   const input = dialog.querySelector('input[type=file]') as HTMLInputElement;
-  fireEvent.change(input, { target: { files: [new File(['firstName,email\nA,a@example.com\n'], 'leads.csv', { type: 'text/csv' })] } });
+  fireEvent.change(input, {
+    target: { files: [new File(['firstName,email\nA,a@example.com\n'], 'leads.csv', { type: 'text/csv' })] },
+  });
   fireEvent.click(within(dialog).getByRole('button', { name: 'Submit' }));
   return dialog;
 }
@@ -46,7 +69,9 @@ describe('Upload Leads', () => {
     renderWithProviders(<UploadLeadsButton onImported={imported} />);
     fireEvent.click(screen.getByRole('button', { name: 'Upload CSV' }));
     const dialog = await screen.findByRole('dialog', { name: 'Upload Leads' });
-    expect(within(dialog).getByRole('link', { name: 'Download an example CSV' }).getAttribute('href')).toBe('/api/admin/leads/csv/example');
+    expect(within(dialog).getByRole('link', { name: 'Download an example CSV' }).getAttribute('href')).toBe(
+      '/api/admin/leads/csv/example',
+    );
     fireEvent.click(within(dialog).getByRole('button', { name: 'Submit' }));
     expect(await within(dialog).findByText('Choose a CSV file to upload.')).toBeTruthy();
     expect(server.calls).toHaveLength(0);
@@ -99,7 +124,9 @@ describe('Upload Leads', () => {
     const imported = vi.fn();
     renderWithProviders(<UploadLeadsButton onImported={imported} />);
     const dialog = await openAndSubmit();
-    expect(await screen.findByText('Sales status not found.', { selector: '.mantine-Notification-description' })).toBeTruthy();
+    expect(
+      await screen.findByText('Sales status not found.', { selector: '.mantine-Notification-description' }),
+    ).toBeTruthy();
     expect(within(dialog).getByText('The import failed')).toBeTruthy();
     expect(imported).not.toHaveBeenCalled();
 

@@ -55,7 +55,8 @@ export function UploadLeadsButton({ onImported }: { onImported: () => void }) {
   };
   const submit = async () => {
     if (!file) return setError(t('Choose a CSV file to upload.'));
-    if (file.size > LEAD_CSV_MAX_BYTES) return setError(`${t('The file is too large')} (${LEAD_CSV_MAX_BYTES / 1024 / 1024} MB)`);
+    if (file.size > LEAD_CSV_MAX_BYTES)
+      return setError(`${t('The file is too large')} (${LEAD_CSV_MAX_BYTES / 1024 / 1024} MB)`);
     const form = new FormData();
     form.append('file', file);
     setBusy(true);
@@ -76,7 +77,13 @@ export function UploadLeadsButton({ onImported }: { onImported: () => void }) {
       <Button variant="default" leftSection={<IconFileUpload size={16} />} onClick={() => setOpened(true)}>
         {t('Upload CSV')}
       </Button>
-      <Modal opened={opened} onClose={close} title={t('Upload Leads')} size="lg" closeButtonProps={{ 'aria-label': t('Close') }}>
+      <Modal
+        opened={opened}
+        onClose={close}
+        title={t('Upload Leads')}
+        size="lg"
+        closeButtonProps={{ 'aria-label': t('Close') }}
+      >
         <Stack>
           <FileInput
             label={t('CSV File')}
@@ -96,7 +103,12 @@ export function UploadLeadsButton({ onImported }: { onImported: () => void }) {
             </Anchor>
           </Text>
           {importing && (
-            <Alert color="blue" icon={<Loader size="sm" />} title={t('The file is being imported')} data-testid="csv-importing">
+            <Alert
+              color="blue"
+              icon={<Loader size="sm" />}
+              title={t('The file is being imported')}
+              data-testid="csv-importing"
+            >
               <Text size="sm">
                 {upload.fileName}: {upload.rowCount.toLocaleString('en')} {t('rows')}
                 {current?.status === 'queued' ? ` (${t('waiting to start')})` : ''}

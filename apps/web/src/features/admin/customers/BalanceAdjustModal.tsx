@@ -11,7 +11,15 @@ export interface BalanceAdjustTarget {
 }
 
 /** Add to or subtract from one wallet (PUT /admin/balance/{id}) with a reason the ledger keeps; the page reloads after (spec §4). */
-export function BalanceAdjustModal({ target, onClose, onDone }: { target: BalanceAdjustTarget | null; onClose: () => void; onDone: () => void }) {
+export function BalanceAdjustModal({
+  target,
+  onClose,
+  onDone,
+}: {
+  target: BalanceAdjustTarget | null;
+  onClose: () => void;
+  onDone: () => void;
+}) {
   const { t } = useTranslation();
   const form = useForm({
     // The type sent is the button pressed; the form's own is only there so the shared schema validates the rest.
@@ -53,7 +61,12 @@ export function BalanceAdjustModal({ target, onClose, onDone }: { target: Balanc
           <TextInput label={t('Amount')} placeholder="0.00" inputMode="decimal" withAsterisk {...field('amount')} />
           <TextInput label={t('Reason')} placeholder={t('Why the balance changes')} withAsterisk {...field('reason')} />
           <Group justify="flex-end">
-            <Button type="submit" color={target?.type === 'subtract' ? 'red' : undefined} loading={form.submitting} disabled={form.submitting}>
+            <Button
+              type="submit"
+              color={target?.type === 'subtract' ? 'red' : undefined}
+              loading={form.submitting}
+              disabled={form.submitting}
+            >
               {target?.type === 'subtract' ? t('Subtract') : t('Add')}
             </Button>
           </Group>

@@ -3,7 +3,12 @@ import { schemaResolver, useForm } from '@mantine/form';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import {
-  CustomerCreateRequest, CustomerUpdateRequest, UNASSIGNED, type CustomerDetailResponse, type MessageResponse, type PricingPlanListResponse,
+  CustomerCreateRequest,
+  CustomerUpdateRequest,
+  UNASSIGNED,
+  type CustomerDetailResponse,
+  type MessageResponse,
+  type PricingPlanListResponse,
   type StaffPickerResponse,
 } from '@platform/domain';
 import { ApiError, apiGet, apiPost, apiPut, errorMessage } from '../../../api/client.ts';
@@ -59,8 +64,16 @@ export interface CustomerFormProps {
 
 /** Managers for the manager picker, plans for the plan picker (admins assign both). */
 function usePickers(enabled: boolean) {
-  const managers = useQuery({ queryKey: ['customers', 'pickers', 2], queryFn: () => apiGet<StaffPickerResponse>('/admin/share/users/role/2'), enabled });
-  const plans = useQuery({ queryKey: ['customers', 'plans'], queryFn: () => apiGet<PricingPlanListResponse>('/dashboard/pricing', { limit: 100 }), enabled });
+  const managers = useQuery({
+    queryKey: ['customers', 'pickers', 2],
+    queryFn: () => apiGet<StaffPickerResponse>('/admin/share/users/role/2'),
+    enabled,
+  });
+  const plans = useQuery({
+    queryKey: ['customers', 'plans'],
+    queryFn: () => apiGet<PricingPlanListResponse>('/dashboard/pricing', { limit: 100 }),
+    enabled,
+  });
   return { managers: managers.data?.data ?? [], plans: plans.data?.data ?? [] };
 }
 
@@ -114,7 +127,10 @@ export function CustomerForm({ customer, viewerRoleId = 1, onSaved, onCancel }: 
     { value: NONE, label: t('Choose a manager'), disabled: true },
     ...managers.map((m) => ({ value: String(m.id), label: `${m.full_name} (${m.email})` })),
   ];
-  const planOptions = [{ value: NONE, label: t('Choose a plan'), disabled: true }, ...plans.map((p) => ({ value: String(p.id), label: p.name }))];
+  const planOptions = [
+    { value: NONE, label: t('Choose a plan'), disabled: true },
+    ...plans.map((p) => ({ value: String(p.id), label: p.name })),
+  ];
 
   return (
     <form onSubmit={form.onSubmit(submit)} noValidate>
@@ -132,7 +148,12 @@ export function CustomerForm({ customer, viewerRoleId = 1, onSaved, onCancel }: 
             />
           )}
           <TextInput label={t('Phone')} placeholder={t('Enter phone')} {...field('phone')} />
-          <BirthDateInput {...field('birthDate')} value={form.values.birthDate} onChange={(v) => form.setFieldValue('birthDate', v)} required={false} />
+          <BirthDateInput
+            {...field('birthDate')}
+            value={form.values.birthDate}
+            onChange={(v) => form.setFieldValue('birthDate', v)}
+            required={false}
+          />
           <CountrySelect
             countries={countries.data}
             {...field('country')}
@@ -145,8 +166,20 @@ export function CustomerForm({ customer, viewerRoleId = 1, onSaved, onCancel }: 
           <TextInput label={t('Address')} {...field('address')} />
           {editing && !readOnly && (
             <>
-              <Select label={t('Manager')} data={managerOptions} allowDeselect={false} {...field('managerId')} disabled={!assigns} />
-              <Select label={t('Plan')} data={planOptions} allowDeselect={false} {...field('pricingTableId')} disabled={!assigns} />
+              <Select
+                label={t('Manager')}
+                data={managerOptions}
+                allowDeselect={false}
+                {...field('managerId')}
+                disabled={!assigns}
+              />
+              <Select
+                label={t('Plan')}
+                data={planOptions}
+                allowDeselect={false}
+                {...field('pricingTableId')}
+                disabled={!assigns}
+              />
             </>
           )}
         </SimpleGrid>

@@ -46,7 +46,9 @@ export function CustomerTradesTab({ userId }: { userId: number }) {
         label: t('USER'),
         render: (r) => (
           <>
-            <Text span size="sm">{r.user?.email}</Text>{' '}
+            <Text span size="sm">
+              {r.user?.email}
+            </Text>{' '}
             {r.balance && (
               <Badge size="xs" color={r.balance.mode === 'demo' ? 'yellow' : 'blue'}>
                 {t(r.balance.mode === 'demo' ? 'Demo' : 'Real')}
@@ -68,7 +70,8 @@ export function CustomerTradesTab({ userId }: { userId: number }) {
       {
         key: 'close_time',
         label: t('STATUS'),
-        render: (r) => (r.close_time ? <Badge color="red">{t('Closed')}</Badge> : <Badge color="green">{t('Open')}</Badge>),
+        render: (r) =>
+          r.close_time ? <Badge color="red">{t('Closed')}</Badge> : <Badge color="green">{t('Open')}</Badge>,
       },
     ],
     [t],
@@ -83,7 +86,11 @@ export function CustomerDepositsTab({ userId }: { userId: number }) {
     () => [
       { key: 'id', label: t('ID'), sortable: true, width: 70 },
       { key: 'gateway', label: t('GATEWAY'), sortable: true, render: (r) => gatewayLabel(r.gateway) },
-      { key: 'description', label: t('DESCRIPTION'), render: (r) => (r.formattedDescription ? <BankSummary bank={r.formattedDescription} /> : r.description) },
+      {
+        key: 'description',
+        label: t('DESCRIPTION'),
+        render: (r) => (r.formattedDescription ? <BankSummary bank={r.formattedDescription} /> : r.description),
+      },
       { key: 'reference', label: t('REFERENCE') },
       { key: 'amount', label: t('AMOUNT'), sortable: true, render: (r) => walletMoney(r, r.amount) },
       { key: 'fee', label: t('FEE'), sortable: true, render: (r) => walletMoney(r, r.fee) },
@@ -93,7 +100,9 @@ export function CustomerDepositsTab({ userId }: { userId: number }) {
     ],
     [t],
   );
-  return <DataTable<MoneyRecordDto> url={`/admin/deposits/api/history/${userId}`} columns={columns} searchable={false} />;
+  return (
+    <DataTable<MoneyRecordDto> url={`/admin/deposits/api/history/${userId}`} columns={columns} searchable={false} />
+  );
 }
 
 /** Withdraws tab: the customer's withdrawal history with decline reasons, no search. */
@@ -103,5 +112,7 @@ export function CustomerWithdrawsTab({ userId }: { userId: number }) {
     const c = withdrawColumns(t);
     return [c.id, c.gateway, c.description, c.declineReason, c.amount, c.fee, c.total, c.status, c.date(t('DATE'))];
   }, [t]);
-  return <DataTable<MoneyRecordDto> url={`/admin/withdraws/api/history/${userId}`} columns={columns} searchable={false} />;
+  return (
+    <DataTable<MoneyRecordDto> url={`/admin/withdraws/api/history/${userId}`} columns={columns} searchable={false} />
+  );
 }

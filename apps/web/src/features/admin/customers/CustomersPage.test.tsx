@@ -8,7 +8,17 @@ import { CustomersPage } from './CustomersPage.tsx';
 vi.mock('../../../api/realtime.ts', async () => (await import('./testing.ts')).customerRealtimeModule);
 
 const LIST = {
-  data: [customerRow({ online: true }), customerRow({ id: 8, full_name: 'Ina Idle', email: 'ina@example.test', is_active: false, is_email_verified: false, phone: null })],
+  data: [
+    customerRow({ online: true }),
+    customerRow({
+      id: 8,
+      full_name: 'Ina Idle',
+      email: 'ina@example.test',
+      is_active: false,
+      is_email_verified: false,
+      phone: null,
+    }),
+  ],
   meta: { total: 2, per_page: 15, page: 1 },
 };
 
@@ -18,7 +28,18 @@ describe('CustomersPage', () => {
     renderWithProviders(<CustomersPage type="all" />);
     const carl = (await screen.findByText('Carl Client')).closest('tr') as HTMLElement;
     const ina = screen.getByText('Ina Idle').closest('tr') as HTMLElement;
-    for (const h of ['ID', 'FULL NAME', 'EMAIL', 'PHONE', 'BIRTH DATE', 'COUNTRY', 'ROLE', 'EMAIL VERIFIED', 'STATUS', 'ACTIONS'])
+    for (const h of [
+      'ID',
+      'FULL NAME',
+      'EMAIL',
+      'PHONE',
+      'BIRTH DATE',
+      'COUNTRY',
+      'ROLE',
+      'EMAIL VERIFIED',
+      'STATUS',
+      'ACTIONS',
+    ])
       expect(screen.getByRole('columnheader', { name: h })).toBeTruthy();
     expect(within(carl).getByLabelText('Online')).toBeTruthy();
     expect(within(carl).getByText('Customer')).toBeTruthy();
@@ -66,7 +87,13 @@ describe('CustomersPage', () => {
   });
 
   it('adds a customer through the modal with the spec validation messages', async () => {
-    const { calls } = mockFetch((c) => (c.method === 'POST' ? { status: 201, body: { message: 'Customer added successfully', id: 9 } } : c.path === '/countries' ? [] : LIST));
+    const { calls } = mockFetch((c) =>
+      c.method === 'POST'
+        ? { status: 201, body: { message: 'Customer added successfully', id: 9 } }
+        : c.path === '/countries'
+          ? []
+          : LIST,
+    );
     renderWithProviders(<CustomersPage type="all" />);
     await screen.findByText('Carl Client');
     fireEvent.click(screen.getByRole('button', { name: 'Add New' }));
@@ -87,6 +114,13 @@ describe('CustomersPage', () => {
     expect(await screen.findByText('Customer added successfully')).toBeTruthy();
     const post = calls.find((c) => c.method === 'POST');
     expect(post?.path).toBe('/admin/customers');
-    expect(post?.body).toMatchObject({ fullName: 'Nina New', email: 'nina@example.test', password: 'Password123', isActive: true, isEmailVerified: false, phone: '+33 1 23 45 67 89' });
+    expect(post?.body).toMatchObject({
+      fullName: 'Nina New',
+      email: 'nina@example.test',
+      password: 'Password123',
+      isActive: true,
+      isEmailVerified: false,
+      phone: '+33 1 23 45 67 89',
+    });
   });
 });

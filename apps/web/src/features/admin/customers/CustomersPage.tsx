@@ -5,7 +5,15 @@ import { useTranslation } from 'react-i18next';
 import { ROLE_NAMES, isRoleId, type CustomerListItem } from '@platform/domain';
 import { ApiError, apiDelete } from '../../../api/client.ts';
 import { toastError, toastSuccess } from '../../../ui/toast.ts';
-import { AddNewButton, DataTable, EditDeleteActions, OnlineName, StatusChip, useRefreshList, type DataTableColumn } from '../../../ui/data-table/index.ts';
+import {
+  AddNewButton,
+  DataTable,
+  EditDeleteActions,
+  OnlineName,
+  StatusChip,
+  useRefreshList,
+  type DataTableColumn,
+} from '../../../ui/data-table/index.ts';
 import { CustomerForm } from './CustomerForm.tsx';
 import { usePresence } from './usePresence.ts';
 
@@ -44,28 +52,57 @@ export function CustomersPage({ type }: { type: 'all' | 'inactive' }) {
         sortable: true,
         render: (c) => (
           <Anchor component={Link} to={`/admin/customers/edit/${c.id}`} size="sm" c="inherit">
-            <OnlineName name={c.full_name} online={online(c.id, c.online)} onlineLabel={t('Online')} offlineLabel={t('Offline')} />
+            <OnlineName
+              name={c.full_name}
+              online={online(c.id, c.online)}
+              onlineLabel={t('Online')}
+              offlineLabel={t('Offline')}
+            />
           </Anchor>
         ),
       },
       { key: 'email', label: t('EMAIL'), sortable: true },
       { key: 'phone', label: t('PHONE'), sortable: true },
       // A calendar date (YYYY-MM-DD) shown as the spec's DD/MM/YYYY, without a time.
-      { key: 'birth_date', label: t('BIRTH DATE'), sortable: true, render: (c) => c.birth_date?.split('-').reverse().join('/') },
+      {
+        key: 'birth_date',
+        label: t('BIRTH DATE'),
+        sortable: true,
+        render: (c) => c.birth_date?.split('-').reverse().join('/'),
+      },
       { key: 'country', label: t('COUNTRY'), sortable: true },
-      { key: 'role_id', label: t('ROLE'), sortable: true, render: (c) => (isRoleId(c.role_id) ? t(ROLE_NAMES[c.role_id]) : null) },
-      { key: 'is_email_verified', label: t('EMAIL VERIFIED'), sortable: true, render: (c) => (c.is_email_verified ? t('Yes') : t('No')) },
+      {
+        key: 'role_id',
+        label: t('ROLE'),
+        sortable: true,
+        render: (c) => (isRoleId(c.role_id) ? t(ROLE_NAMES[c.role_id]) : null),
+      },
+      {
+        key: 'is_email_verified',
+        label: t('EMAIL VERIFIED'),
+        sortable: true,
+        render: (c) => (c.is_email_verified ? t('Yes') : t('No')),
+      },
       {
         key: 'is_active',
         label: t('STATUS'),
         sortable: true,
-        render: (c) => (c.is_active ? <StatusChip label={t('Active')} color="green" /> : <StatusChip label={t('Inactive')} color="red" />),
+        render: (c) =>
+          c.is_active ? (
+            <StatusChip label={t('Active')} color="green" />
+          ) : (
+            <StatusChip label={t('Inactive')} color="red" />
+          ),
       },
       {
         key: 'actions',
         label: t('ACTIONS'),
         render: (c) => (
-          <EditDeleteActions onEdit={() => navigate(`/admin/customers/edit/${c.id}`)} deleteMessage={t('Are you sure to delete this user?')} onDelete={() => remove(c)} />
+          <EditDeleteActions
+            onEdit={() => navigate(`/admin/customers/edit/${c.id}`)}
+            deleteMessage={t('Are you sure to delete this user?')}
+            onDelete={() => remove(c)}
+          />
         ),
       },
     ],
@@ -74,7 +111,12 @@ export function CustomersPage({ type }: { type: 'all' | 'inactive' }) {
 
   return (
     <>
-      <DataTable<CustomerListItem> url={url} columns={columns} toolbar={<AddNewButton onClick={() => setAdding(true)} />} exportable />
+      <DataTable<CustomerListItem>
+        url={url}
+        columns={columns}
+        toolbar={<AddNewButton onClick={() => setAdding(true)} />}
+        exportable
+      />
       <Modal opened={adding} onClose={() => setAdding(false)} size="lg" title={t('Add New Customer')}>
         {adding && (
           <CustomerForm

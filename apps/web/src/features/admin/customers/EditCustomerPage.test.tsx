@@ -21,14 +21,20 @@ beforeEach(() => {
 
 const EMPTY = { data: [], meta: { total: 0, per_page: 15, page: 1 } };
 
-function api(viewerRole: number, detail: CustomerDetailResponse | { status: number; body: unknown } = customerDetail(), extra?: (c: FetchCall) => unknown) {
+function api(
+  viewerRole: number,
+  detail: CustomerDetailResponse | { status: number; body: unknown } = customerDetail(),
+  extra?: (c: FetchCall) => unknown,
+) {
   return mockFetch((c) => {
     const custom = extra?.(c);
     if (custom !== undefined) return custom;
     if (c.path === '/auth/user') return currentUser(viewerRole, 99);
     if (c.path === '/admin/share/users/7') return detail;
-    if (c.path === '/admin/share/users/role/2') return { data: [{ id: 2, full_name: 'Max Manager', email: 'max@demo.test' }] };
-    if (c.path === '/dashboard/pricing') return { data: [{ id: 4, name: 'Gold', price: '10' }], meta: { total: 1, per_page: 100, page: 1 } };
+    if (c.path === '/admin/share/users/role/2')
+      return { data: [{ id: 2, full_name: 'Max Manager', email: 'max@demo.test' }] };
+    if (c.path === '/dashboard/pricing')
+      return { data: [{ id: 4, name: 'Gold', price: '10' }], meta: { total: 1, per_page: 100, page: 1 } };
     if (c.path === '/countries') return [{ name: { common: 'France' } }];
     return EMPTY;
   });
@@ -44,7 +50,11 @@ const renderPage = (id = 7) =>
 
 describe('EditCustomerPage', () => {
   it('shows the summary with every balance and adjusts one with a reason, then reloads', async () => {
-    const { calls } = api(1, customerDetail(), (c) => (c.method === 'PUT' && c.path === '/admin/balance/11' ? { message: 'Balance updated successfully', balance: '300' } : undefined));
+    const { calls } = api(1, customerDetail(), (c) =>
+      c.method === 'PUT' && c.path === '/admin/balance/11'
+        ? { message: 'Balance updated successfully', balance: '300' }
+        : undefined,
+    );
     renderPage();
     expect(await screen.findByRole('heading', { name: 'Carl Client' })).toBeTruthy();
     expect(screen.getAllByText('carl@example.test').length).toBeGreaterThan(0);
@@ -80,7 +90,9 @@ describe('EditCustomerPage', () => {
   });
 
   it('logs in as the customer: sets the back-to-admin flag and goes to the site root', async () => {
-    const { calls } = api(1, customerDetail(), (c) => (c.method === 'POST' ? { message: 'Logged in as customer', redirect: '/' } : undefined));
+    const { calls } = api(1, customerDetail(), (c) =>
+      c.method === 'POST' ? { message: 'Logged in as customer', redirect: '/' } : undefined,
+    );
     renderPage();
     fireEvent.click(await screen.findByRole('button', { name: 'Login as' }));
     await waitFor(() => expect(goTo).toHaveBeenCalledWith('/'));
@@ -90,7 +102,9 @@ describe('EditCustomerPage', () => {
   });
 
   it('saves the profile with the manager and plan as an admin', async () => {
-    const { calls } = api(1, customerDetail(), (c) => (c.method === 'PUT' ? { message: 'Customer updated successfully' } : undefined));
+    const { calls } = api(1, customerDetail(), (c) =>
+      c.method === 'PUT' ? { message: 'Customer updated successfully' } : undefined,
+    );
     renderPage();
     const city = await screen.findByLabelText('City');
     expect((city as HTMLInputElement).value).toBe('Paris');
@@ -100,12 +114,20 @@ describe('EditCustomerPage', () => {
     expect(await screen.findByText('Customer updated successfully')).toBeTruthy();
     const put = calls.find((c) => c.method === 'PUT');
     expect(put?.path).toBe('/admin/customers/7');
-    expect(put?.body).toMatchObject({ fullName: 'Carl Client', email: 'carl@example.test', city: 'Lyon', managerId: 2, pricingTableId: -2 });
+    expect(put?.body).toMatchObject({
+      fullName: 'Carl Client',
+      email: 'carl@example.test',
+      city: 'Lyon',
+      managerId: 2,
+      pricingTableId: -2,
+    });
     expect((put?.body as { password?: string }).password).toBeUndefined();
   });
 
   it('disables the manager and plan pickers for a manager and does not send them', async () => {
-    const { calls } = api(2, customerDetail(), (c) => (c.method === 'PUT' ? { message: 'Customer updated successfully' } : undefined));
+    const { calls } = api(2, customerDetail(), (c) =>
+      c.method === 'PUT' ? { message: 'Customer updated successfully' } : undefined,
+    );
     renderPage();
     await screen.findByLabelText('City');
     expect((screen.getByLabelText('Manager', { selector: 'input' }) as HTMLInputElement).disabled).toBe(true);
@@ -118,8 +140,14 @@ describe('EditCustomerPage', () => {
   });
 
   it('is read-only for a retention agent: masked contacts, no submit, no balance controls, no money tabs; Login as sets retAgent', async () => {
-    api(6, customerDetail({ email: 'ca****@example.test', read_only: true, profile: { ...customerDetail().profile, phone: '******01' } }), (c) =>
-      c.method === 'POST' ? { message: 'ok', redirect: '/' } : undefined,
+    api(
+      6,
+      customerDetail({
+        email: 'ca****@example.test',
+        read_only: true,
+        profile: { ...customerDetail().profile, phone: '******01' },
+      }),
+      (c) => (c.method === 'POST' ? { message: 'ok', redirect: '/' } : undefined),
     );
     renderPage();
     expect(await screen.findByDisplayValue('******01')).toBeTruthy();

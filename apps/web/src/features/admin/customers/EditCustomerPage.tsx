@@ -1,5 +1,21 @@
 import { useState } from 'react';
-import { ActionIcon, Alert, Badge, Button, Card, Center, Divider, Grid, Group, Loader, Stack, Tabs, Text, Title, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Center,
+  Divider,
+  Grid,
+  Group,
+  Loader,
+  Stack,
+  Tabs,
+  Text,
+  Title,
+  Tooltip,
+} from '@mantine/core';
 import { IconLogin, IconMinus, IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
@@ -44,7 +60,15 @@ function LoginAsButton({ customerId, viewerRoleId }: { customerId: number; viewe
   );
 }
 
-function SummaryPanel({ customer, viewerRoleId, onAdjust }: { customer: CustomerDetailResponse; viewerRoleId: number; onAdjust: (t: BalanceAdjustTarget) => void }) {
+function SummaryPanel({
+  customer,
+  viewerRoleId,
+  onAdjust,
+}: {
+  customer: CustomerDetailResponse;
+  viewerRoleId: number;
+  onAdjust: (t: BalanceAdjustTarget) => void;
+}) {
   const { t } = useTranslation();
   const online = usePresence();
   const isCustomer = customer.role_id === 3;
@@ -59,7 +83,11 @@ function SummaryPanel({ customer, viewerRoleId, onAdjust }: { customer: Customer
           {customer.email}
         </Text>
         <Group gap="xs">
-          {customer.is_active ? <StatusChip label={t('Active')} color="green" /> : <StatusChip label={t('Inactive')} color="red" />}
+          {customer.is_active ? (
+            <StatusChip label={t('Active')} color="green" />
+          ) : (
+            <StatusChip label={t('Inactive')} color="red" />
+          )}
           {isCustomer && (
             <Badge variant="dot" color={online(customer.id, customer.online) ? 'green' : 'red'}>
               {online(customer.id, customer.online) ? t('Online') : t('Offline')}
@@ -82,12 +110,22 @@ function SummaryPanel({ customer, viewerRoleId, onAdjust }: { customer: Customer
             {canAdjust && (
               <Group gap={4} wrap="nowrap">
                 <Tooltip label={t('Add Balance')}>
-                  <ActionIcon variant="light" color="green" aria-label={t('Add Balance')} onClick={() => onAdjust({ balance: b, type: 'add' })}>
+                  <ActionIcon
+                    variant="light"
+                    color="green"
+                    aria-label={t('Add Balance')}
+                    onClick={() => onAdjust({ balance: b, type: 'add' })}
+                  >
                     <IconPlus size={16} />
                   </ActionIcon>
                 </Tooltip>
                 <Tooltip label={t('Subtract Balance')}>
-                  <ActionIcon variant="light" color="red" aria-label={t('Subtract Balance')} onClick={() => onAdjust({ balance: b, type: 'subtract' })}>
+                  <ActionIcon
+                    variant="light"
+                    color="red"
+                    aria-label={t('Subtract Balance')}
+                    onClick={() => onAdjust({ balance: b, type: 'subtract' })}
+                  >
                     <IconMinus size={16} />
                   </ActionIcon>
                 </Tooltip>
@@ -144,7 +182,12 @@ export function EditCustomerPage() {
               {isCustomer && <Tabs.Tab value="tracking">{t('Tracking')}</Tabs.Tab>}
             </Tabs.List>
             <Tabs.Panel value="profile">
-              <CustomerForm key={customer.id} customer={customer} viewerRoleId={viewerRoleId} onSaved={() => void detail.refetch()} />
+              <CustomerForm
+                key={customer.id}
+                customer={customer}
+                viewerRoleId={viewerRoleId}
+                onSaved={() => void detail.refetch()}
+              />
             </Tabs.Panel>
             {money && (
               <>

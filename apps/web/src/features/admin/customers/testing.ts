@@ -20,20 +20,44 @@ export const customerRealtimeModule = { ...realtimeModule, getSocket: () => fake
 
 export function customerRow(overrides: Partial<CustomerListItem> = {}): CustomerListItem {
   return {
-    id: 7, full_name: 'Carl Client', email: 'carl@example.test', phone: '+44 20 7946 0001', birth_date: '1990-05-04', country: 'France',
-    role_id: 3, is_email_verified: true, is_active: true, online: false, ...overrides,
+    id: 7,
+    full_name: 'Carl Client',
+    email: 'carl@example.test',
+    phone: '+44 20 7946 0001',
+    birth_date: '1990-05-04',
+    country: 'France',
+    role_id: 3,
+    is_email_verified: true,
+    is_active: true,
+    online: false,
+    ...overrides,
   };
 }
 
 export function customerDetail(overrides: Partial<CustomerDetailResponse> = {}): CustomerDetailResponse {
   return {
-    id: 7, full_name: 'Carl Client', email: 'carl@example.test', role_id: 3, is_email_verified: true, is_active: true, online: false,
-    pricing_table_id: null, manager_id: 2,
+    id: 7,
+    full_name: 'Carl Client',
+    email: 'carl@example.test',
+    role_id: 3,
+    is_email_verified: true,
+    is_active: true,
+    online: false,
+    pricing_table_id: null,
+    manager_id: 2,
     balances: [
       { id: 11, mode: 'real', currency: 'USD', balance: '250.00000000', margin: '0' },
       { id: 12, mode: 'demo', currency: 'USD', balance: '10000.00000000', margin: '0' },
     ],
-    profile: { phone: '+44 20 7946 0001', birth_date: '1990-05-04', country: 'France', city: 'Paris', address: '1 Rue', postal_code: '75001', manager_id: 2 },
+    profile: {
+      phone: '+44 20 7946 0001',
+      birth_date: '1990-05-04',
+      country: 'France',
+      city: 'Paris',
+      address: '1 Rue',
+      postal_code: '75001',
+      manager_id: 2,
+    },
     read_only: false,
     ...overrides,
   };

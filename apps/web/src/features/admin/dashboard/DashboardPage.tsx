@@ -9,7 +9,13 @@ import { useTranslation } from 'react-i18next';
 import type { DashboardResponse } from '@platform/domain';
 import { apiGet, errorMessage } from '../../../api/client.ts';
 
-const CATEGORY_LABELS: Record<string, string> = { forex: 'Forex', commodity: 'Commodities', index: 'Indices', stock: 'Stocks', crypto: 'Crypto' };
+const CATEGORY_LABELS: Record<string, string> = {
+  forex: 'Forex',
+  commodity: 'Commodities',
+  index: 'Indices',
+  stock: 'Stocks',
+  crypto: 'Crypto',
+};
 const PIE_COLORS = ['blue.6', 'yellow.6', 'grape.6', 'teal.6', 'orange.6'];
 const iso = (d: string | null) => (d ? dayjs(d).format('YYYY-MM-DD') : undefined);
 
@@ -40,13 +46,30 @@ export function DashboardPage() {
     placeholderData: keepPreviousData,
   });
   const d = query.data;
-  const money = (v: string) => new Intl.NumberFormat(i18n.language, { style: 'currency', currency: d?.currency ?? 'USD' }).format(Number(v));
+  const money = (v: string) =>
+    new Intl.NumberFormat(i18n.language, { style: 'currency', currency: d?.currency ?? 'USD' }).format(Number(v));
 
   return (
     <Stack>
       <Group align="flex-end">
-        <DateInput label={t('From')} value={from} onChange={setFrom} valueFormat="DD/MM/YYYY" maxDate={to ?? undefined} clearable w={160} />
-        <DateInput label={t('To')} value={to} onChange={setTo} valueFormat="DD/MM/YYYY" minDate={from ?? undefined} clearable w={160} />
+        <DateInput
+          label={t('From')}
+          value={from}
+          onChange={setFrom}
+          valueFormat="DD/MM/YYYY"
+          maxDate={to ?? undefined}
+          clearable
+          w={160}
+        />
+        <DateInput
+          label={t('To')}
+          value={to}
+          onChange={setTo}
+          valueFormat="DD/MM/YYYY"
+          minDate={from ?? undefined}
+          clearable
+          w={160}
+        />
         <Button variant="default" onClick={() => (setFrom(null), setTo(null))} disabled={!from && !to}>
           {t('Reset')}
         </Button>
@@ -59,10 +82,17 @@ export function DashboardPage() {
             <Card label={t('Total Withdraws')} value={money(d.totalWithdraws)} />
             <Card label={t('Total Trades')} value={String(d.totalTrades)} />
             <Card label={t('Total Users')} value={String(d.totalUsers)} />
-            <Card label={t('Profit/Loss')} value={money(d.totalProLoss)} color={Number(d.totalProLoss) >= 0 ? 'teal' : 'red'} />
+            <Card
+              label={t('Profit/Loss')}
+              value={money(d.totalProLoss)}
+              color={Number(d.totalProLoss) >= 0 ? 'teal' : 'red'}
+            />
           </SimpleGrid>
           <Text size="xs" c="dimmed" data-testid="dashboard-note">
-            {t('Totals in {{currency}}, real wallets only: demo money is not the broker’s. Profit/Loss is the broker’s result (the opposite of clients’ realised profit or loss).', { currency: d.currency })}{' '}
+            {t(
+              'Totals in {{currency}}, real wallets only: demo money is not the broker’s. Profit/Loss is the broker’s result (the opposite of clients’ realised profit or loss).',
+              { currency: d.currency },
+            )}{' '}
             {d.otherCurrencies.length === 0
               ? t('No wallet in another currency has activity in this range.')
               : `${t('Other currencies (not converted):')} ${d.otherCurrencies.map((c) => `${c.currency} ${t('deposits')} ${c.deposits}, ${t('withdraws')} ${c.withdraws}, P/L ${c.proLoss}`).join('; ')}`}
@@ -101,12 +131,19 @@ export function DashboardPage() {
                     withLabels
                     labelsType="percent"
                     withTooltip
-                    data={d.tradeEngagement.categories.map((c, i) => ({ name: t(CATEGORY_LABELS[c] ?? c), value: d.tradeEngagement.data[i], color: PIE_COLORS[i % PIE_COLORS.length] }))}
+                    data={d.tradeEngagement.categories.map((c, i) => ({
+                      name: t(CATEGORY_LABELS[c] ?? c),
+                      value: d.tradeEngagement.data[i],
+                      color: PIE_COLORS[i % PIE_COLORS.length],
+                    }))}
                   />
                   <Stack gap={4}>
                     {d.tradeEngagement.categories.map((c, i) => (
                       <Group key={c} gap={6}>
-                        <ColorSwatch size={12} color={`var(--mantine-color-${PIE_COLORS[i % PIE_COLORS.length].replace('.', '-')})`} />
+                        <ColorSwatch
+                          size={12}
+                          color={`var(--mantine-color-${PIE_COLORS[i % PIE_COLORS.length].replace('.', '-')})`}
+                        />
                         <Text size="sm">
                           {t(CATEGORY_LABELS[c] ?? c)}: {d.tradeEngagement.data[i]}
                         </Text>

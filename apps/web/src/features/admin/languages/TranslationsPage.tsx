@@ -6,7 +6,13 @@ import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { TranslationDto } from '@platform/domain';
 import { ApiError, apiDelete, apiPost, apiPut, errorMessage } from '../../../api/client.ts';
-import { AddNewButton, DataTable, EditDeleteActions, useRefreshList, type DataTableColumn } from '../../../ui/data-table/index.ts';
+import {
+  AddNewButton,
+  DataTable,
+  EditDeleteActions,
+  useRefreshList,
+  type DataTableColumn,
+} from '../../../ui/data-table/index.ts';
 import { toastError, toastSuccess } from '../../../ui/toast.ts';
 
 type Editing = { mode: 'add'; key?: string } | { mode: 'edit'; row: TranslationDto };
@@ -14,11 +20,21 @@ type Editing = { mode: 'add'; key?: string } | { mode: 'edit'; row: TranslationD
 function TranslationForm({ code, editing, onDone }: { code: string; editing: Editing; onDone: () => void }) {
   const { t } = useTranslation();
   const form = useForm({
-    initialValues: { code, key: editing.mode === 'edit' ? editing.row.key : (editing.key ?? ''), value: editing.mode === 'edit' ? editing.row.value : '' },
-    validate: { key: (v) => (v.trim() ? null : t('Key is required')), value: (v) => (v.trim() ? null : t('Value is required')) },
+    initialValues: {
+      code,
+      key: editing.mode === 'edit' ? editing.row.key : (editing.key ?? ''),
+      value: editing.mode === 'edit' ? editing.row.value : '',
+    },
+    validate: {
+      key: (v) => (v.trim() ? null : t('Key is required')),
+      value: (v) => (v.trim() ? null : t('Value is required')),
+    },
   });
   const save = useMutation({
-    mutationFn: (v: typeof form.values) => (editing.mode === 'edit' ? apiPut(`/admin/languages/translations/${editing.row.id}`, v) : apiPost('/admin/languages/translations', v)),
+    mutationFn: (v: typeof form.values) =>
+      editing.mode === 'edit'
+        ? apiPut(`/admin/languages/translations/${editing.row.id}`, v)
+        : apiPost('/admin/languages/translations', v),
     onSuccess: () => {
       toastSuccess(t(editing.mode === 'edit' ? 'Translation updated successfully' : 'Translation added successfully'));
       onDone();
@@ -82,14 +98,31 @@ export function TranslationsPage() {
   );
   const toolbar = (
     <>
-      <SegmentedControl value={view} onChange={(v) => setView(v as 'all' | 'missing')} data={[{ value: 'all', label: t('Translations') }, { value: 'missing', label: t('Missing keys') }]} />
+      <SegmentedControl
+        value={view}
+        onChange={(v) => setView(v as 'all' | 'missing')}
+        data={[
+          { value: 'all', label: t('Translations') },
+          { value: 'missing', label: t('Missing keys') },
+        ]}
+      />
       <AddNewButton onClick={() => setEditing({ mode: 'add' })} />
     </>
   );
   return (
     <>
-      <DataTable<TranslationDto> url={url} columns={columns} filters={view === 'missing' ? { missing: '1' } : undefined} toolbar={toolbar} />
-      <Modal opened={editing !== null} onClose={() => setEditing(null)} size="lg" title={editing?.mode === 'edit' ? t('Edit Translation') : t('Add Translation')}>
+      <DataTable<TranslationDto>
+        url={url}
+        columns={columns}
+        filters={view === 'missing' ? { missing: '1' } : undefined}
+        toolbar={toolbar}
+      />
+      <Modal
+        opened={editing !== null}
+        onClose={() => setEditing(null)}
+        size="lg"
+        title={editing?.mode === 'edit' ? t('Edit Translation') : t('Add Translation')}
+      >
         {editing && (
           <TranslationForm
             code={code}

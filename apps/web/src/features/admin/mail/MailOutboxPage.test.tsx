@@ -42,7 +42,11 @@ describe('MailOutboxPage', () => {
       text: 'Hello,\nverify here: http://localhost:3000/verify-email?token=abc1.\nThanks',
       link: 'shown',
     });
-    const { calls } = mockOutbox('offline', [mail(3, '2024-06-01T09:31:00', null), mail(2, null, null), mail(1, null, 'connect ECONNREFUSED')], { 1: live });
+    const { calls } = mockOutbox(
+      'offline',
+      [mail(3, '2024-06-01T09:31:00', null), mail(2, null, null), mail(1, null, 'connect ECONNREFUSED')],
+      { 1: live },
+    );
     renderWithProviders(<MailOutboxPage />);
     const sent = (await screen.findByText('Subject 3')).closest('tr') as HTMLElement;
     expect(within(sent).getByText('Sent')).toBeTruthy();
@@ -72,7 +76,10 @@ describe('MailOutboxPage', () => {
   });
 
   it('has no evaluation notice when mail is delivered, and says the link went by email only', async () => {
-    const emailed = mail(4, '2024-06-01T09:31:00', null, { text: 'Reset: [link removed: sent by email only]', link: 'emailed' });
+    const emailed = mail(4, '2024-06-01T09:31:00', null, {
+      text: 'Reset: [link removed: sent by email only]',
+      link: 'emailed',
+    });
     mockOutbox('smtp', [emailed], { 4: emailed });
     renderWithProviders(<MailOutboxPage />);
     const dialog = await openMail('Subject 4');

@@ -13,10 +13,20 @@ export const MAIL_OUTBOX_URL = '/admin/mail/api';
 /** Without SMTP the outbox is the only way to get at sign-in links: fine to try the platform, not to run it. */
 function OfflineNotice() {
   const { t } = useTranslation();
-  const delivery = useQuery({ queryKey: ['admin', 'mail', 'delivery'], queryFn: () => apiGet<MailDeliveryResponse>('/admin/mail/delivery') });
+  const delivery = useQuery({
+    queryKey: ['admin', 'mail', 'delivery'],
+    queryFn: () => apiGet<MailDeliveryResponse>('/admin/mail/delivery'),
+  });
   if (delivery.data?.mode !== 'offline') return null;
   return (
-    <Alert color="yellow" variant="light" icon={<IconMailOff size={18} />} mb="md" title={t('Offline mail: for evaluation only')} data-testid="mail-offline-notice">
+    <Alert
+      color="yellow"
+      variant="light"
+      icon={<IconMailOff size={18} />}
+      mb="md"
+      title={t('Offline mail: for evaluation only')}
+      data-testid="mail-offline-notice"
+    >
       {t(
         'No SMTP server is set up, so mail is not sent. Verification and password-reset links are shown here only for evaluation, and every opening of a mail with a live link is recorded in the audit log.',
       )}

@@ -22,13 +22,16 @@ function LinkNote({ mail }: { mail: MailDto }) {
   if (mail.link === 'shown')
     return (
       <Alert color="orange" variant="light" icon={<IconAlertTriangle size={18} />} data-testid="mail-link-note">
-        {t('This link gives whoever opens it the account. Pass it on only to its owner. This opening was recorded in the audit log.')}
+        {t(
+          'This link gives whoever opens it the account. Pass it on only to its owner. This opening was recorded in the audit log.',
+        )}
       </Alert>
     );
   if (mail.link === 'emailed')
     return (
       <Text size="sm" c="dimmed" data-testid="mail-link-note">
-        {t('The link was sent by email only and is not kept here.')} {!mail.link_live && t('It has been used or has expired.')}
+        {t('The link was sent by email only and is not kept here.')}{' '}
+        {!mail.link_live && t('It has been used or has expired.')}
       </Text>
     );
   if (mail.link === 'withheld' && !mail.link_live)

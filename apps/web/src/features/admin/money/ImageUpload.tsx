@@ -41,7 +41,7 @@ export function ImageUpload({ label, file, currentUrl, onChange, error, required
   const { t } = useTranslation();
   const id = useId();
   const preview = usePreview(file);
-  const shown = preview ?? (file ? null : currentUrl ?? null);
+  const shown = preview ?? (file ? null : (currentUrl ?? null));
 
   return (
     <Input.Wrapper label={label} labelProps={{ htmlFor: id }} withAsterisk={required} error={error}>

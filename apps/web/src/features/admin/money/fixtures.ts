@@ -1,5 +1,11 @@
 import type { Mock } from 'vitest';
-import type { AdminGatewayDto, AdminKycDto, ExternalPaymentDto, MoneyRecordDto, PricingPlanDto } from '@platform/domain';
+import type {
+  AdminGatewayDto,
+  AdminKycDto,
+  ExternalPaymentDto,
+  MoneyRecordDto,
+  PricingPlanDto,
+} from '@platform/domain';
 
 /** Fixtures of the back office's money screens (component tests). */
 
@@ -25,7 +31,13 @@ export function moneyRecord(over: Partial<MoneyRecordDto> = {}): MoneyRecordDto 
   };
 }
 
-export const BANK = { bankName: 'Demo Bank plc', accountName: 'Carla Client', accountNumber: 'GB33BUKB2020', swiftCode: 'BUKBGB22', bankCountry: 'United Kingdom' };
+export const BANK = {
+  bankName: 'Demo Bank plc',
+  accountName: 'Carla Client',
+  accountNumber: 'GB33BUKB2020',
+  swiftCode: 'BUKBGB22',
+  bankCountry: 'United Kingdom',
+};
 
 export const paged = <T>(data: T[]) => ({ data, meta: { total: data.length, per_page: 15, page: 1 } });
 
@@ -47,7 +59,15 @@ export function gateway(over: Partial<AdminGatewayDto> & Pick<AdminGatewayDto, '
 }
 
 export function externalPayment(over: Partial<ExternalPaymentDto> = {}): ExternalPaymentDto {
-  return { id: 5, logo: '/api/files/logo-5', name: 'Skrill', link: 'https://pay.example.com/skrill', custom_label: 'Account', custom_value: 'pay@demo.test', ...over };
+  return {
+    id: 5,
+    logo: '/api/files/logo-5',
+    name: 'Skrill',
+    link: 'https://pay.example.com/skrill',
+    custom_label: 'Account',
+    custom_value: 'pay@demo.test',
+    ...over,
+  };
 }
 
 export function kycDocument(over: Partial<AdminKycDto> = {}): AdminKycDto {
@@ -95,4 +115,5 @@ export function sentForm(fn: Mock, index: number): FormData {
 }
 
 /** A small PNG file as the browser hands it to an input. */
-export const pngFile = (name = 'qr.png') => new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])], name, { type: 'image/png' });
+export const pngFile = (name = 'qr.png') =>
+  new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])], name, { type: 'image/png' });

@@ -2,7 +2,14 @@ import { useCallback } from 'react';
 import { Anchor, Button, Group, Popover, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { GATEWAY_SPECS, GENERIC_ERROR, formatMoney, type FormattedBankDto, type GatewayKind, type MoneyRecordDto } from '@platform/domain';
+import {
+  GATEWAY_SPECS,
+  GENERIC_ERROR,
+  formatMoney,
+  type FormattedBankDto,
+  type GatewayKind,
+  type MoneyRecordDto,
+} from '@platform/domain';
 import { errorMessage } from '../../../api/client.ts';
 import { toastError, toastSuccess } from '../../../ui/toast.ts';
 import { ConfirmPopover, StatusChip } from '../../../ui/data-table/index.ts';
@@ -24,7 +31,8 @@ export function ReviewStatusChip({ status }: { status: string }) {
 export const gatewayLabel = (kind: string): string => GATEWAY_SPECS[kind as GatewayKind]?.name ?? kind;
 
 /** An amount of the record's wallet, with its currency symbol. */
-export const walletMoney = (record: MoneyRecordDto, amount: string): string => formatMoney(amount, record.balance.currency);
+export const walletMoney = (record: MoneyRecordDto, amount: string): string =>
+  formatMoney(amount, record.balance.currency);
 
 /** The customer of a record, linking to their edit screen. */
 export function UserEmailLink({ user }: { user: { id: number; email: string } }) {
@@ -119,7 +127,14 @@ export interface ReviewActionsProps {
 }
 
 /** Approve and Decline buttons, each behind its confirmation. */
-export function ReviewActions({ approveMessage, declineMessage, onApprove, onDecline, canApprove = true, withReason = false }: ReviewActionsProps) {
+export function ReviewActions({
+  approveMessage,
+  declineMessage,
+  onApprove,
+  onDecline,
+  canApprove = true,
+  withReason = false,
+}: ReviewActionsProps) {
   const { t } = useTranslation();
   const declineButton = (
     <Button size="compact-sm" color="red" variant="light">
@@ -135,7 +150,11 @@ export function ReviewActions({ approveMessage, declineMessage, onApprove, onDec
           </Button>
         </ConfirmPopover>
       )}
-      <ConfirmPopover message={declineMessage} onConfirm={onDecline} reasonLabel={withReason ? t('Decline Reason') : undefined}>
+      <ConfirmPopover
+        message={declineMessage}
+        onConfirm={onDecline}
+        reasonLabel={withReason ? t('Decline Reason') : undefined}
+      >
         {declineButton}
       </ConfirmPopover>
     </Group>

@@ -17,7 +17,9 @@ export function changedKeys(before: unknown, after: unknown): string[] {
   const b = (before ?? {}) as Record<string, unknown>;
   const a = (after ?? {}) as Record<string, unknown>;
   if (typeof b !== 'object' || typeof a !== 'object') return [];
-  return [...new Set([...Object.keys(b), ...Object.keys(a)])].filter((k) => JSON.stringify(b[k]) !== JSON.stringify(a[k]));
+  return [...new Set([...Object.keys(b), ...Object.keys(a)])].filter(
+    (k) => JSON.stringify(b[k]) !== JSON.stringify(a[k]),
+  );
 }
 
 function ChangeCell({ entry }: { entry: AuditEntryDto }) {
@@ -33,9 +35,13 @@ function ChangeCell({ entry }: { entry: AuditEntryDto }) {
       </Popover.Target>
       <Popover.Dropdown>
         <Stack gap={4}>
-          <Text size="xs" fw={600}>{t('Before')}</Text>
+          <Text size="xs" fw={600}>
+            {t('Before')}
+          </Text>
           <Code block>{JSON.stringify(entry.before, null, 2) ?? '-'}</Code>
-          <Text size="xs" fw={600}>{t('After')}</Text>
+          <Text size="xs" fw={600}>
+            {t('After')}
+          </Text>
           <Code block>{JSON.stringify(entry.after, null, 2) ?? '-'}</Code>
         </Stack>
       </Popover.Dropdown>
@@ -55,7 +61,10 @@ export function AuditLogPage() {
   const [from, setFrom] = useState<string | null>(null);
   const [to, setTo] = useState<string | null>(null);
   const [debounced] = useDebouncedValue({ actor, subject }, 600);
-  const actions = useQuery({ queryKey: ['admin', 'audit-actions'], queryFn: () => apiGet<{ data: string[] }>('/admin/audit/actions') });
+  const actions = useQuery({
+    queryKey: ['admin', 'audit-actions'],
+    queryFn: () => apiGet<{ data: string[] }>('/admin/audit/actions'),
+  });
 
   const columns = useMemo<DataTableColumn<AuditEntryDto>[]>(
     () => [
@@ -65,7 +74,10 @@ export function AuditLogPage() {
       {
         key: 'subject',
         label: t('SUBJECT'),
-        render: (e) => [e.target?.email, e.subject_type && `${e.subject_type}${e.subject_id === null ? '' : ` #${e.subject_id}`}`].filter(Boolean).join(' · ') || null,
+        render: (e) =>
+          [e.target?.email, e.subject_type && `${e.subject_type}${e.subject_id === null ? '' : ` #${e.subject_id}`}`]
+            .filter(Boolean)
+            .join(' · ') || null,
       },
       { key: 'change', label: t('CHANGE'), render: (e) => <ChangeCell entry={e} /> },
       { key: 'ip', label: t('IP') },
@@ -73,15 +85,67 @@ export function AuditLogPage() {
     [t],
   );
 
-  const filters = { actor: debounced.actor.trim(), subject: debounced.subject.trim(), action: action ?? undefined, from: iso(from), to: iso(to) };
+  const filters = {
+    actor: debounced.actor.trim(),
+    subject: debounced.subject.trim(),
+    action: action ?? undefined,
+    from: iso(from),
+    to: iso(to),
+  };
   const filterBar = (
     <Group gap="xs" wrap="wrap">
-      <TextInput aria-label={t('Actor')} placeholder={t('Actor (email or id)')} value={actor} onChange={(e) => setActor(e.currentTarget.value)} w={190} />
-      <TextInput aria-label={t('Subject')} placeholder={t('Subject (email, id, order:42)')} value={subject} onChange={(e) => setSubject(e.currentTarget.value)} w={210} />
-      <Select aria-label={t('Action')} placeholder={t('Any action')} data={actions.data?.data ?? []} value={action} onChange={setAction} clearable searchable w={200} />
-      <DateInput aria-label={t('From')} placeholder={t('From')} value={from} onChange={setFrom} valueFormat="DD/MM/YYYY" clearable w={140} />
-      <DateInput aria-label={t('To')} placeholder={t('To')} value={to} onChange={setTo} valueFormat="DD/MM/YYYY" clearable w={140} />
+      <TextInput
+        aria-label={t('Actor')}
+        placeholder={t('Actor (email or id)')}
+        value={actor}
+        onChange={(e) => setActor(e.currentTarget.value)}
+        w={190}
+      />
+      <TextInput
+        aria-label={t('Subject')}
+        placeholder={t('Subject (email, id, order:42)')}
+        value={subject}
+        onChange={(e) => setSubject(e.currentTarget.value)}
+        w={210}
+      />
+      <Select
+        aria-label={t('Action')}
+        placeholder={t('Any action')}
+        data={actions.data?.data ?? []}
+        value={action}
+        onChange={setAction}
+        clearable
+        searchable
+        w={200}
+      />
+      <DateInput
+        aria-label={t('From')}
+        placeholder={t('From')}
+        value={from}
+        onChange={setFrom}
+        valueFormat="DD/MM/YYYY"
+        clearable
+        w={140}
+      />
+      <DateInput
+        aria-label={t('To')}
+        placeholder={t('To')}
+        value={to}
+        onChange={setTo}
+        valueFormat="DD/MM/YYYY"
+        clearable
+        w={140}
+      />
     </Group>
   );
-  return <DataTable<AuditEntryDto> url={AUDIT_URL} columns={columns} filters={filters} searchable={false} toolbar={filterBar} exportable />;
+  return (
+    <DataTable<AuditEntryDto>
+      url={AUDIT_URL}
+      columns={columns}
+      filters={filters}
+      searchable={false}
+      toolbar={filterBar}
+      exportable
+    />
+  );
 }

@@ -24,7 +24,9 @@ function Figure({ label, value, percent }: { label: string; value: string; perce
       <Text fw={600} size="lg" ff={percent === undefined ? undefined : 'monospace'} data-testid={`figure-${label}`}>
         {value}
       </Text>
-      {percent !== undefined && <Progress mt="xs" value={percent} color={percent > 85 ? 'red' : percent > 60 ? 'yellow' : 'teal'} />}
+      {percent !== undefined && (
+        <Progress mt="xs" value={percent} color={percent > 85 ? 'red' : percent > 60 ? 'yellow' : 'teal'} />
+      )}
     </Paper>
   );
 }
@@ -54,7 +56,10 @@ export function ServerInfoPage() {
         <Figure label={t('Server process memory')} value={`${s.processMemMb} MB`} />
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
-        <Figure label={t('Uptime')} value={`${duration(s.uptimeSeconds)} (${t('machine')} ${duration(s.osUptimeSeconds)})`} />
+        <Figure
+          label={t('Uptime')}
+          value={`${duration(s.uptimeSeconds)} (${t('machine')} ${duration(s.osUptimeSeconds)})`}
+        />
         <Figure
           label={t('Database')}
           value={`${s.database.kind === 'pglite' ? t('Embedded PostgreSQL') : 'PostgreSQL'}${s.database.sizeMb === null ? '' : `, ${s.database.sizeMb} MB`}`}
@@ -67,7 +72,11 @@ export function ServerInfoPage() {
             {t('This instance')}
           </Text>
           <Badge mt={6} color={s.instances.leader ? 'teal' : 'gray'}>
-            {s.instances.clustered ? (s.instances.leader ? t('Leader of several') : t('One of several')) : t('Single instance')}
+            {s.instances.clustered
+              ? s.instances.leader
+                ? t('Leader of several')
+                : t('One of several')
+              : t('Single instance')}
           </Badge>
           <Text size="xs" c="dimmed" mt={6}>
             Node {s.nodeVersion}

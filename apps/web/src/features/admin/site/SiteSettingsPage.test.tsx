@@ -6,9 +6,25 @@ import { SiteSettingsPage } from './SiteSettingsPage.tsx';
 afterEach(cleanup);
 
 const settings = {
-  appName: 'Trading Platform', appUrl: 'http://localhost:3000', appCurrency: 'USD', currencies: ['USD', 'EUR'], recaptchaClientKey: '', recaptchaSecretSet: true,
-  whatsapp: '', webhookApiKeyLeads: '', demoBalance: '10000', kycDeposit: true, kycWithdraw: true, kycTrade: false, recaptcha: false, pricingPlan: true,
-  emailVerify: true, showUserInfoAgent: false, favicon: '/favicon.svg', appLogo: '/logo.svg', authBackground: null,
+  appName: 'Trading Platform',
+  appUrl: 'http://localhost:3000',
+  appCurrency: 'USD',
+  currencies: ['USD', 'EUR'],
+  recaptchaClientKey: '',
+  recaptchaSecretSet: true,
+  whatsapp: '',
+  webhookApiKeyLeads: '',
+  demoBalance: '10000',
+  kycDeposit: true,
+  kycWithdraw: true,
+  kycTrade: false,
+  recaptcha: false,
+  pricingPlan: true,
+  emailVerify: true,
+  showUserInfoAgent: false,
+  favicon: '/favicon.svg',
+  appLogo: '/logo.svg',
+  authBackground: null,
 };
 
 describe('SiteSettingsPage', () => {
@@ -18,7 +34,15 @@ describe('SiteSettingsPage', () => {
     const name = await screen.findByRole('textbox', { name: 'App Name' });
     expect(screen.getByText('A secret is set; leave blank to keep it.')).toBeTruthy();
     expect(screen.getByText('Demo Wallet Initial Balance (USD)')).toBeTruthy();
-    for (const label of ['KYC Required For Deposit', 'KYC Required For Withdraw', 'KYC Required For Trade', 'Recaptcha', 'Pricing Plan', 'Email Verification (Registration)', 'Show Email & Phone in Agent Dashboard'])
+    for (const label of [
+      'KYC Required For Deposit',
+      'KYC Required For Withdraw',
+      'KYC Required For Trade',
+      'Recaptcha',
+      'Pricing Plan',
+      'Email Verification (Registration)',
+      'Show Email & Phone in Agent Dashboard',
+    ])
       expect(screen.getByRole('switch', { name: label })).toBeTruthy();
     fireEvent.change(name, { target: { value: 'Acme Markets' } });
     fireEvent.click(screen.getByRole('switch', { name: 'KYC Required For Trade' }));

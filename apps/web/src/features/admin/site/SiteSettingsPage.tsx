@@ -1,5 +1,19 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, FileInput, Group, Image, Paper, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  FileInput,
+  Group,
+  Image,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +24,9 @@ import { toastError, toastSuccess } from '../../../ui/toast.ts';
 
 export const SITE_SETTINGS_KEY = ['admin', 'site-settings'] as const;
 
-type Values = Omit<SiteSettingsDto, 'currencies' | 'recaptchaSecretSet' | 'favicon' | 'appLogo' | 'authBackground'> & { recaptchaSecretKey: string };
+type Values = Omit<SiteSettingsDto, 'currencies' | 'recaptchaSecretSet' | 'favicon' | 'appLogo' | 'authBackground'> & {
+  recaptchaSecretKey: string;
+};
 type FileField = 'favicon' | 'appLogo' | 'authBackground';
 const SWITCHES: Array<[keyof Values, string]> = [
   ['kycDeposit', 'KYC Required For Deposit'],
@@ -31,7 +47,8 @@ function SettingsForm({ settings }: { settings: SiteSettingsDto }) {
   const save = useMutation({
     mutationFn: (v: Values) => {
       const body = new FormData();
-      for (const [k, val] of Object.entries(v)) body.append(k, typeof val === 'boolean' ? (val ? 'on' : 'off') : String(val ?? ''));
+      for (const [k, val] of Object.entries(v))
+        body.append(k, typeof val === 'boolean' ? (val ? 'on' : 'off') : String(val ?? ''));
       for (const [k, f] of Object.entries(files)) if (f) body.append(k, f);
       return apiPost('/admin/settings', body);
     },
@@ -39,7 +56,10 @@ function SettingsForm({ settings }: { settings: SiteSettingsDto }) {
       toastSuccess(t('Settings updated successfully'));
       setFiles({});
       // Title, favicon, logo and background change at once on this page; other tabs load them on their next visit.
-      await Promise.all([queryClient.invalidateQueries({ queryKey: queryKeys.branding }), queryClient.invalidateQueries({ queryKey: SITE_SETTINGS_KEY })]);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.branding }),
+        queryClient.invalidateQueries({ queryKey: SITE_SETTINGS_KEY }),
+      ]);
     },
     onError: (err) => {
       if (err instanceof ApiError && err.errors) form.setErrors(err.errors);
@@ -48,7 +68,14 @@ function SettingsForm({ settings }: { settings: SiteSettingsDto }) {
   });
   const upload = (field: FileField, label: string, current: string | null) => (
     <Stack gap={4}>
-      <FileInput label={t(label)} accept="image/png,image/jpeg,image/webp" clearable value={files[field] ?? null} onChange={(f) => setFiles((s) => ({ ...s, [field]: f }))} placeholder={t('Choose an image')} />
+      <FileInput
+        label={t(label)}
+        accept="image/png,image/jpeg,image/webp"
+        clearable
+        value={files[field] ?? null}
+        onChange={(f) => setFiles((s) => ({ ...s, [field]: f }))}
+        placeholder={t('Choose an image')}
+      />
       {current && <Image src={current} alt={t(label)} h={40} w="auto" fit="contain" />}
     </Stack>
   );
@@ -67,7 +94,10 @@ function SettingsForm({ settings }: { settings: SiteSettingsDto }) {
             <TextInput label={t('App Name')} withAsterisk {...form.getInputProps('appName')} />
             <TextInput label={t('App URL')} withAsterisk {...form.getInputProps('appUrl')} />
             <Select label={t('App Currency')} withAsterisk data={currencies} {...form.getInputProps('appCurrency')} />
-            <TextInput label={`${t('Demo Wallet Initial Balance')} (${form.values.appCurrency})`} {...form.getInputProps('demoBalance')} />
+            <TextInput
+              label={`${t('Demo Wallet Initial Balance')} (${form.values.appCurrency})`}
+              {...form.getInputProps('demoBalance')}
+            />
             <TextInput label={t('ReCaptcha Client Key')} {...form.getInputProps('recaptchaClientKey')} />
             <TextInput
               label={t('ReCaptcha Secret Key')}

@@ -13,7 +13,12 @@ const row = (api: string) => screen.getByTestId(`api-status-${api}`);
 
 describe('ApiStatusPage', () => {
   it('starts every provider at N/A / Checking and shows the currency quota as used/total', async () => {
-    mockFetch(() => ({ heartbeats: [], currency: { used: 73, total: 300 }, configured: ['polygonForex', 'polygonCrypto', 'eodStock', 'oandaRest'], simulated: { categories: [], instruments: 0, lastTickAt: null } }));
+    mockFetch(() => ({
+      heartbeats: [],
+      currency: { used: 73, total: 300 },
+      configured: ['polygonForex', 'polygonCrypto', 'eodStock', 'oandaRest'],
+      simulated: { categories: [], instruments: 0, lastTickAt: null },
+    }));
     renderWithProviders(<ApiStatusPage />);
     expect(await screen.findByText('73/300')).toBeTruthy();
     for (const [api, label] of [
@@ -37,7 +42,8 @@ describe('ApiStatusPage', () => {
         { api: 'eodStock', success: false, msg: 'Not configured: its prices are simulated' },
       ],
       currency: { used: 0, total: 0 },
-      configured: ['polygonForex', 'polygonCrypto', 'eodStock', 'oandaRest'], simulated: { categories: [], instruments: 0, lastTickAt: null },
+      configured: ['polygonForex', 'polygonCrypto', 'eodStock', 'oandaRest'],
+      simulated: { categories: [], instruments: 0, lastTickAt: null },
     }));
     renderWithProviders(<ApiStatusPage />);
     expect(await within(row('polygonForex')).findByText('Connected')).toBeTruthy();
@@ -57,14 +63,22 @@ describe('ApiStatusPage', () => {
 
   it('says which markets run on the simulated feed, with its own heartbeat, when no provider has a key', async () => {
     mockFetch(() => ({
-      heartbeats: [], currency: { used: 0, total: 0 }, configured: [],
-      simulated: { categories: ['forex', 'commodity', 'index', 'stock', 'crypto'], instruments: 60, lastTickAt: '2026-11-23T10:15:30Z' },
+      heartbeats: [],
+      currency: { used: 0, total: 0 },
+      configured: [],
+      simulated: {
+        categories: ['forex', 'commodity', 'index', 'stock', 'crypto'],
+        instruments: 60,
+        lastTickAt: '2026-11-23T10:15:30Z',
+      },
     }));
     renderWithProviders(<ApiStatusPage />);
     expect(await within(row('polygonForex')).findByText('Simulated feed (no provider key)')).toBeTruthy();
     expect(within(row('polygonForex')).getByText('Not configured')).toBeTruthy();
     expect(screen.queryByText('Checking...')).toBeNull();
     expect(within(row('simulated')).getByText('Running')).toBeTruthy();
-    expect(within(row('simulated')).getByText(/Forex, Commodities, Indices, Stocks, Crypto: 60 instruments · last tick/)).toBeTruthy();
+    expect(
+      within(row('simulated')).getByText(/Forex, Commodities, Indices, Stocks, Crypto: 60 instruments · last tick/),
+    ).toBeTruthy();
   });
 });

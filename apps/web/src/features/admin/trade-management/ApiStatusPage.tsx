@@ -20,7 +20,13 @@ const ROWS: Array<{ api: Heartbeat['api']; label: string }> = [
   { api: 'oandaRest', label: 'Oanda Rest (Others)' },
 ];
 
-const CATEGORY_LABELS: Record<Category, string> = { forex: 'Forex', commodity: 'Commodities', index: 'Indices', stock: 'Stocks', crypto: 'Crypto' };
+const CATEGORY_LABELS: Record<Category, string> = {
+  forex: 'Forex',
+  commodity: 'Commodities',
+  index: 'Indices',
+  stock: 'Stocks',
+  crypto: 'Crypto',
+};
 
 /**
  * Connected green, Disconnected red; a provider without a key is not monitored (its markets run on the simulated
@@ -82,7 +88,13 @@ export function ApiStatusPage() {
                   <Table.Td>
                     <StatusChip label={t(status.label)} color={status.color} />
                   </Table.Td>
-                  <Table.Td>{beat ? beat.msg : isConfigured === false ? t('Simulated feed (no provider key)') : t('Checking...')}</Table.Td>
+                  <Table.Td>
+                    {beat
+                      ? beat.msg
+                      : isConfigured === false
+                        ? t('Simulated feed (no provider key)')
+                        : t('Checking...')}
+                  </Table.Td>
                 </Table.Tr>
               );
             })}
@@ -90,10 +102,14 @@ export function ApiStatusPage() {
               <Table.Tr data-testid="api-status-simulated">
                 <Table.Td fw={500}>{t('Simulated feed')}</Table.Td>
                 <Table.Td>
-                  <StatusChip label={t(simulated.lastTickAt ? 'Running' : 'Waiting')} color={simulated.lastTickAt ? 'green' : 'yellow'} />
+                  <StatusChip
+                    label={t(simulated.lastTickAt ? 'Running' : 'Waiting')}
+                    color={simulated.lastTickAt ? 'green' : 'yellow'}
+                  />
                 </Table.Td>
                 <Table.Td>
-                  {simulated.categories.map((c) => t(CATEGORY_LABELS[c])).join(', ')}: {simulated.instruments} {t('instruments')}
+                  {simulated.categories.map((c) => t(CATEGORY_LABELS[c])).join(', ')}: {simulated.instruments}{' '}
+                  {t('instruments')}
                   {simulated.lastTickAt ? ` · ${t('last tick')} ${dayjs(simulated.lastTickAt).format('HH:mm:ss')}` : ''}
                 </Table.Td>
               </Table.Tr>
@@ -101,7 +117,9 @@ export function ApiStatusPage() {
             <Table.Tr data-testid="api-status-currency">
               <Table.Td fw={500}>{t('Currency API')}</Table.Td>
               <Table.Td>{t('Remaining Quota')}</Table.Td>
-              <Table.Td>{currency ? `${currency.used}/${currency.total}` : query.isLoading ? t('Checking...') : '-'}</Table.Td>
+              <Table.Td>
+                {currency ? `${currency.used}/${currency.total}` : query.isLoading ? t('Checking...') : '-'}
+              </Table.Td>
             </Table.Tr>
           </Table.Tbody>
         </Table>

@@ -7,7 +7,10 @@ import { instrument } from './fixtures.ts';
 afterEach(cleanup);
 
 // The chart provider is an autocomplete (a combobox), the rest plain text boxes.
-const box = (label: RegExp) => (label.source.includes('Chart') ? screen.getByRole('combobox', { name: label }) : screen.getByRole('textbox', { name: label }));
+const box = (label: RegExp) =>
+  label.source.includes('Chart')
+    ? screen.getByRole('combobox', { name: label })
+    : screen.getByRole('textbox', { name: label });
 const type = (label: RegExp, value: string) => {
   fireEvent.change(box(label), { target: { value } });
   fireEvent.blur(box(label));
@@ -54,13 +57,24 @@ describe('InstrumentForm', () => {
     expect(calls[0].method).toBe('POST');
     expect(calls[0].path).toBe('/admin/instruments');
     expect(calls[0].body).toMatchObject({
-      name: 'sol_usd', base: 'SOL', quote: 'USD', category: 'crypto', bids: '240.10', asks: '240.25', tradingview: 'COINBASE', alias: null, tradable: true,
+      name: 'sol_usd',
+      base: 'SOL',
+      quote: 'USD',
+      category: 'crypto',
+      bids: '240.10',
+      asks: '240.25',
+      tradingview: 'COINBASE',
+      alias: null,
+      tradable: true,
     });
     expect(Number((calls[0].body as { leverage: unknown }).leverage)).toBe(5);
   });
 
   it('edits without a price (keeps the live one) and shows the server message on failure', async () => {
-    const { calls } = mockFetch(() => ({ status: 409, body: { message: 'An instrument with this name already exists.' } }));
+    const { calls } = mockFetch(() => ({
+      status: 409,
+      body: { message: 'An instrument with this name already exists.' },
+    }));
     const onSaved = vi.fn();
     renderWithProviders(<InstrumentForm category="forex" instrument={instrument()} onSaved={onSaved} />);
     expect(box(/Instrument Name/)).toHaveProperty('value', 'EUR_USD');
@@ -70,13 +84,22 @@ describe('InstrumentForm', () => {
     expect(await screen.findByText('An instrument with this name already exists.')).toBeTruthy();
     expect(calls[0].method).toBe('PUT');
     expect(calls[0].path).toBe('/admin/instruments/2');
-    expect(calls[0].body).toMatchObject({ name: 'EUR_USD', bids: null, asks: null, tradable: false, leverage: 100, swap: 0 });
+    expect(calls[0].body).toMatchObject({
+      name: 'EUR_USD',
+      bids: null,
+      asks: null,
+      tradable: false,
+      leverage: 100,
+      swap: 0,
+    });
     expect(onSaved).not.toHaveBeenCalled();
   });
 
   it('locks name, base and quote while positions are open', () => {
     mockFetch(() => ({}));
-    renderWithProviders(<InstrumentForm category="forex" instrument={instrument({ open_positions: 2 })} onSaved={vi.fn()} />);
+    renderWithProviders(
+      <InstrumentForm category="forex" instrument={instrument({ open_positions: 2 })} onSaved={vi.fn()} />,
+    );
     expect(box(/Instrument Name/)).toHaveProperty('disabled', true);
     expect(box(/Base/)).toHaveProperty('disabled', true);
     expect(box(/Quote/)).toHaveProperty('disabled', true);

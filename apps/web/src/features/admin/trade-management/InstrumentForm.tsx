@@ -62,7 +62,8 @@ export function InstrumentForm({ instrument, category, onSaved, onCancel }: Inst
     validate: schemaResolver(InstrumentRequest, { sync: true }),
     validateInputOnBlur: true,
   });
-  const f = (name: keyof InstrumentFormValues & string, type?: 'checkbox') => fieldProps(form, name, t, type ? { type } : undefined);
+  const f = (name: keyof InstrumentFormValues & string, type?: 'checkbox') =>
+    fieldProps(form, name, t, type ? { type } : undefined);
 
   const submit = async (values: InstrumentFormValues) => {
     const payload = {
@@ -82,7 +83,8 @@ export function InstrumentForm({ instrument, category, onSaved, onCancel }: Inst
     }
   };
 
-  const pricePlaceholder = (live: string | null | undefined) => (instrument && live ? `${t('Current')}: ${live}` : undefined);
+  const pricePlaceholder = (live: string | null | undefined) =>
+    instrument && live ? `${t('Current')}: ${live}` : undefined;
   const locked = Boolean(instrument && instrument.open_positions > 0);
   const lockedHint = locked ? t('Fixed while positions are open') : undefined;
 
@@ -90,19 +92,45 @@ export function InstrumentForm({ instrument, category, onSaved, onCancel }: Inst
     <form onSubmit={form.onSubmit(submit)} noValidate>
       <Stack gap="md">
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput label={t('Instrument Name')} placeholder="EUR_USD" withAsterisk disabled={locked} description={lockedHint} {...f('name')} />
+          <TextInput
+            label={t('Instrument Name')}
+            placeholder="EUR_USD"
+            withAsterisk
+            disabled={locked}
+            description={lockedHint}
+            {...f('name')}
+          />
           <TextInput label={t('Alias')} placeholder={t('Euro / US Dollar')} {...f('alias')} />
           <TextInput label={t('Base')} placeholder="EUR" withAsterisk disabled={locked} {...f('base')} />
           <TextInput label={t('Quote')} placeholder="USD" withAsterisk disabled={locked} {...f('quote')} />
-          <TextInput label={t('Bid')} inputMode="decimal" placeholder={pricePlaceholder(instrument?.bids)} {...f('bids')} />
-          <TextInput label={t('Ask')} inputMode="decimal" placeholder={pricePlaceholder(instrument?.asks)} {...f('asks')} />
+          <TextInput
+            label={t('Bid')}
+            inputMode="decimal"
+            placeholder={pricePlaceholder(instrument?.bids)}
+            {...f('bids')}
+          />
+          <TextInput
+            label={t('Ask')}
+            inputMode="decimal"
+            placeholder={pricePlaceholder(instrument?.asks)}
+            {...f('asks')}
+          />
         </SimpleGrid>
         <Text size="xs" c="dimmed" mt={-8}>
-          {instrument ? t('Leave bid and ask empty to keep the live price.') : t('Bid and ask set the starting price of the simulated feed.')}
+          {instrument
+            ? t('Leave bid and ask empty to keep the live price.')
+            : t('Bid and ask set the starting price of the simulated feed.')}
         </Text>
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
           <Autocomplete label={t('Chart Provider')} data={[...CHART_PROVIDERS]} withAsterisk {...f('tradingview')} />
-          <NumberInput label={t('Leverage')} withAsterisk min={0} allowDecimal={false} allowNegative={false} {...f('leverage')} />
+          <NumberInput
+            label={t('Leverage')}
+            withAsterisk
+            min={0}
+            allowDecimal={false}
+            allowNegative={false}
+            {...f('leverage')}
+          />
           <NumberInput label={t('Swap (%)')} decimalScale={4} {...f('swap')} />
         </SimpleGrid>
         <Switch label={t('Tradable')} {...f('tradable', 'checkbox')} />

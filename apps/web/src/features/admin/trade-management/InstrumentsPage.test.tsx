@@ -8,7 +8,20 @@ import { instrument } from './fixtures.ts';
 afterEach(cleanup);
 
 const LIST = {
-  data: [instrument(), instrument({ id: 1, name: 'USD_JPY', base: 'USD', quote: 'JPY', alias: null, tradable: false, bids: '151.210', asks: '151.222', digits: 3 })],
+  data: [
+    instrument(),
+    instrument({
+      id: 1,
+      name: 'USD_JPY',
+      base: 'USD',
+      quote: 'JPY',
+      alias: null,
+      tradable: false,
+      bids: '151.210',
+      asks: '151.222',
+      digits: 3,
+    }),
+  ],
   meta: { total: 2, per_page: 15, page: 1 },
 };
 
@@ -28,7 +41,19 @@ describe('InstrumentsPage', () => {
     const { calls } = render('forex');
     const eur = (await screen.findByText('EUR_USD')).closest('tr') as HTMLElement;
     const jpy = screen.getByText('USD_JPY').closest('tr') as HTMLElement;
-    for (const h of ['ID', 'INSTRUMENT NAME', 'BASE', 'QUOTE', 'BIDS', 'ASKS', 'CHART PROVIDER', 'ALIAS', 'LEVERAGE', 'TRADABLE', 'ACTIONS'])
+    for (const h of [
+      'ID',
+      'INSTRUMENT NAME',
+      'BASE',
+      'QUOTE',
+      'BIDS',
+      'ASKS',
+      'CHART PROVIDER',
+      'ALIAS',
+      'LEVERAGE',
+      'TRADABLE',
+      'ACTIONS',
+    ])
       expect(screen.getByRole('columnheader', { name: h })).toBeTruthy();
     expect(within(eur).getByText('1.08510')).toBeTruthy();
     expect(within(eur).getByText('Yes')).toBeTruthy();
@@ -45,20 +70,26 @@ describe('InstrumentsPage', () => {
   });
 
   it('deletes after "Are you sure to delete this pair?" and reloads', async () => {
-    const { calls } = render('forex', (c) => (c.method === 'DELETE' ? { message: 'Instrument deleted successfully' } : LIST));
+    const { calls } = render('forex', (c) =>
+      c.method === 'DELETE' ? { message: 'Instrument deleted successfully' } : LIST,
+    );
     const jpy = (await screen.findByText('USD_JPY')).closest('tr') as HTMLElement;
     fireEvent.click(within(jpy).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Are you sure to delete this pair?')).toBeTruthy();
     fireEvent.click(await screen.findByRole('button', { name: 'Yes', hidden: true }));
     expect(await screen.findByText('Instrument deleted successfully')).toBeTruthy();
     expect(calls.find((c) => c.method === 'DELETE')?.path).toBe('/admin/instruments/1');
-    await waitFor(() => expect(calls.filter((c) => c.path === '/admin/instruments/api/forex').length).toBeGreaterThan(1));
+    await waitFor(() =>
+      expect(calls.filter((c) => c.path === '/admin/instruments/api/forex').length).toBeGreaterThan(1),
+    );
   });
 
   it('says why a delete is refused (open positions), and is generic otherwise', async () => {
     let status = 409;
     render('forex', (c) =>
-      c.method === 'DELETE' ? { status, body: { message: 'This instrument has open positions. Close them before deleting it.' } } : LIST,
+      c.method === 'DELETE'
+        ? { status, body: { message: 'This instrument has open positions. Close them before deleting it.' } }
+        : LIST,
     );
     const eur = (await screen.findByText('EUR_USD')).closest('tr') as HTMLElement;
     fireEvent.click(within(eur).getByRole('button', { name: 'Delete' }));

@@ -5,7 +5,14 @@ import { useTranslation } from 'react-i18next';
 import { CATEGORIES, GENERIC_ERROR, type AdminInstrumentDto, type Category } from '@platform/domain';
 import { ApiError, apiDelete } from '../../../api/client.ts';
 import { toastError, toastSuccess } from '../../../ui/toast.ts';
-import { AddNewButton, DataTable, EditDeleteActions, StatusChip, useRefreshList, type DataTableColumn } from '../../../ui/data-table/index.ts';
+import {
+  AddNewButton,
+  DataTable,
+  EditDeleteActions,
+  StatusChip,
+  useRefreshList,
+  type DataTableColumn,
+} from '../../../ui/data-table/index.ts';
 import { PageNotFound } from '../StatusViews.tsx';
 import { InstrumentForm } from './InstrumentForm.tsx';
 
@@ -59,13 +66,18 @@ function InstrumentsList({ type }: { type: Category }) {
         key: 'tradable',
         label: t('TRADABLE'),
         sortable: true,
-        render: (i) => (i.tradable ? <StatusChip label={t('Yes')} color="green" /> : <StatusChip label={t('No')} color="red" />),
+        render: (i) =>
+          i.tradable ? <StatusChip label={t('Yes')} color="green" /> : <StatusChip label={t('No')} color="red" />,
       },
       {
         key: 'actions',
         label: t('ACTIONS'),
         render: (i) => (
-          <EditDeleteActions onEdit={() => setEditing({ mode: 'edit', instrument: i })} deleteMessage={t('Are you sure to delete this pair?')} onDelete={() => remove(i)} />
+          <EditDeleteActions
+            onEdit={() => setEditing({ mode: 'edit', instrument: i })}
+            deleteMessage={t('Are you sure to delete this pair?')}
+            onDelete={() => remove(i)}
+          />
         ),
       },
     ],
@@ -82,7 +94,12 @@ function InstrumentsList({ type }: { type: Category }) {
         toolbar={<AddNewButton onClick={() => setEditing({ mode: 'add' })} />}
         exportable
       />
-      <Modal opened={editing !== null} onClose={close} size="lg" title={editing?.mode === 'edit' ? t('Edit Instrument') : t('Add Instrument')}>
+      <Modal
+        opened={editing !== null}
+        onClose={close}
+        size="lg"
+        title={editing?.mode === 'edit' ? t('Edit Instrument') : t('Add Instrument')}
+      >
         {editing && (
           <InstrumentForm
             key={editing.mode === 'edit' ? editing.instrument.id : 'new'}

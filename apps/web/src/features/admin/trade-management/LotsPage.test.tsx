@@ -21,10 +21,16 @@ describe('LotsPage', () => {
     renderWithProviders(<LotsPage />);
     const forex = await screen.findByTestId('lot-mode-lot_forex');
     expect(within(forex).getByRole('radio', { name: 'Lot' })).toHaveProperty('checked', true);
-    expect(within(screen.getByTestId('lot-mode-lot_crypto')).getByRole('radio', { name: 'Amount' })).toHaveProperty('checked', true);
+    expect(within(screen.getByTestId('lot-mode-lot_crypto')).getByRole('radio', { name: 'Amount' })).toHaveProperty(
+      'checked',
+      true,
+    );
     const first = screen.getByTestId('lot-preset-0');
     expect(within(first).getByRole('textbox', { name: /Label/ })).toHaveProperty('value', 'Micro lot (0.01)');
-    expect(within(screen.getByTestId('lot-preset-1')).getByRole('textbox', { name: /Value/ })).toHaveProperty('value', '100000');
+    expect(within(screen.getByTestId('lot-preset-1')).getByRole('textbox', { name: /Value/ })).toHaveProperty(
+      'value',
+      '100000',
+    );
   });
 
   it('posts the modes and toasts', async () => {
@@ -50,14 +56,17 @@ describe('LotsPage', () => {
     fireEvent.click(within(form('Lot Selector')).getByRole('button', { name: 'Update' }));
     expect(await within(added).findByText('Label is required')).toBeTruthy();
     expect(within(added).getByText('Value must be greater than 0')).toBeTruthy();
-    for (let i = 0; i < 3; i++) fireEvent.click(within(screen.getByTestId('lot-preset-0')).getByRole('button', { name: 'Remove' }));
+    for (let i = 0; i < 3; i++)
+      fireEvent.click(within(screen.getByTestId('lot-preset-0')).getByRole('button', { name: 'Remove' }));
     fireEvent.click(within(form('Lot Selector')).getByRole('button', { name: 'Update' }));
     expect(await screen.findByText('Add at least one preset')).toBeTruthy();
     expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
   });
 
   it('posts the presets in order and shows the server message on failure', async () => {
-    const { calls } = mockFetch((c) => (c.method === 'POST' ? { status: 400, body: { message: 'At most 20 presets' } } : LOTS));
+    const { calls } = mockFetch((c) =>
+      c.method === 'POST' ? { status: 400, body: { message: 'At most 20 presets' } } : LOTS,
+    );
     renderWithProviders(<LotsPage />);
     await screen.findByTestId('lot-preset-0');
     fireEvent.click(screen.getByRole('button', { name: 'Add Preset' }));

@@ -1,4 +1,17 @@
-import { ActionIcon, Button, Group, Input, NumberInput, Paper, SegmentedControl, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Button,
+  Group,
+  Input,
+  NumberInput,
+  Paper,
+  SegmentedControl,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+} from '@mantine/core';
 import { schemaResolver, useForm, type UseFormReturnType } from '@mantine/form';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -42,7 +55,10 @@ function useLotsSave<V extends Record<string, unknown>>(url: string, form: UseFo
 /** Per category: the order size is picked from the lot presets or typed as an amount. */
 function LotModesForm({ initial }: { initial: ModeValues }) {
   const { t } = useTranslation();
-  const form = useForm<ModeValues>({ initialValues: { ...initial }, validate: schemaResolver(LotModesRequest, { sync: true }) });
+  const form = useForm<ModeValues>({
+    initialValues: { ...initial },
+    validate: schemaResolver(LotModesRequest, { sync: true }),
+  });
   const save = useLotsSave('/admin/lots', form);
   const options = [
     { value: 'lot', label: t('Lot') },
@@ -58,7 +74,12 @@ function LotModesForm({ initial }: { initial: ModeValues }) {
           </Text>
         </div>
         {LOT_KEYS.map((key) => (
-          <Input.Wrapper key={key} label={t(CATEGORY_LABELS[key])} error={fieldProps(form, key, t).error} data-testid={`lot-mode-${key}`}>
+          <Input.Wrapper
+            key={key}
+            label={t(CATEGORY_LABELS[key])}
+            error={fieldProps(form, key, t).error}
+            data-testid={`lot-mode-${key}`}
+          >
             <div>
               <SegmentedControl
                 data={options}
@@ -98,15 +119,31 @@ function LotSelectorForm({ initial }: { initial: LotSettingsResponse['lotSelecto
         <div>
           <Title order={4}>{t('Lot Selector')}</Title>
           <Text size="sm" c="dimmed">
-            {t('The presets traders choose from in lot mode; the value is the size in units (a standard lot is 100000).')}
+            {t(
+              'The presets traders choose from in lot mode; the value is the size in units (a standard lot is 100000).',
+            )}
           </Text>
         </div>
         {form.values.lotSelector.map((_, i) => (
           <Group key={i} align="flex-start" gap="sm" wrap="nowrap" data-testid={`lot-preset-${i}`}>
             <TextInput label={t('Label')} withAsterisk style={{ flex: 2 }} {...itemField(`lotSelector.${i}.label`)} />
-            <NumberInput label={t('Value')} withAsterisk min={0} decimalScale={8} allowNegative={false} style={{ flex: 1 }} {...itemField(`lotSelector.${i}.value`)} />
+            <NumberInput
+              label={t('Value')}
+              withAsterisk
+              min={0}
+              decimalScale={8}
+              allowNegative={false}
+              style={{ flex: 1 }}
+              {...itemField(`lotSelector.${i}.value`)}
+            />
             <Tooltip label={t('Remove')}>
-              <ActionIcon variant="subtle" color="red" mt={28} aria-label={t('Remove')} onClick={() => form.removeListItem('lotSelector', i)}>
+              <ActionIcon
+                variant="subtle"
+                color="red"
+                mt={28}
+                aria-label={t('Remove')}
+                onClick={() => form.removeListItem('lotSelector', i)}
+              >
                 <IconTrash size={18} />
               </ActionIcon>
             </Tooltip>
@@ -118,7 +155,11 @@ function LotSelectorForm({ initial }: { initial: LotSettingsResponse['lotSelecto
           </Text>
         )}
         <Group justify="space-between">
-          <Button variant="light" leftSection={<IconPlus size={16} />} onClick={() => form.insertListItem('lotSelector', { label: '', value: '' })}>
+          <Button
+            variant="light"
+            leftSection={<IconPlus size={16} />}
+            onClick={() => form.insertListItem('lotSelector', { label: '', value: '' })}
+          >
             {t('Add Preset')}
           </Button>
           <UpdateButton submitting={form.submitting} />

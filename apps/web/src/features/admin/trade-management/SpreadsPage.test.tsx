@@ -5,7 +5,13 @@ import { SpreadsPage } from './SpreadsPage.tsx';
 
 afterEach(cleanup);
 
-const SPREADS = { spread_forex: '1', spread_commodity: '1.5', spread_index: '2', spread_crypto: '0', spread_stock: '3' };
+const SPREADS = {
+  spread_forex: '1',
+  spread_commodity: '1.5',
+  spread_index: '2',
+  spread_crypto: '0',
+  spread_stock: '3',
+};
 const input = (label: string) => screen.getByRole('textbox', { name: new RegExp(label) });
 
 describe('SpreadsPage', () => {
@@ -39,7 +45,12 @@ describe('SpreadsPage', () => {
     expect(await screen.findByText('Spreads updated successfully')).toBeTruthy();
     const post = calls.find((c) => c.method === 'POST');
     expect(post?.path).toBe('/admin/spreads');
-    expect(post?.body).toMatchObject({ spread_forex: '1', spread_commodity: '1.5', spread_index: '2', spread_crypto: '0' });
+    expect(post?.body).toMatchObject({
+      spread_forex: '1',
+      spread_commodity: '1.5',
+      spread_index: '2',
+      spread_crypto: '0',
+    });
     expect(Number((post?.body as Record<string, unknown>).spread_stock)).toBe(4.25);
     await waitFor(() => expect(calls.filter((c) => c.method === 'GET').length).toBeGreaterThan(1));
   });

@@ -2,7 +2,13 @@ import { Group, NumberInput, Paper, SimpleGrid, Stack, Text } from '@mantine/cor
 import { schemaResolver, useForm } from '@mantine/form';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { SPREAD_KEYS, SpreadsRequest, type MessageResponse, type SpreadKey, type SpreadsResponse } from '@platform/domain';
+import {
+  SPREAD_KEYS,
+  SpreadsRequest,
+  type MessageResponse,
+  type SpreadKey,
+  type SpreadsResponse,
+} from '@platform/domain';
 import { apiGet, apiPost } from '../../../api/client.ts';
 import { fieldProps } from '../../../ui/form.ts';
 import { Loaded, UpdateButton, useSettingsSave } from './settingsForm.tsx';
@@ -28,17 +34,28 @@ function SpreadsForm({ initial }: { initial: SpreadsResponse }) {
   });
 
   const save = useSettingsSave(form, SPREADS_QUERY_KEY);
-  const submit = (values: SpreadValues) => save(() => apiPost<MessageResponse>('/admin/spreads', values), t('Spreads updated successfully'));
+  const submit = (values: SpreadValues) =>
+    save(() => apiPost<MessageResponse>('/admin/spreads', values), t('Spreads updated successfully'));
 
   return (
     <form onSubmit={form.onSubmit(submit)} noValidate>
       <Stack gap="md">
         <Text size="sm" c="dimmed">
-          {t('The spread charged on each trade is the quoted spread times this value (1 = the quoted spread, 0 = none).')}
+          {t(
+            'The spread charged on each trade is the quoted spread times this value (1 = the quoted spread, 0 = none).',
+          )}
         </Text>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           {SPREAD_KEYS.map((key) => (
-            <NumberInput key={key} label={t(LABELS[key])} withAsterisk min={0} decimalScale={8} allowNegative={false} {...fieldProps(form, key, t)} />
+            <NumberInput
+              key={key}
+              label={t(LABELS[key])}
+              withAsterisk
+              min={0}
+              decimalScale={8}
+              allowNegative={false}
+              {...fieldProps(form, key, t)}
+            />
           ))}
         </SimpleGrid>
         <Group justify="flex-end">

@@ -7,7 +7,14 @@ import { TradeApisPage } from './TradeApisPage.tsx';
 afterEach(cleanup);
 
 const row = (key: ApiSettingDto['key'], values: Partial<ApiSettingDto> = {}): ApiSettingDto => ({
-  key, value1: '', value2: null, value3: null, value4: null, value5: null, updated_at: '2025-01-02T10:00:00.000Z', ...values,
+  key,
+  value1: '',
+  value2: null,
+  value3: null,
+  value4: null,
+  value5: null,
+  updated_at: '2025-01-02T10:00:00.000Z',
+  ...values,
 });
 
 const SETTINGS: ApiSettingDto[] = [
@@ -24,7 +31,8 @@ describe('TradeApisPage', () => {
   it('shows one card per provider with its stored values and the quota read-only', async () => {
     mockFetch(() => SETTINGS);
     renderWithProviders(<TradeApisPage />);
-    for (const title of ['Polygon', 'EOD Historical Data', 'Oanda', 'Currency API', 'Voiso']) expect(await screen.findByText(title)).toBeTruthy();
+    for (const title of ['Polygon', 'EOD Historical Data', 'Oanda', 'Currency API', 'Voiso'])
+      expect(await screen.findByText(title)).toBeTruthy();
     const oanda = await card('oandaAPI');
     expect(within(oanda).getByRole('textbox', { name: /Account Number/ })).toHaveProperty('value', '101-004');
     expect(within(oanda).getByLabelText(/API Key/)).toHaveProperty('value', 'oanda-key');
@@ -63,7 +71,9 @@ describe('TradeApisPage', () => {
   });
 
   it('never sends the currency quota and shows the server message on failure', async () => {
-    const { calls } = mockFetch((c) => (c.method === 'PUT' ? { status: 400, body: { message: 'API Key is required' } } : SETTINGS));
+    const { calls } = mockFetch((c) =>
+      c.method === 'PUT' ? { status: 400, body: { message: 'API Key is required' } } : SETTINGS,
+    );
     renderWithProviders(<TradeApisPage />);
     const currency = await card('currencyAPI');
     fireEvent.click(within(currency).getByRole('button', { name: 'Update' }));

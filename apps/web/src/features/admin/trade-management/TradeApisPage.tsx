@@ -76,7 +76,10 @@ function ApiSettingCard({ setting }: { setting: ApiSettingDto }) {
     const payload: Record<string, string> = { key };
     for (const f of FIELDS[key]) if (!f.readOnly) payload[f.name] = values[f.name];
     if (key === 'oandaAPI') payload.value3 = values.value3;
-    await save(() => apiPut<MessageResponse>(`/admin/apis/${key}`, payload), t('{{name}} updated successfully', { name }));
+    await save(
+      () => apiPut<MessageResponse>(`/admin/apis/${key}`, payload),
+      t('{{name}} updated successfully', { name }),
+    );
   };
 
   return (
@@ -91,7 +94,8 @@ function ApiSettingCard({ setting }: { setting: ApiSettingDto }) {
           </div>
           {FIELDS[key].map((f) => {
             const props = fieldProps(form, f.name, t);
-            if (f.readOnly) return <TextInput key={f.name} label={t(f.label)} value={form.values[f.name] || '0'} readOnly disabled />;
+            if (f.readOnly)
+              return <TextInput key={f.name} label={t(f.label)} value={form.values[f.name] || '0'} readOnly disabled />;
             return f.secret ? (
               <PasswordInput key={f.name} label={t(f.label)} withAsterisk autoComplete="off" {...props} />
             ) : (
@@ -116,7 +120,10 @@ function ApiSettingCard({ setting }: { setting: ApiSettingDto }) {
 
 /** Trade APIs (/admin/apis): a two-column grid, one card per provider setting (back-office spec §2). */
 export function TradeApisPage() {
-  const query = useQuery({ queryKey: API_SETTINGS_QUERY_KEY, queryFn: () => apiGet<ApiSettingsResponse>('/admin/apis') });
+  const query = useQuery({
+    queryKey: API_SETTINGS_QUERY_KEY,
+    queryFn: () => apiGet<ApiSettingsResponse>('/admin/apis'),
+  });
   return (
     <Loaded query={query}>
       {(settings) => {
@@ -124,7 +131,15 @@ export function TradeApisPage() {
         return (
           <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
             {API_SETTING_KEYS.map((key) => {
-              const setting = byKey.get(key) ?? { key, value1: null, value2: null, value3: null, value4: null, value5: null, updated_at: null };
+              const setting = byKey.get(key) ?? {
+                key,
+                value1: null,
+                value2: null,
+                value3: null,
+                value4: null,
+                value5: null,
+                updated_at: null,
+              };
               // Keyed by the saved time so a save (or another admin's) starts the card from the stored values.
               return <ApiSettingCard key={`${key}:${setting.updated_at ?? ''}`} setting={setting} />;
             })}

@@ -28,7 +28,15 @@ export function useSettingsSave<V extends Record<string, unknown>>(form: UseForm
 }
 
 /** A settings screen's data: a loader while it comes, the server's message if it fails, else the forms. */
-export function Loaded<T>({ query, minHeight = 200, children }: { query: UseQueryResult<T>; minHeight?: number; children: (data: T) => ReactNode }) {
+export function Loaded<T>({
+  query,
+  minHeight = 200,
+  children,
+}: {
+  query: UseQueryResult<T>;
+  minHeight?: number;
+  children: (data: T) => ReactNode;
+}) {
   const { t } = useTranslation();
   if (query.isLoading)
     return (

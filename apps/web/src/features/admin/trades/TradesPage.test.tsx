@@ -7,9 +7,23 @@ import { TradesPage } from './TradesPage.tsx';
 afterEach(cleanup);
 
 const trade = (over: Record<string, unknown> = {}) => ({
-  id: 5, user: { id: 9, email: 'cara@demo.test' }, balance: { mode: 'real', currency: 'USD' }, type: 'buy', instrument: 'EUR_USD', trade_amount: '1000.00000000',
-  open_rate: '1.10000000', close_rate: null, spread: '0.20000000', margin_used: '11.00000000', pro_loss: null, profit: null, loss: '1.05000000',
-  leverage: 100, created_at: '2026-11-20T10:00:00.000Z', close_time: null, ...over,
+  id: 5,
+  user: { id: 9, email: 'cara@demo.test' },
+  balance: { mode: 'real', currency: 'USD' },
+  type: 'buy',
+  instrument: 'EUR_USD',
+  trade_amount: '1000.00000000',
+  open_rate: '1.10000000',
+  close_rate: null,
+  spread: '0.20000000',
+  margin_used: '11.00000000',
+  pro_loss: null,
+  profit: null,
+  loss: '1.05000000',
+  leverage: 100,
+  created_at: '2026-11-20T10:00:00.000Z',
+  close_time: null,
+  ...over,
 });
 
 function render(handler: (c: FetchCall) => unknown) {
@@ -26,12 +40,43 @@ function render(handler: (c: FetchCall) => unknown) {
 describe('TradesPage', () => {
   it('lists trades with the spec columns, coloured P/L, the user link and the close action', async () => {
     const { calls } = render((c) =>
-      c.method === 'POST' ? { message: 'Order closed successfully', trade: trade() } : { data: [trade(), trade({ id: 6, close_time: '2026-11-21T10:00:00.000Z', close_rate: '1.09', pro_loss: '-10.00000000', balance: { mode: 'demo', currency: 'USD' } })], meta: { total: 2, per_page: 15, page: 1 } },
+      c.method === 'POST'
+        ? { message: 'Order closed successfully', trade: trade() }
+        : {
+            data: [
+              trade(),
+              trade({
+                id: 6,
+                close_time: '2026-11-21T10:00:00.000Z',
+                close_rate: '1.09',
+                pro_loss: '-10.00000000',
+                balance: { mode: 'demo', currency: 'USD' },
+              }),
+            ],
+            meta: { total: 2, per_page: 15, page: 1 },
+          },
     );
     const open = (await screen.findAllByText('cara@demo.test'))[0].closest('tr') as HTMLElement;
-    for (const h of ['ID', 'USER', 'TYPE', 'INSTRUMENT', 'OPEN RATE', 'CLOSE RATE', 'SPREAD', 'MARGIN USED', 'PRO/LOSS', 'TAKE PROFIT', 'STOP LOSS', 'LEVERAGE', 'STATUS', 'ACTIONS'])
+    for (const h of [
+      'ID',
+      'USER',
+      'TYPE',
+      'INSTRUMENT',
+      'OPEN RATE',
+      'CLOSE RATE',
+      'SPREAD',
+      'MARGIN USED',
+      'PRO/LOSS',
+      'TAKE PROFIT',
+      'STOP LOSS',
+      'LEVERAGE',
+      'STATUS',
+      'ACTIONS',
+    ])
       expect(screen.getByRole('columnheader', { name: h })).toBeTruthy();
-    expect(within(open).getByRole('link', { name: 'cara@demo.test' }).getAttribute('href')).toBe('/admin/customers/edit/9');
+    expect(within(open).getByRole('link', { name: 'cara@demo.test' }).getAttribute('href')).toBe(
+      '/admin/customers/edit/9',
+    );
     expect(within(open).getByText('Real')).toBeTruthy();
     expect(screen.getByText('Demo')).toBeTruthy();
     expect(screen.getByText('-10')).toBeTruthy();
@@ -43,7 +88,11 @@ describe('TradesPage', () => {
   });
 
   it('keeps the close rate of an open trade disabled in Edit Order and sends the levels', async () => {
-    const { calls } = render((c) => (c.method === 'PUT' ? { message: 'Order updated successfully', trade: trade() } : { data: [trade()], meta: { total: 1, per_page: 15, page: 1 } }));
+    const { calls } = render((c) =>
+      c.method === 'PUT'
+        ? { message: 'Order updated successfully', trade: trade() }
+        : { data: [trade()], meta: { total: 1, per_page: 15, page: 1 } },
+    );
     const row = (await screen.findByText('cara@demo.test')).closest('tr') as HTMLElement;
     fireEvent.click(within(row).getByRole('button', { name: 'Edit' }));
     const closeRate = await screen.findByRole('textbox', { name: 'Close Rate' });
@@ -51,6 +100,12 @@ describe('TradesPage', () => {
     expect(screen.getByText('Orders that are still open cannot edit this field.')).toBeTruthy();
     fireEvent.change(screen.getByRole('textbox', { name: 'Take Profit' }), { target: { value: '1.2' } });
     fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
-    await waitFor(() => expect(calls.find((c) => c.method === 'PUT')?.body).toMatchObject({ profit: '1.2', loss: '1.05000000', openTime: '2026-11-20T10:00' }));
+    await waitFor(() =>
+      expect(calls.find((c) => c.method === 'PUT')?.body).toMatchObject({
+        profit: '1.2',
+        loss: '1.05000000',
+        openTime: '2026-11-20T10:00',
+      }),
+    );
   });
 });

@@ -6,12 +6,23 @@ import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { AdminTradeDto } from '@platform/domain';
 import { apiDelete, apiPost, apiPut, errorMessage } from '../../../api/client.ts';
-import { ConfirmPopover, DataTable, EditDeleteActions, useRefreshList, type DataTableColumn } from '../../../ui/data-table/index.ts';
+import {
+  ConfirmPopover,
+  DataTable,
+  EditDeleteActions,
+  useRefreshList,
+  type DataTableColumn,
+} from '../../../ui/data-table/index.ts';
 import { toastError, toastSuccess } from '../../../ui/toast.ts';
 
 /** A stored decimal without its trailing zeros (1.10000000 → 1.1), as the screens show figures. */
 const plain = (v: string | null) => (v === null ? null : String(Number(v)));
-const colored = (v: string | null) => (v === null ? null : <Text span size="sm" c={Number(v) > 0 ? 'teal' : 'red'} ff="monospace">{plain(v)}</Text>);
+const colored = (v: string | null) =>
+  v === null ? null : (
+    <Text span size="sm" c={Number(v) > 0 ? 'teal' : 'red'} ff="monospace">
+      {plain(v)}
+    </Text>
+  );
 
 interface EditValues {
   openRate: string;
@@ -23,12 +34,24 @@ interface EditValues {
 }
 
 /** Edit Order (spec §2): open rate, spread, take profit, stop loss and open time; the close rate only on closed trades. */
-function EditOrderModal({ trade, onClose, onSaved }: { trade: AdminTradeDto; onClose: () => void; onSaved: () => void }) {
+function EditOrderModal({
+  trade,
+  onClose,
+  onSaved,
+}: {
+  trade: AdminTradeDto;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const { t } = useTranslation();
   const open = trade.close_time === null;
   const form = useForm<EditValues>({
     initialValues: {
-      openRate: trade.open_rate, closeRate: trade.close_rate ?? '', spread: trade.spread, profit: trade.profit ?? '', loss: trade.loss ?? '',
+      openRate: trade.open_rate,
+      closeRate: trade.close_rate ?? '',
+      spread: trade.spread,
+      profit: trade.profit ?? '',
+      loss: trade.loss ?? '',
       openTime: trade.created_at.slice(0, 16),
     },
   });
@@ -61,7 +84,11 @@ function EditOrderModal({ trade, onClose, onSaved }: { trade: AdminTradeDto; onC
           <TextInput label={t('Take Profit')} {...form.getInputProps('profit')} />
           <TextInput label={t('Stop Loss')} {...form.getInputProps('loss')} />
           <TextInput label={t('Open Time')} description="YYYY-MM-DDTHH:mm (UTC)" {...form.getInputProps('openTime')} />
-          {!open && <Text size="xs" c="dimmed">{t('A new P/L moves the client’s wallet by the difference, with a ledger entry naming this edit.')}</Text>}
+          {!open && (
+            <Text size="xs" c="dimmed">
+              {t('A new P/L moves the client’s wallet by the difference, with a ledger entry naming this edit.')}
+            </Text>
+          )}
           <Group justify="flex-end">
             <Button type="submit" loading={save.isPending}>
               {t('Submit')}
@@ -127,7 +154,15 @@ export function TradesPage() {
           ) : (
             <Group gap={6} wrap="nowrap">
               <Badge color="green">{t('Open')}</Badge>
-              <ConfirmPopover message={t('Are you sure to close this order?')} onConfirm={() => act(() => apiPost('/admin/trades/close', { orderId: r.id, instrument: r.instrument }), 'Order closed successfully')}>
+              <ConfirmPopover
+                message={t('Are you sure to close this order?')}
+                onConfirm={() =>
+                  act(
+                    () => apiPost('/admin/trades/close', { orderId: r.id, instrument: r.instrument }),
+                    'Order closed successfully',
+                  )
+                }
+              >
                 <Button size="compact-xs" color="red" variant="light">
                   {t('Close')}
                 </Button>

@@ -15,7 +15,10 @@ const lockKey = (userId: number) => ['admin', 'sign-in-lock', userId] as const;
 export function SignInLockNotice({ userId }: { userId: number }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const lock = useQuery({ queryKey: lockKey(userId), queryFn: () => apiGet<SignInLockResponse>(`/admin/users/${userId}/sign-in-lock`) });
+  const lock = useQuery({
+    queryKey: lockKey(userId),
+    queryFn: () => apiGet<SignInLockResponse>(`/admin/users/${userId}/sign-in-lock`),
+  });
   if (!lock.data?.locked) return null;
 
   const unlock = async () => {
@@ -32,7 +35,9 @@ export function SignInLockNotice({ userId }: { userId: number }) {
     <Alert color="orange" variant="light" icon={<IconLock size={18} />} mb="md" title={t('Sign-in locked')}>
       <Group justify="space-between" wrap="nowrap" gap="md">
         <Text size="sm">
-          {t('Too many failed sign-ins. The lock opens by itself in {{minutes}} minutes.', { minutes: lock.data.minutes })}
+          {t('Too many failed sign-ins. The lock opens by itself in {{minutes}} minutes.', {
+            minutes: lock.data.minutes,
+          })}
         </Text>
         <Button size="xs" color="orange" onClick={unlock} style={{ flexShrink: 0 }}>
           {t('Unlock now')}

@@ -60,9 +60,14 @@ describe('StaffUserForm', () => {
   });
 
   it('edits without a password and shows the server message on failure', async () => {
-    const { calls } = mockFetch(() => ({ status: 409, body: { message: 'An account with this email already exists.' } }));
+    const { calls } = mockFetch(() => ({
+      status: 409,
+      body: { message: 'An account with this email already exists.' },
+    }));
     const onSaved = vi.fn();
-    renderWithProviders(<StaffUserForm user={staffUser({ whitelists: [{ ip_address: '10.1.1.1' }] })} onSaved={onSaved} />);
+    renderWithProviders(
+      <StaffUserForm user={staffUser({ whitelists: [{ ip_address: '10.1.1.1' }] })} onSaved={onSaved} />,
+    );
     expect(input(/IP Whitelist/)).toHaveProperty('value', '10.1.1.1');
     fireEvent.click(screen.getByRole('button', { name: 'Update' }));
     expect(await screen.findByText('An account with this email already exists.')).toBeTruthy();

@@ -9,7 +9,14 @@ afterEach(cleanup);
 const LIST = {
   data: [
     staffUser({ id: 1, full_name: 'Ada Admin', email: 'ada@demo.test', role_id: 1, online: true }),
-    staffUser({ id: 6, full_name: 'Rita Retention', email: 'rita@demo.test', role_id: 6, is_email_verified: false, is_active: false }),
+    staffUser({
+      id: 6,
+      full_name: 'Rita Retention',
+      email: 'rita@demo.test',
+      role_id: 6,
+      is_email_verified: false,
+      is_active: false,
+    }),
   ],
   meta: { total: 2, per_page: 15, page: 1 },
 };
@@ -46,7 +53,9 @@ describe('StaffUsersPage', () => {
   });
 
   it('shows the generic text when a delete fails', async () => {
-    mockFetch((c) => (c.method === 'DELETE' ? { status: 409, body: { message: 'You cannot delete your own account.' } } : LIST));
+    mockFetch((c) =>
+      c.method === 'DELETE' ? { status: 409, body: { message: 'You cannot delete your own account.' } } : LIST,
+    );
     renderWithProviders(<StaffUsersPage />);
     const ada = (await screen.findByText('Ada Admin')).closest('tr') as HTMLElement;
     fireEvent.click(within(ada).getByRole('button', { name: 'Delete' }));

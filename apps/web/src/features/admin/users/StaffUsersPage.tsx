@@ -4,7 +4,15 @@ import { useTranslation } from 'react-i18next';
 import { ROLE_NAMES, isRoleId, type StaffUserDto } from '@platform/domain';
 import { apiDelete } from '../../../api/client.ts';
 import { toastError, toastSuccess } from '../../../ui/toast.ts';
-import { AddNewButton, DataTable, EditDeleteActions, OnlineName, StatusChip, useRefreshList, type DataTableColumn } from '../../../ui/data-table/index.ts';
+import {
+  AddNewButton,
+  DataTable,
+  EditDeleteActions,
+  OnlineName,
+  StatusChip,
+  useRefreshList,
+  type DataTableColumn,
+} from '../../../ui/data-table/index.ts';
 import { StaffUserForm } from './StaffUserForm.tsx';
 import { SignInLockNotice } from './SignInLockNotice.tsx';
 import { TwoFactorReset } from './TwoFactorReset.tsx';
@@ -41,7 +49,9 @@ export function StaffUsersPage() {
         key: 'full_name',
         label: t('FULL NAME'),
         sortable: true,
-        render: (u) => <OnlineName name={u.full_name} online={u.online} onlineLabel={t('Online')} offlineLabel={t('Offline')} />,
+        render: (u) => (
+          <OnlineName name={u.full_name} online={u.online} onlineLabel={t('Online')} offlineLabel={t('Offline')} />
+        ),
       },
       { key: 'email', label: t('EMAIL'), sortable: true },
       {
@@ -60,13 +70,22 @@ export function StaffUsersPage() {
         key: 'is_active',
         label: t('STATUS'),
         sortable: true,
-        render: (u) => (u.is_active ? <StatusChip label={t('Active')} color="green" /> : <StatusChip label={t('Inactive')} color="red" />),
+        render: (u) =>
+          u.is_active ? (
+            <StatusChip label={t('Active')} color="green" />
+          ) : (
+            <StatusChip label={t('Inactive')} color="red" />
+          ),
       },
       {
         key: 'actions',
         label: t('ACTIONS'),
         render: (u) => (
-          <EditDeleteActions onEdit={() => setEditing({ mode: 'edit', user: u })} deleteMessage={t('Are you sure to delete this user?')} onDelete={() => remove(u)} />
+          <EditDeleteActions
+            onEdit={() => setEditing({ mode: 'edit', user: u })}
+            deleteMessage={t('Are you sure to delete this user?')}
+            onDelete={() => remove(u)}
+          />
         ),
       },
     ],
@@ -83,7 +102,12 @@ export function StaffUsersPage() {
         toolbar={<AddNewButton onClick={() => setEditing({ mode: 'add' })} />}
         exportable
       />
-      <Modal opened={editing !== null} onClose={close} size="lg" title={editing?.mode === 'edit' ? t('Edit User') : t('Add New User')}>
+      <Modal
+        opened={editing !== null}
+        onClose={close}
+        size="lg"
+        title={editing?.mode === 'edit' ? t('Edit User') : t('Add New User')}
+      >
         {editing?.mode === 'edit' && <SignInLockNotice userId={editing.user.id} />}
         {editing?.mode === 'edit' && <TwoFactorReset userId={editing.user.id} />}
         {editing && (

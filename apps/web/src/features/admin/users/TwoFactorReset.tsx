@@ -23,10 +23,18 @@ export function TwoFactorReset({ userId }: { userId: number }) {
   return (
     <Group justify="space-between" wrap="nowrap" gap="md" mb="md">
       <Text size="sm" c="dimmed">
-        {t('Lost phone? Resetting two-factor sign-in signs the user out; they sign in with the password alone or set it up again.')}
+        {t(
+          'Lost phone? Resetting two-factor sign-in signs the user out; they sign in with the password alone or set it up again.',
+        )}
       </Text>
       <ConfirmPopover message={t('Reset two-factor sign-in for this user?')} onConfirm={reset}>
-        <Button size="xs" variant="light" color="orange" leftSection={<IconShieldOff size={14} />} style={{ flexShrink: 0 }}>
+        <Button
+          size="xs"
+          variant="light"
+          color="orange"
+          leftSection={<IconShieldOff size={14} />}
+          style={{ flexShrink: 0 }}
+        >
           {t('Reset two-factor')}
         </Button>
       </ConfirmPopover>

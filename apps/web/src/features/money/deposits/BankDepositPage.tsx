@@ -1,5 +1,18 @@
 import { useState } from 'react';
-import { Alert, Button, Center, FileInput, Image, Loader, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Center,
+  FileInput,
+  Image,
+  Loader,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { IconUpload } from '@tabler/icons-react';
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -45,7 +58,8 @@ export function BankDepositPage() {
         <Loader />
       </Center>
     );
-  if (detail.isError || !detail.data.bank) return <Text c="red">{errorMessage(detail.error, t('Deposit not found.'))}</Text>;
+  if (detail.isError || !detail.data.bank)
+    return <Text c="red">{errorMessage(detail.error, t('Deposit not found.'))}</Text>;
   const d = detail.data;
   const bank = d.bank!;
   const accountName = current?.user.full_name ?? '';
@@ -83,7 +97,10 @@ export function BankDepositPage() {
   ];
   const error = (name: string) => (errors[name] ? t(errors[name]) : undefined);
   return (
-    <PageCard title={t('Bank Deposit')} actions={branding?.appLogo ? <Image src={branding.appLogo} alt="" h={36} w="auto" /> : undefined}>
+    <PageCard
+      title={t('Bank Deposit')}
+      actions={branding?.appLogo ? <Image src={branding.appLogo} alt="" h={36} w="auto" /> : undefined}
+    >
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="xl">
         <Stack gap="xs">
           <Text c="dimmed" size="sm">
@@ -110,10 +127,38 @@ export function BankDepositPage() {
           <form onSubmit={(e) => void submit(e)} noValidate>
             <Stack gap="sm">
               <Title order={4}>{t('Sent From')}</Title>
-              <TextInput label={t('Bank Name')} required value={values.bank_name} onChange={(e) => setValues((s) => ({ ...s, bank_name: e.currentTarget.value }))} error={error('bank_name')} />
-              <TextInput label={t('Account Name')} required value={accountName} readOnly error={error('account_name')} />
-              <TextInput label={t('Account Number')} required value={values.account_number} onChange={(e) => setValues((s) => ({ ...s, account_number: e.currentTarget.value }))} error={error('account_number')} />
-              <FileInput label={t('Proof')} required accept={ACCEPT} leftSection={<IconUpload size={16} />} placeholder={t('JPEG, PNG, WebP or PDF, up to 5 MB')} value={proof} onChange={setProof} error={error('proof')} clearable />
+              <TextInput
+                label={t('Bank Name')}
+                required
+                value={values.bank_name}
+                onChange={(e) => setValues((s) => ({ ...s, bank_name: e.currentTarget.value }))}
+                error={error('bank_name')}
+              />
+              <TextInput
+                label={t('Account Name')}
+                required
+                value={accountName}
+                readOnly
+                error={error('account_name')}
+              />
+              <TextInput
+                label={t('Account Number')}
+                required
+                value={values.account_number}
+                onChange={(e) => setValues((s) => ({ ...s, account_number: e.currentTarget.value }))}
+                error={error('account_number')}
+              />
+              <FileInput
+                label={t('Proof')}
+                required
+                accept={ACCEPT}
+                leftSection={<IconUpload size={16} />}
+                placeholder={t('JPEG, PNG, WebP or PDF, up to 5 MB')}
+                value={proof}
+                onChange={setProof}
+                error={error('proof')}
+                clearable
+              />
               <Button type="submit" loading={sending}>
                 {t('Submit')}
               </Button>

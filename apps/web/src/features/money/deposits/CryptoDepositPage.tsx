@@ -22,7 +22,8 @@ export function CryptoDepositPage() {
         <Loader />
       </Center>
     );
-  if (detail.isError || !detail.data.crypto) return <Text c="red">{errorMessage(detail.error, t('Deposit not found.'))}</Text>;
+  if (detail.isError || !detail.data.crypto)
+    return <Text c="red">{errorMessage(detail.error, t('Deposit not found.'))}</Text>;
   const d = detail.data;
   const c = d.crypto!;
   return (
@@ -40,10 +41,21 @@ export function CryptoDepositPage() {
           {t('Rate')}: 1 {c.coin} = {formatMoney(c.rate, d.currency)}
         </Text>
         <Group gap="xs" w="100%" wrap="nowrap">
-          <TextInput label={t('Wallet Address')} value={c.walletCode} readOnly style={{ flex: 1 }} data-testid="crypto-wallet" />
+          <TextInput
+            label={t('Wallet Address')}
+            value={c.walletCode}
+            readOnly
+            style={{ flex: 1 }}
+            data-testid="crypto-wallet"
+          />
           <CopyButton value={c.walletCode}>
             {({ copied, copy }) => (
-              <Button mt={24} variant="light" onClick={copy} leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}>
+              <Button
+                mt={24}
+                variant="light"
+                onClick={copy}
+                leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
+              >
                 {copied ? t('Copied') : t('Copy')}
               </Button>
             )}

@@ -4,7 +4,14 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import {
-  Decimal, DepositRequest, GENERIC_ERROR, dec, formatMoney, type CurrentUserResponse, type DepositCreatedResponse, type GatewayOptionDto,
+  Decimal,
+  DepositRequest,
+  GENERIC_ERROR,
+  dec,
+  formatMoney,
+  type CurrentUserResponse,
+  type DepositCreatedResponse,
+  type GatewayOptionDto,
 } from '@platform/domain';
 import { apiPost, errorMessage } from '../../../api/client.ts';
 import { queryKeys } from '../../../api/hooks.ts';
@@ -16,7 +23,10 @@ import { WalletSelect, defaultWalletId, realWallets } from '../WalletSelect.tsx'
 /** Fee = the gateway's percent of the amount; total = amount + fee, to the cent (client-area §2, §9). */
 export function depositFigures(amount: string, feePercent: string): { fee: string; total: string } | null {
   if (!/^\d+(\.\d+)?$/.test(amount.trim())) return null;
-  const fee = dec(amount).mul(feePercent || '0').div(100).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+  const fee = dec(amount)
+    .mul(feePercent || '0')
+    .div(100)
+    .toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
   return { fee: fee.toFixed(2), total: dec(amount).add(fee).toFixed(2) };
 }
 
@@ -51,7 +61,12 @@ export function DepositForm({ current }: { current: CurrentUserResponse }) {
   const figures = gateway ? depositFigures(values.amount, gateway.fee) : null;
 
   const submit = useMutation({
-    mutationFn: () => apiPost<DepositCreatedResponse>('/deposits', { balance_id: Number(values.balance_id), amount: values.amount.trim(), gateway: values.gateway }),
+    mutationFn: () =>
+      apiPost<DepositCreatedResponse>('/deposits', {
+        balance_id: Number(values.balance_id),
+        amount: values.amount.trim(),
+        gateway: values.gateway,
+      }),
     onSuccess: (res) => {
       void client.invalidateQueries({ queryKey: queryKeys.currentUser });
       if (res.form) return postForm(res.form.action, res.form.fields);
@@ -67,7 +82,11 @@ export function DepositForm({ current }: { current: CurrentUserResponse }) {
       window.open(gateway.link, '_blank', 'noopener,noreferrer');
       return;
     }
-    const found = schemaErrors(DepositRequest, { balance_id: values.balance_id || undefined, amount: values.amount, gateway: values.gateway });
+    const found = schemaErrors(DepositRequest, {
+      balance_id: values.balance_id || undefined,
+      amount: values.amount,
+      gateway: values.gateway,
+    });
     setErrors(found);
     if (Object.keys(found).length === 0) submit.mutate();
   };
@@ -76,7 +95,12 @@ export function DepositForm({ current }: { current: CurrentUserResponse }) {
   return (
     <form onSubmit={onSubmit} noValidate>
       <Stack gap="md" maw={560}>
-        <WalletSelect wallets={real} value={values.balance_id} onChange={(v) => setValues((s) => ({ ...s, balance_id: v }))} error={error('balance_id')} />
+        <WalletSelect
+          wallets={real}
+          value={values.balance_id}
+          onChange={(v) => setValues((s) => ({ ...s, balance_id: v }))}
+          error={error('balance_id')}
+        />
         <Select
           label={t('Gateway')}
           required
@@ -104,7 +128,9 @@ export function DepositForm({ current }: { current: CurrentUserResponse }) {
             <Table withTableBorder style={{ fontVariantNumeric: 'tabular-nums' }} data-testid="deposit-summary">
               <Table.Tbody>
                 <Table.Tr>
-                  <Table.Td>{t('Fee')} ({dec(gateway.fee).toString()}%)</Table.Td>
+                  <Table.Td>
+                    {t('Fee')} ({dec(gateway.fee).toString()}%)
+                  </Table.Td>
                   <Table.Td ta="right">{figures ? formatMoney(figures.fee, wallet?.currency) : '-'}</Table.Td>
                 </Table.Tr>
                 <Table.Tr>

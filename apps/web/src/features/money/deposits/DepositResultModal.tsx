@@ -27,7 +27,9 @@ export function DepositResultModal({ currency }: { currency: string }) {
   const message = params.get('message');
   const close = () => setParams({}, { replace: true });
   const kind = status === 'success' ? 'success' : status === 'pending' ? 'pending' : 'failed';
-  const title = { success: t('Deposit Successful'), pending: t('Deposit Submitted'), failed: t('Deposit Failed') }[kind];
+  const title = { success: t('Deposit Successful'), pending: t('Deposit Submitted'), failed: t('Deposit Failed') }[
+    kind
+  ];
   const icon = { success: <IconCheck />, pending: <IconClock />, failed: <IconX /> }[kind];
   const color = { success: 'green', pending: 'yellow', failed: 'red' }[kind];
   const validAmount = /^\d+(\.\d+)?$/.test(amount);

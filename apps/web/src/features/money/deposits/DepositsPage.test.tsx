@@ -8,7 +8,14 @@ import { depositFigures } from './DepositForm.tsx';
 const GATEWAYS = [
   gatewayOption({ name: 'Sandbox Card', value: 'sandbox', group: 'automatic', fee: '2.5' }),
   gatewayOption({ name: 'Bank', value: 'bank', group: 'manual', fee: '0' }),
-  gatewayOption({ name: 'Local Agent', value: 'external:4', group: 'external', link: 'https://pay.example.test/agent', custom_label: 'Reference', custom_value: 'ACC-77' }),
+  gatewayOption({
+    name: 'Local Agent',
+    value: 'external:4',
+    group: 'external',
+    link: 'https://pay.example.test/agent',
+    custom_label: 'Reference',
+    custom_value: 'ACC-77',
+  }),
 ];
 
 const show = (path = '/deposits') => renderMoneyRoutes([{ path: '/deposits', element: <DepositsPage /> }], path);
@@ -61,7 +68,9 @@ describe('DepositsPage: the form', () => {
 
   it('posts wallet, amount and gateway, then follows an internal payment link', async () => {
     const api = mockMoneyApi({ gateways: GATEWAYS }, (c) =>
-      c.method === 'POST' && c.path === '/deposits' ? { body: { message: 'Deposit created', paymentLink: '/deposits/bank/31', form: null, id: 31 } } : undefined,
+      c.method === 'POST' && c.path === '/deposits'
+        ? { body: { message: 'Deposit created', paymentLink: '/deposits/bank/31', form: null, id: 31 } }
+        : undefined,
     );
     show();
     await chooseGateway('Bank');
@@ -74,7 +83,9 @@ describe('DepositsPage: the form', () => {
   it('sends the browser to a provider checkout, or posts the provider form when one comes back', async () => {
     const { assign } = stubLocation();
     mockMoneyApi({ gateways: GATEWAYS }, (c) =>
-      c.method === 'POST' && c.path === '/deposits' ? { body: { message: 'Deposit created', paymentLink: 'https://checkout.example.test/s/1', form: null, id: 2 } } : undefined,
+      c.method === 'POST' && c.path === '/deposits'
+        ? { body: { message: 'Deposit created', paymentLink: 'https://checkout.example.test/s/1', form: null, id: 2 } }
+        : undefined,
     );
     show();
     await chooseGateway('Sandbox Card');
@@ -86,7 +97,18 @@ describe('DepositsPage: the form', () => {
     const submit = vi.spyOn(HTMLFormElement.prototype, 'submit').mockImplementation(() => undefined);
     mockMoneyApi({ gateways: GATEWAYS }, (c) =>
       c.method === 'POST' && c.path === '/deposits'
-        ? { body: { message: 'Deposit created', paymentLink: 'https://pm.example.test/sci', form: { action: 'https://pm.example.test/sci', method: 'POST', fields: { PAYMENT_ID: 'ref-1', PAYMENT_AMOUNT: '10.25' } }, id: 3 } }
+        ? {
+            body: {
+              message: 'Deposit created',
+              paymentLink: 'https://pm.example.test/sci',
+              form: {
+                action: 'https://pm.example.test/sci',
+                method: 'POST',
+                fields: { PAYMENT_ID: 'ref-1', PAYMENT_AMOUNT: '10.25' },
+              },
+              id: 3,
+            },
+          }
         : undefined,
     );
     show();
@@ -101,7 +123,11 @@ describe('DepositsPage: the form', () => {
   });
 
   it("shows the server's message when the deposit is refused", async () => {
-    mockMoneyApi({ gateways: GATEWAYS }, (c) => (c.method === 'POST' && c.path === '/deposits' ? { status: 422, body: { message: 'This gateway is switched off' } } : undefined));
+    mockMoneyApi({ gateways: GATEWAYS }, (c) =>
+      c.method === 'POST' && c.path === '/deposits'
+        ? { status: 422, body: { message: 'This gateway is switched off' } }
+        : undefined,
+    );
     show();
     await chooseGateway('Bank');
     fireEvent.change(await screen.findByRole('textbox', { name: /Amount/ }), { target: { value: '50' } });
@@ -154,11 +180,26 @@ describe('DepositsPage: notices and results', () => {
 
   it('lists the deposit history 15 to a page with status chips', async () => {
     const row = {
-      id: 1, created_at: '2026-11-20T10:00:00Z', amount: '100.00', fee: '2.50', total: '102.50', balance: { id: 12, currency: 'USD', mode: 'real' }, balance_after: '5100.00',
-      gateway: 'Sandbox Card', status: 'approved', description: 'Card deposit', reference: null, proof: null, decline_reason: null, formattedDescription: null,
-      user: { id: 7, email: 'chris.client@demo.test', full_name: 'Chris Client' }, reviewed_at: null,
+      id: 1,
+      created_at: '2026-11-20T10:00:00Z',
+      amount: '100.00',
+      fee: '2.50',
+      total: '102.50',
+      balance: { id: 12, currency: 'USD', mode: 'real' },
+      balance_after: '5100.00',
+      gateway: 'Sandbox Card',
+      status: 'approved',
+      description: 'Card deposit',
+      reference: null,
+      proof: null,
+      decline_reason: null,
+      formattedDescription: null,
+      user: { id: 7, email: 'chris.client@demo.test', full_name: 'Chris Client' },
+      reviewed_at: null,
     };
-    const api = mockMoneyApi({}, (c) => (c.path === '/deposits/history' ? { body: { data: [row], meta: { total: 1, per_page: 15, page: 1 } } } : undefined));
+    const api = mockMoneyApi({}, (c) =>
+      c.path === '/deposits/history' ? { body: { data: [row], meta: { total: 1, per_page: 15, page: 1 } } } : undefined,
+    );
     show();
     fireEvent.click(await screen.findByRole('tab', { name: 'History' }));
     const table = await screen.findByTestId('deposits-history');

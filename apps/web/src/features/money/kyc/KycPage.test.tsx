@@ -6,7 +6,10 @@ import { KycPage } from './KycPage.tsx';
 
 const NOT_SUBMITTED: KycStatusResponse = { status: 'not_submitted', type: null, declineReason: null, created_at: null };
 
-function show(kyc: KycStatusResponse, post: (c: MoneyCall) => { status?: number; body: unknown } = () => ({ body: { message: 'Documents received' } })) {
+function show(
+  kyc: KycStatusResponse,
+  post: (c: MoneyCall) => { status?: number; body: unknown } = () => ({ body: { message: 'Documents received' } }),
+) {
   const api = mockMoneyApi({}, (c) => {
     if (c.method === 'GET' && c.path === '/kyc') return { body: kyc };
     if (c.method === 'POST' && c.path === '/kyc') return post(c);
@@ -25,7 +28,8 @@ describe('KycPage', () => {
     const type = (await screen.findByRole('combobox', { name: /Document Type/ })) as HTMLInputElement;
     expect(type.value).toBe('National ID');
     fireEvent.click(type);
-    for (const name of ['National ID', 'Passport', 'Driver License']) expect(await screen.findByRole('option', { name, hidden: true })).toBeTruthy();
+    for (const name of ['National ID', 'Passport', 'Driver License'])
+      expect(await screen.findByRole('option', { name, hidden: true })).toBeTruthy();
     fireEvent.click(screen.getByRole('option', { name: 'Passport', hidden: true }));
     const [front, back, address] = fileInputs();
     fireEvent.change(front, { target: { files: [new File(['f'], 'front.jpg', { type: 'image/jpeg' })] } });

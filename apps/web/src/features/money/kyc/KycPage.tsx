@@ -9,8 +9,17 @@ import { StatusChip } from '../../../ui/data-table/index.ts';
 import { toastError, toastSuccess } from '../../../ui/toast.ts';
 import { useKycStatus } from '../api.ts';
 
-const TYPE_LABELS: Record<(typeof KYC_DOCUMENT_TYPES)[number], string> = { national_id: 'National ID', passport: 'Passport', driver_license: 'Driver License' };
-const STATUS = { pending: ['Pending', 'yellow'], approved: ['Approved', 'green'], declined: ['Declined', 'red'], not_submitted: ['Not submitted', 'gray'] } as const;
+const TYPE_LABELS: Record<(typeof KYC_DOCUMENT_TYPES)[number], string> = {
+  national_id: 'National ID',
+  passport: 'Passport',
+  driver_license: 'Driver License',
+};
+const STATUS = {
+  pending: ['Pending', 'yellow'],
+  approved: ['Approved', 'green'],
+  declined: ['Declined', 'red'],
+  not_submitted: ['Not submitted', 'gray'],
+} as const;
 const ACCEPT = 'image/jpeg,image/png,image/webp,application/pdf';
 type Side = 'front' | 'back' | 'address';
 
@@ -98,7 +107,9 @@ function SubmittedCard({ kyc, onResubmit }: { kyc: KycStatusResponse; onResubmit
           {t(TYPE_LABELS[kyc.type])} · {formatDateTime(kyc.created_at)}
         </Text>
       )}
-      {kyc.status === 'pending' && <Text>{t('Your documents are being reviewed. You will be notified when it is done.')}</Text>}
+      {kyc.status === 'pending' && (
+        <Text>{t('Your documents are being reviewed. You will be notified when it is done.')}</Text>
+      )}
       {kyc.status === 'approved' && <Text>{t('Your identity is verified.')}</Text>}
       {kyc.status === 'declined' && (
         <>

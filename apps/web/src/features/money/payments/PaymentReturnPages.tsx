@@ -44,7 +44,8 @@ export function PaymentReturnPage() {
       try {
         const result = await apiGet<PaymentResultResponse>(`/payments/return/${ref}`, query);
         if (stop) return;
-        if (result.status !== 'pending' || Date.now() - started.current > POLL_FOR_MS) return void navigate(result.redirect, { replace: true });
+        if (result.status !== 'pending' || Date.now() - started.current > POLL_FOR_MS)
+          return void navigate(result.redirect, { replace: true });
         timer = setTimeout(() => void check(), POLL_MS);
       } catch (err) {
         if (!stop) setFailed(errorMessage(err, t(GENERIC_ERROR)));
@@ -81,7 +82,8 @@ type PaypalOrder = { id: string; approveUrl?: string | null; links?: Array<{ rel
 
 /** PayPal's approval address of an order, when the server sent one (as `approveUrl` or in PayPal's own `links`). */
 export function approvalLink(order: PaypalOrder): string | null {
-  const link = order.approveUrl ?? order.links?.find((l) => l.rel === 'approve' || l.rel === 'payer-action')?.href ?? null;
+  const link =
+    order.approveUrl ?? order.links?.find((l) => l.rel === 'approve' || l.rel === 'payer-action')?.href ?? null;
   return link && /^https:\/\//.test(link) ? link : null;
 }
 
@@ -120,7 +122,9 @@ export function PaypalPaymentPage() {
         <Stack gap="md" align="center">
           {branding?.appLogo && <Image src={branding.appLogo} alt={branding.appName} h={40} w="auto" />}
           <Title order={2} ta="center" data-testid="paypal-amount">
-            {validAmount ? t('Deposit {{amount}} {{currency}}', { amount: formatMoney(amount, currency), currency }) : t('Deposit')}
+            {validAmount
+              ? t('Deposit {{amount}} {{currency}}', { amount: formatMoney(amount, currency), currency })
+              : t('Deposit')}
           </Title>
           <Button fullWidth size="md" color="yellow" c="dark" loading={busy} onClick={() => void pay()}>
             {t('Pay with PayPal')}

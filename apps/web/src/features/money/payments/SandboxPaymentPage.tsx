@@ -42,7 +42,12 @@ export function SandboxPaymentPage() {
     <Center py="xl">
       <Paper withBorder radius="md" p="xl" maw={440} w="100%">
         <Stack gap="md">
-          <Alert color="yellow" variant="light" icon={<IconFlask size={18} />} title={t('Sandbox payment (no real money)')}>
+          <Alert
+            color="yellow"
+            variant="light"
+            icon={<IconFlask size={18} />}
+            title={t('Sandbox payment (no real money)')}
+          >
             {t('This test gateway approves or declines without a card. Use it to try deposits.')}
           </Alert>
           <Text c="dimmed" size="sm">
@@ -55,10 +60,21 @@ export function SandboxPaymentPage() {
             <Text>{t('This payment is already {{status}}.', { status: t(c.status) })}</Text>
           ) : (
             <Group grow>
-              <Button color="red" variant="light" loading={busy === 'decline'} disabled={busy !== null} onClick={() => void decide('decline')}>
+              <Button
+                color="red"
+                variant="light"
+                loading={busy === 'decline'}
+                disabled={busy !== null}
+                onClick={() => void decide('decline')}
+              >
                 {t('Decline')}
               </Button>
-              <Button color="green" loading={busy === 'approve'} disabled={busy !== null} onClick={() => void decide('approve')}>
+              <Button
+                color="green"
+                loading={busy === 'approve'}
+                disabled={busy !== null}
+                onClick={() => void decide('approve')}
+              >
                 {t('Approve')}
               </Button>
             </Group>

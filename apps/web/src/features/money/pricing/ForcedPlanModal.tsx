@@ -13,11 +13,21 @@ export function ForcedPlanModal() {
   const { pathname } = useLocation();
   const { data: current } = useCurrentUser();
   const { data: branding } = useBranding();
-  const needed = current?.user.role_id === 3 && current.user.pricing_table_id === null && branding?.pricingPlan === 'on';
+  const needed =
+    current?.user.role_id === 3 && current.user.pricing_table_id === null && branding?.pricingPlan === 'on';
   if (!needed || pathname.startsWith('/deposits') || pathname.startsWith('/payments')) return null;
   return (
     // No header bar: nothing to close, and the page keeps a single banner (its top bar).
-    <Modal opened onClose={() => undefined} withCloseButton={false} closeOnClickOutside={false} closeOnEscape={false} size="64rem" centered aria-labelledby="forced-plan-title">
+    <Modal
+      opened
+      onClose={() => undefined}
+      withCloseButton={false}
+      closeOnClickOutside={false}
+      closeOnEscape={false}
+      size="64rem"
+      centered
+      aria-labelledby="forced-plan-title"
+    >
       <Title order={3} id="forced-plan-title" mb={4}>
         {t('Choose your plan')}
       </Title>

@@ -27,7 +27,11 @@ export function PlanCards({ currentPlanId }: { currentPlanId: number | null }) {
       setBusy(null);
       // Any failure reads "Not enough balance" (client-area §8); the server's own reason, when it says more, goes below.
       const reason = errorMessage(err, '');
-      notifications.show({ color: 'red', title: t('Not enough balance'), message: reason && reason !== 'Not enough balance' ? reason : '' });
+      notifications.show({
+        color: 'red',
+        title: t('Not enough balance'),
+        message: reason && reason !== 'Not enough balance' ? reason : '',
+      });
       void navigate('/deposits');
     }
   };
@@ -44,7 +48,14 @@ export function PlanCards({ currentPlanId }: { currentPlanId: number | null }) {
       {plans.data.data.map((plan) => {
         const current = plan.id === currentPlanId;
         return (
-          <Paper key={plan.id} withBorder radius="md" p="lg" data-testid={`plan-${plan.id}`} style={current ? { borderColor: 'var(--mantine-color-blue-6)' } : undefined}>
+          <Paper
+            key={plan.id}
+            withBorder
+            radius="md"
+            p="lg"
+            data-testid={`plan-${plan.id}`}
+            style={current ? { borderColor: 'var(--mantine-color-blue-6)' } : undefined}
+          >
             <Stack gap="sm" h="100%">
               <Stack gap={4}>
                 <Title order={3}>{plan.name}</Title>
@@ -60,8 +71,16 @@ export function PlanCards({ currentPlanId }: { currentPlanId: number | null }) {
               <Text fw={700} fz={28} style={{ fontVariantNumeric: 'tabular-nums' }}>
                 {formatMoney(plan.price, plan.currency)}
               </Text>
-              <Text size="sm">{t('Leverage up to {{leverage}}', { leverage: plan.forex_leverage ? `1:${plan.forex_leverage}` : t('normal') })}</Text>
-              <Text size="sm">{t('Stop out {{stopout}}', { stopout: plan.forex_stopout !== null ? `${plan.forex_stopout}%` : t('N/A') })}</Text>
+              <Text size="sm">
+                {t('Leverage up to {{leverage}}', {
+                  leverage: plan.forex_leverage ? `1:${plan.forex_leverage}` : t('normal'),
+                })}
+              </Text>
+              <Text size="sm">
+                {t('Stop out {{stopout}}', {
+                  stopout: plan.forex_stopout !== null ? `${plan.forex_stopout}%` : t('N/A'),
+                })}
+              </Text>
               <Button disabled={current} loading={busy === plan.id} onClick={() => void subscribe(plan)}>
                 {current ? t('Current Plan') : t('Get Started')}
               </Button>

@@ -8,7 +8,10 @@ export function PricingPage() {
   const { t } = useTranslation();
   const { data: current } = useCurrentUser();
   return (
-    <PageCard title={t('My Plan')} description={t('The price is charged once from your real wallet when you choose a plan.')}>
+    <PageCard
+      title={t('My Plan')}
+      description={t('The price is charged once from your real wallet when you choose a plan.')}
+    >
       <PlanCards currentPlanId={current?.user.pricing_table_id ?? null} />
     </PageCard>
   );

@@ -29,7 +29,11 @@ describe('PricingPage', () => {
 
   it('reloads the page after a subscription', async () => {
     const { reload } = stubLocation();
-    const api = mockMoneyApi({}, (c) => (c.method === 'POST' && c.path === '/dashboard/pricing/subscribe/2' ? { body: { message: 'Plan changed' } } : undefined));
+    const api = mockMoneyApi({}, (c) =>
+      c.method === 'POST' && c.path === '/dashboard/pricing/subscribe/2'
+        ? { body: { message: 'Plan changed' } }
+        : undefined,
+    );
     showPricing();
     fireEvent.click(within(await screen.findByTestId('plan-2')).getByRole('button', { name: 'Get Started' }));
     await waitFor(() => expect(reload).toHaveBeenCalled());
@@ -37,7 +41,11 @@ describe('PricingPage', () => {
   });
 
   it('sends a failed subscription to /deposits with "Not enough balance" and the server reason below', async () => {
-    mockMoneyApi({}, (c) => (c.method === 'POST' && c.path === '/dashboard/pricing/subscribe/2' ? { status: 422, body: { message: 'No rate for EUR to USD' } } : undefined));
+    mockMoneyApi({}, (c) =>
+      c.method === 'POST' && c.path === '/dashboard/pricing/subscribe/2'
+        ? { status: 422, body: { message: 'No rate for EUR to USD' } }
+        : undefined,
+    );
     showPricing();
     fireEvent.click(within(await screen.findByTestId('plan-2')).getByRole('button', { name: 'Get Started' }));
     await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/deposits'));

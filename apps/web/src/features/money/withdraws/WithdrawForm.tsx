@@ -2,7 +2,15 @@ import { useState } from 'react';
 import { Button, Select, SimpleGrid, Stack, Table, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Decimal, GENERIC_ERROR, WithdrawRequest, dec, formatMoney, type CurrentUserResponse, type WithdrawFeesResponse } from '@platform/domain';
+import {
+  Decimal,
+  GENERIC_ERROR,
+  WithdrawRequest,
+  dec,
+  formatMoney,
+  type CurrentUserResponse,
+  type WithdrawFeesResponse,
+} from '@platform/domain';
 import { apiPost, errorMessage } from '../../../api/client.ts';
 import { queryKeys, useCountries } from '../../../api/hooks.ts';
 import { schemaErrors } from '../../../ui/form.ts';
@@ -11,7 +19,10 @@ import { useWithdrawFees } from '../api.ts';
 import { WalletSelect, defaultWalletId, realWallets } from '../WalletSelect.tsx';
 
 /** Withdraw fee = percentage/100 × amount + fixed; total = amount + fee, to the cent (client-area §9). */
-export function withdrawFigures(amount: string, fees: WithdrawFeesResponse | undefined): { fee: string; total: string } | null {
+export function withdrawFigures(
+  amount: string,
+  fees: WithdrawFeesResponse | undefined,
+): { fee: string; total: string } | null {
   if (!fees || !/^\d+(\.\d+)?$/.test(amount.trim())) return null;
   const fee = dec(amount).mul(fees.percentage).div(100).add(fees.fixed).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
   return { fee: fee.toFixed(2), total: dec(amount).add(fee).toFixed(2) };
@@ -34,7 +45,13 @@ export function WithdrawForm({ current }: { current: CurrentUserResponse }) {
   const accountName = current.user.full_name;
 
   const submit = useMutation({
-    mutationFn: () => apiPost<{ message: string }>('/withdraws/bank', { ...values, amount: values.amount.trim(), account_name: accountName, balance_id: Number(walletId) }),
+    mutationFn: () =>
+      apiPost<{ message: string }>('/withdraws/bank', {
+        ...values,
+        amount: values.amount.trim(),
+        account_name: accountName,
+        balance_id: Number(walletId),
+      }),
     onSuccess: (res) => {
       toastSuccess(res.message);
       setValues(EMPTY);
@@ -48,7 +65,11 @@ export function WithdrawForm({ current }: { current: CurrentUserResponse }) {
 
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
-    const found = schemaErrors(WithdrawRequest, { ...values, account_name: accountName, balance_id: walletId || undefined });
+    const found = schemaErrors(WithdrawRequest, {
+      ...values,
+      account_name: accountName,
+      balance_id: walletId || undefined,
+    });
     setErrors(found);
     if (Object.keys(found).length === 0) submit.mutate();
   };
@@ -64,11 +85,36 @@ export function WithdrawForm({ current }: { current: CurrentUserResponse }) {
       <Stack gap="md" maw={720}>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="sm">
           <WalletSelect wallets={real} value={walletId} onChange={setWalletId} error={error('balance_id')} />
-          <TextInput label={`${t('Amount')} (${wallet?.currency ?? ''})`} required inputMode="decimal" value={values.amount} onChange={set('amount')} error={error('amount')} />
-          <TextInput label={t('Bank Name')} required value={values.bank_name} onChange={set('bank_name')} error={error('bank_name')} />
+          <TextInput
+            label={`${t('Amount')} (${wallet?.currency ?? ''})`}
+            required
+            inputMode="decimal"
+            value={values.amount}
+            onChange={set('amount')}
+            error={error('amount')}
+          />
+          <TextInput
+            label={t('Bank Name')}
+            required
+            value={values.bank_name}
+            onChange={set('bank_name')}
+            error={error('bank_name')}
+          />
           <TextInput label={t('Account Name')} required value={accountName} readOnly />
-          <TextInput label={t('Account Number')} required value={values.account_number} onChange={set('account_number')} error={error('account_number')} />
-          <TextInput label={t('Swift Code')} required value={values.swift_code} onChange={set('swift_code')} error={error('swift_code')} />
+          <TextInput
+            label={t('Account Number')}
+            required
+            value={values.account_number}
+            onChange={set('account_number')}
+            error={error('account_number')}
+          />
+          <TextInput
+            label={t('Swift Code')}
+            required
+            value={values.swift_code}
+            onChange={set('swift_code')}
+            error={error('swift_code')}
+          />
           <Select
             label={t('Bank Country')}
             required

@@ -36,10 +36,25 @@ describe('DepositsPage', () => {
   it('lists deposits with the spec columns, wallet money, bank description, proof link and status chips', async () => {
     const { calls } = render();
     const card = await row(11);
-    for (const h of ['ID', 'USER', 'GATEWAY', 'DESCRIPTION', 'REFERENCE', 'PROOF', 'AMOUNT', 'FEE', 'TOTAL', 'STATUS', 'DATE', 'ACTIONS'])
+    for (const h of [
+      'ID',
+      'USER',
+      'GATEWAY',
+      'DESCRIPTION',
+      'REFERENCE',
+      'PROOF',
+      'AMOUNT',
+      'FEE',
+      'TOTAL',
+      'STATUS',
+      'DATE',
+      'ACTIONS',
+    ])
       expect(screen.getByRole('columnheader', { name: h })).toBeTruthy();
     expect(calls[0].path).toBe('/admin/deposits/api/history');
-    expect(within(card).getByRole('link', { name: 'carla@demo.test' }).getAttribute('href')).toBe('/admin/customers/edit/42');
+    expect(within(card).getByRole('link', { name: 'carla@demo.test' }).getAttribute('href')).toBe(
+      '/admin/customers/edit/42',
+    );
     expect(within(card).getByText('Stripe')).toBeTruthy();
     expect(within(card).getByText('€100.00')).toBeTruthy();
     expect(within(card).getByText('€2.50')).toBeTruthy();
@@ -49,7 +64,8 @@ describe('DepositsPage', () => {
 
     const bank = await row(12);
     expect(within(bank).getByText('Bank')).toBeTruthy();
-    for (const line of ['Demo Bank plc', 'Carla Client', 'GB33BUKB2020']) expect(within(bank).getByText(line)).toBeTruthy();
+    for (const line of ['Demo Bank plc', 'Carla Client', 'GB33BUKB2020'])
+      expect(within(bank).getByText(line)).toBeTruthy();
     const proof = within(bank).getByRole('link', { name: 'View' });
     expect(proof.getAttribute('href')).toBe('/api/files/proof-12');
     expect(proof.getAttribute('target')).toBe('_blank');
@@ -86,7 +102,11 @@ describe('DepositsPage', () => {
   it('declines with the spec toast, and shows the server message when refused', async () => {
     let fail = false;
     const { calls } = render((c) =>
-      c.method === 'POST' ? (fail ? { status: 409, body: { message: 'This deposit was already reviewed' } } : { message: 'ok' }) : LIST,
+      c.method === 'POST'
+        ? fail
+          ? { status: 409, body: { message: 'This deposit was already reviewed' } }
+          : { message: 'ok' }
+        : LIST,
     );
     fireEvent.click(within(await row(11)).getByRole('button', { name: 'Decline' }));
     expect(await screen.findByText('Are you sure to decline this deposit?')).toBeTruthy();

@@ -4,7 +4,15 @@ import { useTranslation } from 'react-i18next';
 import type { MoneyRecordDto } from '@platform/domain';
 import { apiPost } from '../../../../api/client.ts';
 import { DataTable, useRefreshList, type DataTableColumn } from '../../../../ui/data-table/index.ts';
-import { BankSummary, ReviewActions, ReviewStatusChip, UserEmailLink, gatewayLabel, useReview, walletMoney } from '../shared.tsx';
+import {
+  BankSummary,
+  ReviewActions,
+  ReviewStatusChip,
+  UserEmailLink,
+  gatewayLabel,
+  useReview,
+  walletMoney,
+} from '../shared.tsx';
 
 export const DEPOSITS_URL = '/admin/deposits/api/history';
 
@@ -48,9 +56,13 @@ export function DepositsPage() {
             <ReviewActions
               approveMessage={t('Are you sure to approve this deposit?')}
               declineMessage={t('Are you sure to decline this deposit?')}
-              onApprove={() => review(() => apiPost(`/admin/deposits/${r.id}/approve`), t('Deposit approved successfully'))}
+              onApprove={() =>
+                review(() => apiPost(`/admin/deposits/${r.id}/approve`), t('Deposit approved successfully'))
+              }
               // The spec reuses the withdraw text here; we say what happened (docs/spec-deviations.md).
-              onDecline={() => review(() => apiPost(`/admin/deposits/${r.id}/decline`), t('Deposit declined successfully'))}
+              onDecline={() =>
+                review(() => apiPost(`/admin/deposits/${r.id}/decline`), t('Deposit declined successfully'))
+              }
             />
           ) : null,
       },

@@ -48,7 +48,9 @@ describe('ExternalPaymentForm', () => {
 
   it('edits without a new logo (the stored one stays) and shows the server message on failure', async () => {
     let fail = true;
-    const { calls, fn } = mockFetch(() => (fail ? { status: 404, body: { message: 'External payment not found' } } : { message: 'ok' }));
+    const { calls, fn } = mockFetch(() =>
+      fail ? { status: 404, body: { message: 'External payment not found' } } : { message: 'ok' },
+    );
     const onSaved = vi.fn();
     renderWithProviders(<ExternalPaymentForm payment={externalPayment()} onSaved={onSaved} />);
     expect(box(/Custom Value/)).toHaveProperty('value', 'pay@demo.test');

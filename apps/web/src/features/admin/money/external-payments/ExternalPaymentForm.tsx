@@ -84,7 +84,13 @@ export function ExternalPaymentForm({ payment, onSaved, onCancel }: ExternalPaym
         />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput label={t('Name')} withAsterisk autoComplete="off" {...fieldProps(form, 'name', t)} />
-          <TextInput label={t('Link')} withAsterisk placeholder="https://" autoComplete="off" {...fieldProps(form, 'link', t)} />
+          <TextInput
+            label={t('Link')}
+            withAsterisk
+            placeholder="https://"
+            autoComplete="off"
+            {...fieldProps(form, 'link', t)}
+          />
           <TextInput label={t('Custom Label')} autoComplete="off" {...fieldProps(form, 'customLabel', t)} />
           <TextInput label={t('Custom Value')} autoComplete="off" {...fieldProps(form, 'customValue', t)} />
         </SimpleGrid>

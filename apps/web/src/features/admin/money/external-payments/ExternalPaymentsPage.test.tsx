@@ -6,7 +6,17 @@ import { ExternalPaymentsPage } from './ExternalPaymentsPage.tsx';
 
 afterEach(cleanup);
 
-const LIST = paged([externalPayment(), externalPayment({ id: 6, name: 'Neteller', logo: null, custom_label: null, custom_value: null, link: 'https://pay.example.com/neteller' })]);
+const LIST = paged([
+  externalPayment(),
+  externalPayment({
+    id: 6,
+    name: 'Neteller',
+    logo: null,
+    custom_label: null,
+    custom_value: null,
+    link: 'https://pay.example.com/neteller',
+  }),
+]);
 
 const render = (handler: (c: FetchCall) => unknown = () => LIST) => {
   const mock = mockFetch(handler);
@@ -18,10 +28,13 @@ describe('ExternalPaymentsPage', () => {
   it('lists the payment links with logo, link and custom fields', async () => {
     const { calls } = render();
     const skrill = (await screen.findByText('Skrill')).closest('tr') as HTMLElement;
-    for (const h of ['ID', 'LOGO', 'NAME', 'LINK', 'CUSTOM LABEL', 'CUSTOM VALUE', 'ACTIONS']) expect(screen.getByRole('columnheader', { name: h })).toBeTruthy();
+    for (const h of ['ID', 'LOGO', 'NAME', 'LINK', 'CUSTOM LABEL', 'CUSTOM VALUE', 'ACTIONS'])
+      expect(screen.getByRole('columnheader', { name: h })).toBeTruthy();
     expect(calls[0].path).toBe('/admin/externalPayments/api');
     expect(within(skrill).getByRole('img', { name: 'Skrill' }).getAttribute('src')).toBe('/api/files/logo-5');
-    expect(within(skrill).getByRole('link', { name: 'https://pay.example.com/skrill' }).getAttribute('target')).toBe('_blank');
+    expect(within(skrill).getByRole('link', { name: 'https://pay.example.com/skrill' }).getAttribute('target')).toBe(
+      '_blank',
+    );
     expect(within(skrill).getByText('Account')).toBeTruthy();
     expect(within(skrill).getByText('pay@demo.test')).toBeTruthy();
     const neteller = screen.getByText('Neteller').closest('tr') as HTMLElement;

@@ -4,7 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { GENERIC_ERROR, type ExternalPaymentDto } from '@platform/domain';
 import { apiDelete } from '../../../../api/client.ts';
 import { toastError, toastSuccess } from '../../../../ui/toast.ts';
-import { AddNewButton, DataTable, EditDeleteActions, useRefreshList, type DataTableColumn } from '../../../../ui/data-table/index.ts';
+import {
+  AddNewButton,
+  DataTable,
+  EditDeleteActions,
+  useRefreshList,
+  type DataTableColumn,
+} from '../../../../ui/data-table/index.ts';
 import { ExternalPaymentForm } from './ExternalPaymentForm.tsx';
 
 export const EXTERNAL_PAYMENTS_URL = '/admin/externalPayments/api';
@@ -34,7 +40,11 @@ export function ExternalPaymentsPage() {
   const columns = useMemo<DataTableColumn<ExternalPaymentDto>[]>(
     () => [
       { key: 'id', label: t('ID'), sortable: true, width: 70 },
-      { key: 'logo', label: t('LOGO'), render: (p) => (p.logo ? <Image src={p.logo} alt={p.name} h={32} w="auto" maw={96} fit="contain" /> : null) },
+      {
+        key: 'logo',
+        label: t('LOGO'),
+        render: (p) => (p.logo ? <Image src={p.logo} alt={p.name} h={32} w="auto" maw={96} fit="contain" /> : null),
+      },
       { key: 'name', label: t('NAME'), sortable: true },
       {
         key: 'link',
@@ -52,7 +62,11 @@ export function ExternalPaymentsPage() {
         key: 'actions',
         label: t('ACTIONS'),
         render: (p) => (
-          <EditDeleteActions onEdit={() => setEditing({ mode: 'edit', payment: p })} deleteMessage={t('Are you sure to delete this payment?')} onDelete={() => remove(p)} />
+          <EditDeleteActions
+            onEdit={() => setEditing({ mode: 'edit', payment: p })}
+            deleteMessage={t('Are you sure to delete this payment?')}
+            onDelete={() => remove(p)}
+          />
         ),
       },
     ],
@@ -63,8 +77,18 @@ export function ExternalPaymentsPage() {
 
   return (
     <>
-      <DataTable<ExternalPaymentDto> url={EXTERNAL_PAYMENTS_URL} columns={columns} toolbar={<AddNewButton onClick={() => setEditing({ mode: 'add' })} />} exportable />
-      <Modal opened={editing !== null} onClose={close} size="lg" title={editing?.mode === 'edit' ? t('Edit External Payment') : t('Add External Payment')}>
+      <DataTable<ExternalPaymentDto>
+        url={EXTERNAL_PAYMENTS_URL}
+        columns={columns}
+        toolbar={<AddNewButton onClick={() => setEditing({ mode: 'add' })} />}
+        exportable
+      />
+      <Modal
+        opened={editing !== null}
+        onClose={close}
+        size="lg"
+        title={editing?.mode === 'edit' ? t('Edit External Payment') : t('Add External Payment')}
+      >
         {editing && (
           <ExternalPaymentForm
             key={editing.mode === 'edit' ? editing.payment.id : 'new'}

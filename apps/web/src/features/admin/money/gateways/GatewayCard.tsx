@@ -48,10 +48,13 @@ export function gatewayErrors(spec: GatewaySpec, values: GatewayFormValues): Fie
   const own = new Set<string>([...spec.fields.map((f) => f.key), ...(spec.hasFee ? ['fee'] : [])]);
   const input = Object.fromEntries(spec.fields.map((f) => [f.key, values[f.key]]));
   const errors = Object.fromEntries(
-    Object.entries(schemaErrors(GatewayUpdateRequest, { ...input, ...(spec.hasFee ? { fee: values.fee } : {}) })).filter(([k]) => own.has(k)),
+    Object.entries(
+      schemaErrors(GatewayUpdateRequest, { ...input, ...(spec.hasFee ? { fee: values.fee } : {}) }),
+    ).filter(([k]) => own.has(k)),
   );
   if (spec.hasFee && values.isActive)
-    for (const f of spec.fields) if (f.required && !errors[f.key] && !String(values[f.key]).trim()) errors[f.key] = `${f.label} is required`;
+    for (const f of spec.fields)
+      if (f.required && !errors[f.key] && !String(values[f.key]).trim()) errors[f.key] = `${f.label} is required`;
   return errors;
 }
 
@@ -103,7 +106,16 @@ export function GatewayCard({ gateway, queryKey }: GatewayCardProps) {
     const props = fieldProps(form, f.key, t);
     const label = t(f.label);
     if (f.options)
-      return <Select key={f.key} label={label} withAsterisk={f.required} data={[...f.options]} allowDeselect={false} {...props} />;
+      return (
+        <Select
+          key={f.key}
+          label={label}
+          withAsterisk={f.required}
+          data={[...f.options]}
+          allowDeselect={false}
+          {...props}
+        />
+      );
     if (f.secret) {
       const masked = form.values[f.key] === SECRET_MASK;
       return (
@@ -129,7 +141,11 @@ export function GatewayCard({ gateway, queryKey }: GatewayCardProps) {
           <div>
             <Group justify="space-between" wrap="nowrap">
               <Title order={4}>{name}</Title>
-              {gateway.is_active ? <StatusChip label={t('Active')} color="green" /> : <StatusChip label={t('Inactive')} color="gray" />}
+              {gateway.is_active ? (
+                <StatusChip label={t('Active')} color="green" />
+              ) : (
+                <StatusChip label={t('Inactive')} color="gray" />
+              )}
             </Group>
             {gateway.note && (
               <Text size="sm" c="dimmed">
@@ -149,7 +165,13 @@ export function GatewayCard({ gateway, queryKey }: GatewayCardProps) {
           )}
           {spec.hasFee && (
             <SimpleGrid cols={2} verticalSpacing="xs">
-              <TextInput label={t('Fee (%)')} withAsterisk inputMode="decimal" autoComplete="off" {...fieldProps(form, 'fee', t)} />
+              <TextInput
+                label={t('Fee (%)')}
+                withAsterisk
+                inputMode="decimal"
+                autoComplete="off"
+                {...fieldProps(form, 'fee', t)}
+              />
               <Switch label={t('Active')} mt={30} {...form.getInputProps('isActive', { type: 'checkbox' })} />
             </SimpleGrid>
           )}

@@ -9,18 +9,61 @@ afterEach(cleanup);
 
 const GATEWAYS = {
   data: [
-    gateway({ value: 'sandbox', name: 'Sandbox Card', key1: SECRET_MASK, fee: '2.5000', is_active: true, note: 'Built-in test card payments.' }),
-    gateway({ value: 'stripe', name: 'Stripe', key1: SECRET_MASK, key2: '', note: 'Checkout sessions confirmed by signed webhooks.' }),
-    gateway({ value: 'paypal', name: 'PayPal', key1: 'client-abc', key2: SECRET_MASK, key3: 'sandbox', fee: '2.5000', is_active: true }),
+    gateway({
+      value: 'sandbox',
+      name: 'Sandbox Card',
+      key1: SECRET_MASK,
+      fee: '2.5000',
+      is_active: true,
+      note: 'Built-in test card payments.',
+    }),
+    gateway({
+      value: 'stripe',
+      name: 'Stripe',
+      key1: SECRET_MASK,
+      key2: '',
+      note: 'Checkout sessions confirmed by signed webhooks.',
+    }),
+    gateway({
+      value: 'paypal',
+      name: 'PayPal',
+      key1: 'client-abc',
+      key2: SECRET_MASK,
+      key3: 'sandbox',
+      fee: '2.5000',
+      is_active: true,
+    }),
     gateway({ value: 'flutterwave', name: 'Flutterwave' }),
     gateway({ value: 'coinpayments', name: 'CoinPayments' }),
     gateway({ value: 'wipays', name: 'WiPays' }),
     gateway({ value: 'perfectmoney', name: 'Perfect Money' }),
-    gateway({ value: 'globiance', name: 'Globiance', note: 'Globiance cannot be switched on: it publishes no way to verify a payment.' }),
+    gateway({
+      value: 'globiance',
+      name: 'Globiance',
+      note: 'Globiance cannot be switched on: it publishes no way to verify a payment.',
+    }),
     gateway({ value: 'moonpay', name: 'MoonPay' }),
     gateway({ value: 'prmoney', name: 'PR Money' }),
-    gateway({ value: 'bank', name: 'Bank', group: 'manual', key1: 'Demo Bank plc', key2: 'Platform Ltd', key3: 'GB33', key4: 'BUKBGB22', key5: 'United Kingdom', is_active: true }),
-    gateway({ value: 'btc', name: 'Bitcoin', group: 'manual', key1: 'bc1qwallet', fee: '1.0000', is_active: true, file: '/api/files/qr-btc' }),
+    gateway({
+      value: 'bank',
+      name: 'Bank',
+      group: 'manual',
+      key1: 'Demo Bank plc',
+      key2: 'Platform Ltd',
+      key3: 'GB33',
+      key4: 'BUKBGB22',
+      key5: 'United Kingdom',
+      is_active: true,
+    }),
+    gateway({
+      value: 'btc',
+      name: 'Bitcoin',
+      group: 'manual',
+      key1: 'bc1qwallet',
+      fee: '1.0000',
+      is_active: true,
+      file: '/api/files/qr-btc',
+    }),
     gateway({ value: 'usdt', name: 'USDT', group: 'manual', key1: '' }),
   ],
 };
@@ -33,7 +76,8 @@ const render = (group: 'automatic' | 'manual', handler: (c: FetchCall) => unknow
 
 const card = (kind: GatewayKind) => screen.findByTestId(`gateway-card-${kind}`);
 /** Inputs a user types into or picks from (not the switch, not the file picker). */
-const valueInputs = (el: HTMLElement) => el.querySelectorAll('input:not([type=hidden]):not([type=checkbox]):not([type=file]), textarea');
+const valueInputs = (el: HTMLElement) =>
+  el.querySelectorAll('input:not([type=hidden]):not([type=checkbox]):not([type=file]), textarea');
 
 describe('GatewaysPage', () => {
   it('shows one card per automatic gateway, each with exactly its field set', async () => {
@@ -50,7 +94,11 @@ describe('GatewaysPage', () => {
       expect(within(el).queryAllByRole('switch', { name: 'Active' })).toHaveLength(spec.hasFee ? 1 : 0);
       expect(within(el).queryByLabelText(/QR Code/)).toBeNull();
     }
-    expect(within(await card('globiance')).getByText('Globiance cannot be switched on: it publishes no way to verify a payment.')).toBeTruthy();
+    expect(
+      within(await card('globiance')).getByText(
+        'Globiance cannot be switched on: it publishes no way to verify a payment.',
+      ),
+    ).toBeTruthy();
   });
 
   it('shows secrets masked in password inputs and the stored plain values', async () => {
@@ -69,7 +117,9 @@ describe('GatewaysPage', () => {
   });
 
   it('saves a card as multipart with its own fields, the mask kept as it is, and toasts its name', async () => {
-    const { calls, fn } = render('automatic', (c) => (c.method === 'PUT' ? { message: 'PayPal updated successfully' } : GATEWAYS));
+    const { calls, fn } = render('automatic', (c) =>
+      c.method === 'PUT' ? { message: 'PayPal updated successfully' } : GATEWAYS,
+    );
     const paypal = await card('paypal');
     fireEvent.change(within(paypal).getByLabelText(/^Client Key/), { target: { value: ' client-new ' } });
     fireEvent.change(within(paypal).getByLabelText(/^Fee/), { target: { value: '3.25' } });
@@ -79,7 +129,14 @@ describe('GatewaysPage', () => {
     const index = calls.findIndex((c) => c.method === 'PUT');
     expect(calls[index].path).toBe('/admin/gateways/paypal');
     const body = sentForm(fn, index);
-    expect(Object.fromEntries(body.entries())).toEqual({ name: 'paypal', key1: 'client-new', key2: SECRET_MASK, key3: 'sandbox', fee: '3.25', isActive: 'false' });
+    expect(Object.fromEntries(body.entries())).toEqual({
+      name: 'paypal',
+      key1: 'client-new',
+      key2: SECRET_MASK,
+      key3: 'sandbox',
+      fee: '3.25',
+      isActive: 'false',
+    });
     await waitFor(() => expect(calls.filter((c) => c.method === 'GET').length).toBeGreaterThan(1));
   });
 
@@ -106,7 +163,9 @@ describe('GatewaysPage', () => {
   });
 
   it('shows the manual gateways: bank without fee or switch, crypto with the QR code upload', async () => {
-    const { calls, fn } = render('manual', (c) => (c.method === 'PUT' ? { message: 'Bitcoin updated successfully' } : GATEWAYS));
+    const { calls, fn } = render('manual', (c) =>
+      c.method === 'PUT' ? { message: 'Bitcoin updated successfully' } : GATEWAYS,
+    );
     const bank = await card('bank');
     expect(screen.queryByTestId('gateway-card-stripe')).toBeNull();
     for (const kind of MANUAL_GATEWAYS) expect(await card(kind)).toBeTruthy();

@@ -14,7 +14,10 @@ const order = (kind: string) => (GATEWAY_KINDS as readonly string[]).indexOf(kin
  * group's gateway cards (back-office spec §2).
  */
 export function GatewaysPage({ group }: { group: GatewaySpec['group'] }) {
-  const query = useQuery({ queryKey: GATEWAYS_QUERY_KEY, queryFn: () => apiGet<AdminGatewaysResponse>('/admin/gateways') });
+  const query = useQuery({
+    queryKey: GATEWAYS_QUERY_KEY,
+    queryFn: () => apiGet<AdminGatewaysResponse>('/admin/gateways'),
+  });
   return (
     <Loaded query={query}>
       {({ data }) => (

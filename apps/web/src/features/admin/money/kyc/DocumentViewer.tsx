@@ -15,17 +15,29 @@ export interface ViewedFile {
   mime: string;
 }
 
-const uploadedSides = (document: AdminKycDto) => (Object.keys(KYC_FILE_LABELS) as KycFileSide[]).filter((side) => document[side]?.url);
+const uploadedSides = (document: AdminKycDto) =>
+  (Object.keys(KYC_FILE_LABELS) as KycFileSide[]).filter((side) => document[side]?.url);
 export const hasKycFiles = (document: AdminKycDto) => uploadedSides(document).length > 0;
 
 /** The VIEW cell: a button per uploaded side of the document. */
-export function DocumentFileButtons({ document, onView }: { document: AdminKycDto; onView: (file: ViewedFile) => void }) {
+export function DocumentFileButtons({
+  document,
+  onView,
+}: {
+  document: AdminKycDto;
+  onView: (file: ViewedFile) => void;
+}) {
   const { t } = useTranslation();
   const sides = uploadedSides(document);
   return (
     <Group gap={4} wrap="nowrap">
       {sides.map((side) => (
-        <Button key={side} size="compact-xs" variant="light" onClick={() => onView({ document, side, url: document[side]!.url, mime: document[side]!.mime })}>
+        <Button
+          key={side}
+          size="compact-xs"
+          variant="light"
+          onClick={() => onView({ document, side, url: document[side]!.url, mime: document[side]!.mime })}
+        >
           {t(KYC_FILE_LABELS[side])}
         </Button>
       ))}
@@ -42,7 +54,9 @@ function FilePreview({ file }: { file: ViewedFile }) {
     <Stack gap="sm">
       {failed ? (
         <Text c="dimmed" ta="center" py="xl">
-          {file.mime === 'application/pdf' ? t('This document is a PDF. Open it in a new tab.') : t('This file cannot be shown here. Open it in a new tab.')}
+          {file.mime === 'application/pdf'
+            ? t('This document is a PDF. Open it in a new tab.')
+            : t('This file cannot be shown here. Open it in a new tab.')}
         </Text>
       ) : (
         <Image src={file.url} alt={label} fit="contain" mah="70vh" onError={() => setFailed(true)} />

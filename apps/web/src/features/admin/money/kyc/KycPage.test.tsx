@@ -8,7 +8,12 @@ afterEach(cleanup);
 
 const LIST = paged([
   kycDocument(),
-  kycDocument({ id: 8, type: 'national_id', status: 'approved', user: { id: 43, full_name: 'Dan Doe', email: 'dan@demo.test' } }),
+  kycDocument({
+    id: 8,
+    type: 'national_id',
+    status: 'approved',
+    user: { id: 43, full_name: 'Dan Doe', email: 'dan@demo.test' },
+  }),
   kycDocument({
     id: 9,
     type: 'driver_license',
@@ -32,7 +37,16 @@ describe('KycPage', () => {
   it('lists documents with type, client, status chip, upload date, file buttons and decline reason', async () => {
     const { calls } = render();
     const carla = await row('carla@demo.test');
-    for (const h of ['DOCUMENT TYPE', 'FULL NAME', 'CLIENT EMAIL', 'STATUS', 'UPLOAD DATE', 'VIEW', 'DECLINE REASON', 'ACTIONS'])
+    for (const h of [
+      'DOCUMENT TYPE',
+      'FULL NAME',
+      'CLIENT EMAIL',
+      'STATUS',
+      'UPLOAD DATE',
+      'VIEW',
+      'DECLINE REASON',
+      'ACTIONS',
+    ])
       expect(screen.getByRole('columnheader', { name: h })).toBeTruthy();
     expect(calls[0].path).toBe('/admin/kyc/api');
     expect(within(carla).getByText('Passport')).toBeTruthy();
@@ -78,7 +92,9 @@ describe('KycPage', () => {
     const { calls } = render((c) => (c.method === 'POST' ? { message: 'KYC declined successfully' } : LIST));
     fireEvent.click(within(await row('dan@demo.test')).getByRole('button', { name: 'Decline' }));
     expect(await screen.findByText('Are you sure to decline this document?')).toBeTruthy();
-    fireEvent.change(await screen.findByRole('textbox', { name: 'Decline Reason', hidden: true }), { target: { value: 'Expired document' } });
+    fireEvent.change(await screen.findByRole('textbox', { name: 'Decline Reason', hidden: true }), {
+      target: { value: 'Expired document' },
+    });
     fireEvent.click(await screen.findByRole('button', { name: 'Yes', hidden: true }));
     expect(await screen.findByText('KYC declined successfully')).toBeTruthy();
     const post = calls.find((c) => c.method === 'POST');
@@ -92,7 +108,11 @@ describe('KycPage', () => {
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Carla Client: Front')).toBeTruthy();
     expect(within(dialog).getByRole('img', { name: 'Front' }).getAttribute('src')).toBe('/api/files/front-7');
-    expect(within(dialog).getByRole('link', { name: /Open in new tab/ }).getAttribute('href')).toBe('/api/files/front-7');
+    expect(
+      within(dialog)
+        .getByRole('link', { name: /Open in new tab/ })
+        .getAttribute('href'),
+    ).toBe('/api/files/front-7');
     fireEvent.click(within(await row('carla@demo.test')).getByRole('button', { name: 'Address' }));
     expect(await screen.findByText('This document is a PDF. Open it in a new tab.')).toBeTruthy();
     expect(screen.getByRole('link', { name: /Open in new tab/ }).getAttribute('href')).toBe('/api/files/address-7');

@@ -28,7 +28,11 @@ export function KycPage() {
       { key: 'user.email', label: t('CLIENT EMAIL'), sortable: true },
       { key: 'status', label: t('STATUS'), sortable: true, render: (d) => <ReviewStatusChip status={d.status} /> },
       { key: 'created_at', label: t('UPLOAD DATE'), sortable: true, type: 'date' },
-      { key: 'view', label: t('VIEW'), render: (d) => (hasKycFiles(d) ? <DocumentFileButtons document={d} onView={setViewing} /> : null) },
+      {
+        key: 'view',
+        label: t('VIEW'),
+        render: (d) => (hasKycFiles(d) ? <DocumentFileButtons document={d} onView={setViewing} /> : null),
+      },
       { key: 'decline_reason', label: t('DECLINE REASON') },
       {
         key: 'actions',

@@ -65,7 +65,14 @@ describe('PricingPlanForm', () => {
     expect(calls[0].method).toBe('PUT');
     expect(calls[0].path).toBe('/admin/pricing/3');
     expect(calls[0].body).toMatchObject({
-      name: 'Gold', description: 'For active traders', price: '250.00', forexLeverage: 500, commodityLeverage: 100, indexLeverage: 100, stockLeverage: null, forexStopout: 20,
+      name: 'Gold',
+      description: 'For active traders',
+      price: '250.00',
+      forexLeverage: 500,
+      commodityLeverage: 100,
+      indexLeverage: 100,
+      stockLeverage: null,
+      forexStopout: 20,
     });
     expect(onSaved).not.toHaveBeenCalled();
   });

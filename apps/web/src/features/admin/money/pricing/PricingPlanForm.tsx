@@ -24,7 +24,11 @@ export type PlanFormValues = {
 } & Record<`${PlanClass}Leverage` | `${PlanClass}Stopout`, Numeric>;
 
 function initialValues(plan: PricingPlanDto | undefined): PlanFormValues {
-  const values: Record<string, Numeric> = { name: plan?.name ?? '', description: plan?.description ?? '', price: plan?.price ?? '0' };
+  const values: Record<string, Numeric> = {
+    name: plan?.name ?? '',
+    description: plan?.description ?? '',
+    price: plan?.price ?? '0',
+  };
   for (const { key } of PLAN_CLASSES) {
     // Empty inputs mean "not set by the plan" (null): the instrument's own leverage, the default stop out.
     values[`${key}Leverage`] = plan?.[`${key}_leverage`] ?? '';
@@ -75,7 +79,14 @@ export function PricingPlanForm({ plan, onSaved, onCancel }: PricingPlanFormProp
       <Stack gap="md">
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput label={t('Name')} withAsterisk autoComplete="off" {...f('name')} />
-          <TextInput label={t('Price')} withAsterisk inputMode="decimal" autoComplete="off" rightSection={plan?.currency} {...f('price')} />
+          <TextInput
+            label={t('Price')}
+            withAsterisk
+            inputMode="decimal"
+            autoComplete="off"
+            rightSection={plan?.currency}
+            {...f('price')}
+          />
         </SimpleGrid>
         <Textarea label={t('Description')} rows={3} {...f('description')} />
         <Text size="xs" c="dimmed">

@@ -6,7 +6,19 @@ import { PricingPlansPage } from './PricingPlansPage.tsx';
 
 afterEach(cleanup);
 
-const LIST = paged([pricingPlan(), pricingPlan({ id: 4, name: 'Starter', price: '0.00', forex_leverage: null, commodity_leverage: null, index_leverage: null, stock_leverage: null, subscribers: 0 })]);
+const LIST = paged([
+  pricingPlan(),
+  pricingPlan({
+    id: 4,
+    name: 'Starter',
+    price: '0.00',
+    forex_leverage: null,
+    commodity_leverage: null,
+    index_leverage: null,
+    stock_leverage: null,
+    subscribers: 0,
+  }),
+]);
 
 const render = (handler: (c: FetchCall) => unknown = () => LIST) => {
   const mock = mockFetch(handler);
@@ -20,12 +32,27 @@ describe('PricingPlansPage', () => {
   it('lists plans with price, leverages per class and subscribers', async () => {
     const { calls } = render();
     const gold = await row('Gold');
-    for (const h of ['ID', 'NAME', 'PRICE', 'FOREX LEV.', 'COMM. LEV.', 'STOCK LEV.', 'INDEX LEV.', 'CRYPTO LEV.', 'SUBSCRIBERS', 'ACTIONS'])
+    for (const h of [
+      'ID',
+      'NAME',
+      'PRICE',
+      'FOREX LEV.',
+      'COMM. LEV.',
+      'STOCK LEV.',
+      'INDEX LEV.',
+      'CRYPTO LEV.',
+      'SUBSCRIBERS',
+      'ACTIONS',
+    ])
       expect(screen.getByRole('columnheader', { name: h })).toBeTruthy();
     expect(calls[0].path).toBe('/dashboard/pricing');
-    const cells = within(gold).getAllByRole('cell').map((c) => c.textContent);
+    const cells = within(gold)
+      .getAllByRole('cell')
+      .map((c) => c.textContent);
     expect(cells.slice(0, 9)).toEqual(['3', 'Gold', '$250.00', '500', '100', '20', '100', '-', '4']);
-    const starter = within(await row('Starter')).getAllByRole('cell').map((c) => c.textContent);
+    const starter = within(await row('Starter'))
+      .getAllByRole('cell')
+      .map((c) => c.textContent);
     expect(starter.slice(0, 9)).toEqual(['4', 'Starter', '$0.00', '-', '-', '-', '-', '-', '0']);
   });
 
@@ -41,7 +68,9 @@ describe('PricingPlansPage', () => {
 
   it("shows the server's reason when a plan with subscribers is kept, else the generic text", async () => {
     let status = 409;
-    render((c) => (c.method === 'DELETE' ? { status, body: { message: '4 customers are subscribed to this plan.' } } : LIST));
+    render((c) =>
+      c.method === 'DELETE' ? { status, body: { message: '4 customers are subscribed to this plan.' } } : LIST,
+    );
     const gold = await row('Gold');
     fireEvent.click(within(gold).getByRole('button', { name: 'Delete' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Yes', hidden: true }));

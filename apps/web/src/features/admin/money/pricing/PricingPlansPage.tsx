@@ -4,7 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { GENERIC_ERROR, formatMoney, type PricingPlanDto } from '@platform/domain';
 import { ApiError, apiDelete } from '../../../../api/client.ts';
 import { toastError, toastSuccess } from '../../../../ui/toast.ts';
-import { AddNewButton, DataTable, EditDeleteActions, useRefreshList, type DataTableColumn } from '../../../../ui/data-table/index.ts';
+import {
+  AddNewButton,
+  DataTable,
+  EditDeleteActions,
+  useRefreshList,
+  type DataTableColumn,
+} from '../../../../ui/data-table/index.ts';
 import { PricingPlanForm } from './PricingPlanForm.tsx';
 
 export const PRICING_PLANS_URL = '/dashboard/pricing';
@@ -47,7 +53,11 @@ export function PricingPlansPage() {
         key: 'actions',
         label: t('ACTIONS'),
         render: (p) => (
-          <EditDeleteActions onEdit={() => setEditing({ mode: 'edit', plan: p })} deleteMessage={t('Are you sure to delete this plan?')} onDelete={() => remove(p)} />
+          <EditDeleteActions
+            onEdit={() => setEditing({ mode: 'edit', plan: p })}
+            deleteMessage={t('Are you sure to delete this plan?')}
+            onDelete={() => remove(p)}
+          />
         ),
       },
     ],
@@ -58,8 +68,17 @@ export function PricingPlansPage() {
 
   return (
     <>
-      <DataTable<PricingPlanDto> url={PRICING_PLANS_URL} columns={columns} toolbar={<AddNewButton onClick={() => setEditing({ mode: 'add' })} />} />
-      <Modal opened={editing !== null} onClose={close} size="lg" title={editing?.mode === 'edit' ? t('Edit Plan') : t('Add Plan')}>
+      <DataTable<PricingPlanDto>
+        url={PRICING_PLANS_URL}
+        columns={columns}
+        toolbar={<AddNewButton onClick={() => setEditing({ mode: 'add' })} />}
+      />
+      <Modal
+        opened={editing !== null}
+        onClose={close}
+        size="lg"
+        title={editing?.mode === 'edit' ? t('Edit Plan') : t('Add Plan')}
+      >
         {editing && (
           <PricingPlanForm
             key={editing.mode === 'edit' ? editing.plan.id : 'new'}

@@ -7,7 +7,16 @@ import { PendingWithdrawsPage } from './PendingWithdrawsPage.tsx';
 afterEach(cleanup);
 
 const LIST = paged([
-  moneyRecord({ id: 21, gateway: 'bank', description: 'Withdraw to bank', formattedDescription: BANK, balance: { id: 4, currency: 'USD', mode: 'real' }, amount: '200.00', fee: '5.00', total: '195.00' }),
+  moneyRecord({
+    id: 21,
+    gateway: 'bank',
+    description: 'Withdraw to bank',
+    formattedDescription: BANK,
+    balance: { id: 4, currency: 'USD', mode: 'real' },
+    amount: '200.00',
+    fee: '5.00',
+    total: '195.00',
+  }),
   moneyRecord({ id: 22, gateway: 'usdt', description: null }),
 ]);
 
@@ -32,8 +41,10 @@ describe('PendingWithdrawsPage', () => {
     expect(within(bank).getByText('$195.00')).toBeTruthy();
     expect(within(bank).getByText('Pending')).toBeTruthy();
     fireEvent.click(within(bank).getByRole('button', { name: 'Details' }));
-    for (const label of ['Bank Name', 'A/C Name', 'A/C No', 'SWIFT', 'Country']) expect(await screen.findByText(label)).toBeTruthy();
-    for (const value of ['Carla Client', 'GB33BUKB2020', 'BUKBGB22', 'United Kingdom']) expect(screen.getByText(value)).toBeTruthy();
+    for (const label of ['Bank Name', 'A/C Name', 'A/C No', 'SWIFT', 'Country'])
+      expect(await screen.findByText(label)).toBeTruthy();
+    for (const value of ['Carla Client', 'GB33BUKB2020', 'BUKBGB22', 'United Kingdom'])
+      expect(screen.getByText(value)).toBeTruthy();
     const usdt = await row(22);
     expect(within(usdt).getByText('USDT')).toBeTruthy();
     expect(within(usdt).queryByRole('button', { name: 'Details' })).toBeNull();
@@ -53,7 +64,9 @@ describe('PendingWithdrawsPage', () => {
     const { calls } = render((c) => (c.method === 'POST' ? { message: 'Withdraw declined successfully' } : LIST));
     fireEvent.click(within(await row(21)).getByRole('button', { name: 'Decline' }));
     expect(await screen.findByText('Are you sure to decline this withdraw?')).toBeTruthy();
-    fireEvent.change(await screen.findByRole('textbox', { name: 'Decline Reason', hidden: true }), { target: { value: ' Name does not match the account ' } });
+    fireEvent.change(await screen.findByRole('textbox', { name: 'Decline Reason', hidden: true }), {
+      target: { value: ' Name does not match the account ' },
+    });
     fireEvent.click(await screen.findByRole('button', { name: 'Yes', hidden: true }));
     expect(await screen.findByText('Withdraw declined successfully')).toBeTruthy();
     const post = calls.find((c) => c.method === 'POST');
@@ -63,7 +76,9 @@ describe('PendingWithdrawsPage', () => {
 
   it('declines without a reason (it is optional) and shows the generic text on failure', async () => {
     let fail = false;
-    const { calls } = render((c) => (c.method === 'POST' ? (fail ? { status: 500, body: {} } : { message: 'ok' }) : LIST));
+    const { calls } = render((c) =>
+      c.method === 'POST' ? (fail ? { status: 500, body: {} } : { message: 'ok' }) : LIST,
+    );
     fireEvent.click(within(await row(22)).getByRole('button', { name: 'Decline' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Yes', hidden: true }));
     expect(await screen.findByText('Withdraw declined successfully')).toBeTruthy();

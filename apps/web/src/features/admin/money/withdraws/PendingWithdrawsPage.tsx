@@ -35,10 +35,15 @@ export function PendingWithdrawsPage() {
               withReason
               approveMessage={t('Are you sure to approve this withdraw?')}
               declineMessage={t('Are you sure to decline this withdraw?')}
-              onApprove={() => review(() => apiPost(`/admin/withdraws/${r.id}/approve`), t('Withdraw approved successfully'))}
+              onApprove={() =>
+                review(() => apiPost(`/admin/withdraws/${r.id}/approve`), t('Withdraw approved successfully'))
+              }
               onDecline={(reason) => {
                 const body: DeclineRequest = { declineReason: reason };
-                return review(() => apiPost(`/admin/withdraws/${r.id}/decline`, body), t('Withdraw declined successfully'));
+                return review(
+                  () => apiPost(`/admin/withdraws/${r.id}/decline`, body),
+                  t('Withdraw declined successfully'),
+                );
               }}
             />
           ) : null,

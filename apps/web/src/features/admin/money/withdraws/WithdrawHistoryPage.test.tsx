@@ -10,13 +10,36 @@ describe('WithdrawHistoryPage', () => {
   it('lists withdrawals with decline reasons and status chips, without a search box', async () => {
     const { calls } = mockFetch(() =>
       paged([
-        moneyRecord({ id: 31, gateway: 'bank', status: 'declined', decline_reason: 'Wrong IBAN', formattedDescription: BANK }),
-        moneyRecord({ id: 32, gateway: 'bank', status: 'approved', formattedDescription: BANK, description: 'Paid out' }),
+        moneyRecord({
+          id: 31,
+          gateway: 'bank',
+          status: 'declined',
+          decline_reason: 'Wrong IBAN',
+          formattedDescription: BANK,
+        }),
+        moneyRecord({
+          id: 32,
+          gateway: 'bank',
+          status: 'approved',
+          formattedDescription: BANK,
+          description: 'Paid out',
+        }),
       ]),
     );
     renderWithProviders(<WithdrawHistoryPage />);
     const declined = (await screen.findByText('Wrong IBAN')).closest('tr') as HTMLElement;
-    for (const h of ['ID', 'USER', 'GATEWAY', 'DESCRIPTION', 'DECLINE REASON', 'AMOUNT', 'FEE', 'TOTAL', 'STATUS', 'Date'])
+    for (const h of [
+      'ID',
+      'USER',
+      'GATEWAY',
+      'DESCRIPTION',
+      'DECLINE REASON',
+      'AMOUNT',
+      'FEE',
+      'TOTAL',
+      'STATUS',
+      'Date',
+    ])
       expect(screen.getByRole('columnheader', { name: h })).toBeTruthy();
     expect(screen.queryByRole('columnheader', { name: /ACTION/ })).toBeNull();
     expect(within(declined).getByText('Declined')).toBeTruthy();

@@ -11,7 +11,18 @@ export function WithdrawHistoryPage() {
   const { t } = useTranslation();
   const columns = useMemo<DataTableColumn<MoneyRecordDto>[]>(() => {
     const c = withdrawColumns(t);
-    return [c.id, c.user, c.gateway, c.description, c.declineReason, c.amount, c.fee, c.total, c.status, c.date(t('Date'))];
+    return [
+      c.id,
+      c.user,
+      c.gateway,
+      c.description,
+      c.declineReason,
+      c.amount,
+      c.fee,
+      c.total,
+      c.status,
+      c.date(t('Date')),
+    ];
   }, [t]);
   return <DataTable<MoneyRecordDto> url={WITHDRAW_HISTORY_URL} columns={columns} searchable={false} exportable />;
 }

@@ -10,7 +10,9 @@ const box = (name: string) => screen.getByRole('textbox', { name: new RegExp(nam
 
 describe('WithdrawSettingsPage', () => {
   it('loads the fees and saves them as decimals', async () => {
-    const { calls } = mockFetch((c) => (c.method === 'POST' ? { message: 'Withdraw settings updated successfully' } : SETTINGS));
+    const { calls } = mockFetch((c) =>
+      c.method === 'POST' ? { message: 'Withdraw settings updated successfully' } : SETTINGS,
+    );
     renderWithProviders(<WithdrawSettingsPage />);
     await screen.findByRole('textbox', { name: /Fee \(%\)/ });
     expect(box('Fee (%)')).toHaveProperty('value', '1.5000');

@@ -26,7 +26,10 @@ function WithdrawSettingsForm({ initial }: { initial: WithdrawSettingsResponse }
 
   // Sent as the schema normalises them: exact decimal strings, never floats.
   const submit = (values: WithdrawSettingsValues) =>
-    save(() => apiPost<MessageResponse>('/admin/withdraws/settings', WithdrawSettingsRequest.parse(values)), t('Withdraw settings updated successfully'));
+    save(
+      () => apiPost<MessageResponse>('/admin/withdraws/settings', WithdrawSettingsRequest.parse(values)),
+      t('Withdraw settings updated successfully'),
+    );
 
   return (
     <form onSubmit={form.onSubmit(submit)} noValidate>
@@ -35,8 +38,20 @@ function WithdrawSettingsForm({ initial }: { initial: WithdrawSettingsResponse }
           {t('A withdrawal is charged the percentage of its amount plus the fixed fee.')}
         </Text>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput label={t('Fee (%)')} withAsterisk inputMode="decimal" autoComplete="off" {...fieldProps(form, 'feePercentage', t)} />
-          <TextInput label={t('Fee (Fixed)')} withAsterisk inputMode="decimal" autoComplete="off" {...fieldProps(form, 'feeFixed', t)} />
+          <TextInput
+            label={t('Fee (%)')}
+            withAsterisk
+            inputMode="decimal"
+            autoComplete="off"
+            {...fieldProps(form, 'feePercentage', t)}
+          />
+          <TextInput
+            label={t('Fee (Fixed)')}
+            withAsterisk
+            inputMode="decimal"
+            autoComplete="off"
+            {...fieldProps(form, 'feeFixed', t)}
+          />
         </SimpleGrid>
         <Group justify="flex-end">
           <UpdateButton submitting={form.submitting} />

@@ -24,7 +24,12 @@ export function withdrawColumns(t: TFunction) {
     amount: { key: 'amount', label: t('AMOUNT'), sortable: true, render: (r) => walletMoney(r, r.amount) },
     fee: { key: 'fee', label: t('FEE'), sortable: true, render: (r) => walletMoney(r, r.fee) },
     total: { key: 'total', label: t('TOTAL'), sortable: true, render: (r) => walletMoney(r, r.total) },
-    status: { key: 'status', label: t('STATUS'), sortable: true, render: (r) => <ReviewStatusChip status={r.status} /> },
+    status: {
+      key: 'status',
+      label: t('STATUS'),
+      sortable: true,
+      render: (r) => <ReviewStatusChip status={r.status} />,
+    },
   } satisfies Record<string, Column>;
   const date = (label: string): Column => ({ key: 'created_at', label, sortable: true, type: 'date' });
   return { ...column, date };
