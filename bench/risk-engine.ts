@@ -18,7 +18,7 @@ const WALLETS = 100_000;
 const CONVERSIONS = 10;
 const SIZES = [100_000, 1_000_000];
 /** Ticks timed per size: on a random instrument, on the busiest one; full sweeps timed. */
-const TICKS = { 100_000: [20_000, 5_000, 100], 1_000_000: [5_000, 1_000, 30] } as const;
+const TICKS = { 100000: [20_000, 5_000, 100], 1000000: [5_000, 1_000, 30] } as const;
 
 /** Deterministic generator (mulberry32), so every run builds the same book. */
 function rng(seed: number): () => number {

@@ -119,7 +119,6 @@ describe('layout at laptop and phone sizes', () => {
       ] as const) {
         const page = await j.reopen();
         await page.setViewportSize(vp);
-        {
           await signInAs(page, email);
           for (const path of screens) {
             await page.goto(path);
@@ -135,7 +134,6 @@ describe('layout at laptop and phone sizes', () => {
               problems.push(`${where}: the dashboard scrolls by ${r.overflowY}px`);
             await snap(page, `layout-${vp.width}${path.replace(/\//g, '_')}`);
           }
-        }
       }
       expect(problems).toEqual([]);
     });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { Decimal, closePrice, dec, profitLoss, type Side } from '@platform/domain';
+import { type Decimal, closePrice, dec, profitLoss, type Side } from '@platform/domain';
 import { createTestApp, DEMO, resetWalletTo, signIn, type TestApp } from '../../test/helpers.ts';
 import { balances, ledgerEntries, orders, users } from '../db/schema.ts';
 import { closeOrder } from '../modules/trading/orders.service.ts';

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { WebSocket, WebSocketServer } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 
 /**
  * A local EOD Historical Data real-time server for /ws/us-quote?api_token=KEY: greets a good token with

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { WebSocket, type RawData } from 'ws';
 import type { FeedProvider } from '../types.ts';
-import { Backoff, HeartbeatReporter, seconds, type ProviderTiming } from './common.ts';
+import { Backoff, type HeartbeatReporter, seconds, type ProviderTiming } from './common.ts';
 
 export interface SessionDown {
   /** Why the connection ended, in words staff can act on (the provider's own message when it refused us). */

@@ -8,7 +8,7 @@ import {
   type AdminGatewayDto,
   type GatewayKind,
   type GatewayOptionDto,
-  GatewayUpdateRequest,
+  type GatewayUpdateRequest,
 } from '@platform/domain';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';

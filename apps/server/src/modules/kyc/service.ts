@@ -1,10 +1,10 @@
 import { and, count, desc, eq, ilike, inArray, or } from 'drizzle-orm';
-import {
+import type {
   KYC_DOCUMENT_TYPES,
-  type AdminKycDto,
-  type KycStatusResponse,
-  type NotificationDto,
-  type PagedQuery,
+  AdminKycDto,
+  KycStatusResponse,
+  NotificationDto,
+  PagedQuery,
 } from '@platform/domain';
 import type { AppContext } from '../../context.ts';
 import { kycDocuments, storedFiles, users } from '../../db/schema.ts';

@@ -5,7 +5,7 @@ import {
   type PagedQuery,
   type PricingPlanDto,
   type PricingPlanListResponse,
-  PricingPlanRequest,
+  type PricingPlanRequest,
 } from '@platform/domain';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';

@@ -8,8 +8,8 @@ import {
   type NotificationDto,
   type PagedQuery,
   type WithdrawFeesResponse,
-  WithdrawRequest,
-  WithdrawSettingsRequest,
+  type WithdrawRequest,
+  type WithdrawSettingsRequest,
 } from '@platform/domain';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
