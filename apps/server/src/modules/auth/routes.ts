@@ -19,10 +19,10 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authOf, type RoutesPlugin } from '../../lib/http.ts';
 import { AppError } from '../../lib/errors.ts';
-import { writeAudit } from '../../lib/audit.ts';
 import { clearSessionCookie, setSessionCookie } from './cookie.ts';
 import { getCurrentUser } from './current-user.ts';
 import {
+  backToAdmin,
   login,
   loginTwoFactor,
   loginTwoFactorSetup,
@@ -31,10 +31,8 @@ import {
   signup,
   verifyEmail,
 } from './service.ts';
-import { createSession, destroySession, ipAllowed } from './sessions.ts';
+import { destroySession } from './sessions.ts';
 import { clearSignInLock, signInLockOf } from './sign-in-lock.ts';
-import { users } from '../../db/schema.ts';
-import { eq } from 'drizzle-orm';
 
 const LoginResponse = z.object({ message: z.string(), user: z.object({ id: z.number(), role_id: z.number() }) });
 /** Per-IP request limits on the unauthenticated endpoints, beside the per-account failure limit. */
@@ -173,29 +171,18 @@ export const authRoutes: RoutesPlugin = async (app) => {
     async (req, reply) => {
       const auth = authOf(req);
       if (auth.impersonatorId === null) throw new AppError('NOT_IMPERSONATING');
-      const [staff] = await ctx.db.select().from(users).where(eq(users.id, auth.impersonatorId)).limit(1);
-      await destroySession(ctx.db, auth.sessionId);
-      if (!staff || !staff.isActive || staff.deletedAt || !(await ipAllowed(ctx.db, staff.id, req.ip))) {
+      let session: { token: string; expiresAt: Date };
+      try {
+        session = await backToAdmin(
+          ctx,
+          { sessionId: auth.sessionId, impersonatorId: auth.impersonatorId, customerId: auth.user.id },
+          { ip: req.ip, userAgent: req.headers['user-agent'] },
+        );
+      } catch (err) {
+        // The customer's session has ended whatever happened: the browser holds no session any more.
         clearSessionCookie(reply, ctx.config);
-        throw new AppError('UNAUTHENTICATED');
+        throw err;
       }
-      const session = await ctx.db.transaction(async (tx) => {
-        const s = await createSession(tx, {
-          userId: staff.id,
-          remember: false,
-          ip: req.ip,
-          userAgent: req.headers['user-agent'],
-        });
-        await writeAudit(tx, {
-          actorId: staff.id,
-          targetUserId: auth.user.id,
-          action: 'customer.back_to_admin',
-          before: null,
-          after: null,
-          ip: req.ip,
-        });
-        return s;
-      });
       setSessionCookie(reply, ctx.config, session.token, false, session.expiresAt);
       return { message: 'Back to your admin session' };
     },

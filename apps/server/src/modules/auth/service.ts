@@ -16,7 +16,8 @@ import { findSignupPromoCode, linkSignupToPromoCode } from '../crm/promo-codes.t
 import { hashPassword, verifyPassword } from '../../lib/crypto.ts';
 import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
 import { getBranding, getSetting, isOn } from '../settings/service.ts';
-import { createSession, destroyUserSessions, ipAllowed } from './sessions.ts';
+import { createSession, destroySession, destroyUserSessions, ipAllowed } from './sessions.ts';
+import { writeAudit } from '../../lib/audit.ts';
 import { consumeToken, consumeTokenId, issueTokenRow, peekToken } from './tokens.ts';
 import {
   acceptCode,
@@ -197,6 +198,42 @@ async function secondStepOf(ctx: AppContext, user: LoginUser): Promise<'code' | 
   if (user.roleId === 3) return null;
   if (isEnabled(await rowOf(ctx.db, user.id))) return 'code';
   return (await isRequiredFor(ctx.db, user.roleId)) ? 'enrol' : null;
+}
+
+/**
+ * POST /authManager/back-to-admin: the "Login as" session ends, and a staff session opens only when the staff member
+ * behind it could sign in afresh now: the same account checks as a sign-in (active, not deleted, verified, allowed
+ * address) and no two-factor enrolment that their role has since made mandatory. Two-factor codes are not asked
+ * again: the session that started "Login as" passed them, and anything that ends it ends this one too.
+ */
+export async function backToAdmin(
+  ctx: AppContext,
+  impersonation: { sessionId: number; impersonatorId: number; customerId: number },
+  meta: SignInMeta,
+): Promise<{ token: string; expiresAt: Date }> {
+  const [staff] = await ctx.db.select().from(users).where(eq(users.id, impersonation.impersonatorId)).limit(1);
+  await destroySession(ctx.db, impersonation.sessionId);
+  if (!staff || staff.deletedAt || staff.roleId === 3) throw new AppError('UNAUTHENTICATED');
+  await assertMaySignIn(ctx, staff, meta.ip);
+  if ((await secondStepOf(ctx, staff)) === 'enrol')
+    throw new AppError('UNAUTHENTICATED', 'Your role now requires two-factor sign-in: sign in again to set it up.');
+  return ctx.db.transaction(async (tx) => {
+    const session = await createSession(tx, {
+      userId: staff.id,
+      remember: false,
+      ip: meta.ip,
+      userAgent: meta.userAgent,
+    });
+    await writeAudit(tx, {
+      actorId: staff.id,
+      targetUserId: impersonation.customerId,
+      action: 'customer.back_to_admin',
+      before: null,
+      after: null,
+      ip: meta.ip,
+    });
+    return session;
+  });
 }
 
 /** Checks credentials, account state, IP whitelist and attempt limits; returns a fresh session token or a challenge. */

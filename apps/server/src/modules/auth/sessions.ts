@@ -1,4 +1,4 @@
-import { and, eq, gt, lt, ne } from 'drizzle-orm';
+import { and, eq, gt, lt, ne, or } from 'drizzle-orm';
 import { normaliseIP, type RoleId } from '@platform/domain';
 import type { DbOrTx } from '../../db/client.ts';
 import { ipWhitelists, sessions, users } from '../../db/schema.ts';
@@ -153,12 +153,22 @@ export async function destroySession(db: DbOrTx, sessionId: number): Promise<voi
   for (const { userId } of ended) forgetUserSessions(userId);
 }
 
-/** Ends every session of a user (deactivation, password change, deletion). */
+/**
+ * Ends every session of a user (deactivation, password change and reset, deletion, two-factor reset or newly
+ * required), and every "Login as" session a staff member opened: those belong to the customer (user_id) and name the
+ * staff member as impersonator, and must not outlive the staff member's own access. They are never cached (see
+ * resolveSession), so the rows going is enough.
+ */
 export async function destroyUserSessions(db: DbOrTx, userId: number, exceptSessionId?: number): Promise<void> {
   forgetUserSessions(userId);
   await db
     .delete(sessions)
-    .where(and(eq(sessions.userId, userId), exceptSessionId ? ne(sessions.id, exceptSessionId) : undefined));
+    .where(
+      and(
+        or(eq(sessions.userId, userId), eq(sessions.impersonatorId, userId)),
+        exceptSessionId ? ne(sessions.id, exceptSessionId) : undefined,
+      ),
+    );
 }
 
 export async function purgeExpiredSessions(db: DbOrTx): Promise<void> {
