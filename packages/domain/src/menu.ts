@@ -120,6 +120,6 @@ export function rolesForScreen(path: string): readonly RoleId[] {
   for (const s of ADMIN_MENU)
     for (const i of s.items)
       if (i.to === path || i.also?.includes(path) || (i.to !== '/admin' && path.startsWith(i.to + '/')))
-        i.roles.forEach((r) => found.add(r));
+        for (const r of i.roles) found.add(r);
   return [...found];
 }

@@ -14,7 +14,7 @@ import {
   varchar,
 } from 'drizzle-orm/pg-core';
 import type { LeadCsvReport } from '@platform/domain';
-import { bytea, createdAt, money } from './schema-columns.ts';
+import { bytea, createdAt } from './schema-columns.ts';
 import { users } from './schema.ts';
 
 /**

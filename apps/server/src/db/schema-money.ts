@@ -8,7 +8,6 @@ import {
   jsonb,
   numeric,
   pgTable,
-  primaryKey,
   serial,
   text,
   timestamp,
@@ -16,7 +15,7 @@ import {
   varchar,
 } from 'drizzle-orm/pg-core';
 import { createdAt, money } from './schema-columns.ts';
-import { balances, storedFiles, users } from './schema.ts';
+import { balances, users } from './schema.ts';
 
 /** One record per gateway kind (back-office §3 field sets); secrets never leave the server in full. */
 export const paymentGateways = pgTable('payment_gateways', {

@@ -106,7 +106,7 @@ export class CandleAggregator {
 
   /** Writes the changed bars in one statement per batch; returns how many. Concurrent calls run one after another. */
   async flush(): Promise<number> {
-    while (this.flushing) await this.flushing;
+    while (this.flushing !== null) await this.flushing;
     this.flushing = this.flushOnce();
     try {
       return await this.flushing;

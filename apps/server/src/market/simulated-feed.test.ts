@@ -136,9 +136,9 @@ describe('simulated feed', () => {
       tickMs: 20,
       onError: (e) => errors.push(e),
     });
-    feed.start();
+    await feed.start();
     await new Promise((r) => setTimeout(r, 150));
-    feed.stop();
+    await feed.stop();
     const seen = bursts;
     expect(seen).toBeGreaterThanOrEqual(3);
     expect(errors).toHaveLength(seen);

@@ -60,7 +60,7 @@ export function useLogout() {
   return useMutation({
     mutationFn: () => apiPost<{ message: string }>('/auth/logout'),
     onSuccess: () => {
-      navigate('/', { replace: true });
+      void navigate('/', { replace: true });
       clearSession(queryClient);
     },
     onError: () => toastError(t(GENERIC_ERROR)),

@@ -17,7 +17,7 @@ let scriptPromise: Promise<Grecaptcha> | null = null;
 
 /** Loads Google's reCAPTCHA v2 script once, and only when a widget is actually shown. */
 function loadRecaptcha(): Promise<Grecaptcha> {
-  if (scriptPromise) return scriptPromise;
+  if (scriptPromise !== null) return scriptPromise;
   scriptPromise = new Promise<Grecaptcha>((resolve, reject) => {
     if (window.grecaptcha?.render) return resolve(window.grecaptcha);
     window.__onRecaptchaLoad = () =>

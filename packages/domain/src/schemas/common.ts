@@ -4,6 +4,7 @@ import { z } from 'zod';
  * Text no column can store: NUL (PostgreSQL refuses it in text) and a UTF-16 half without its pair (not Unicode;
  * JSONB refuses it). Every text field of every payload is checked for them, so they are a 400, never a 500.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing NUL is the point (PostgreSQL cannot store it)
 const UNSAFE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 export const UNSAFE_TEXT_MESSAGE = 'Contains characters that are not allowed';
 export const isSafeText = (s: string): boolean => !UNSAFE_TEXT.test(s);

@@ -36,6 +36,7 @@ const urlStatus = z
   .trim()
   .min(1)
   .max(60)
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
   .refine((s) => !/[\u0000-\u001f/\\]/.test(s), { error: 'Unknown status' })
   .transform(statusFromUrl);
 const urlDate = z.string().refine((s) => parseIsoDate(s) !== null, { error: 'Enter a real date as YYYY-MM-DD' });

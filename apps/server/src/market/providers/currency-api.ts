@@ -135,7 +135,7 @@ export function createCurrencyApiFeed(o: CurrencyApiOptions): CurrencyApiFeed {
   };
 
   const refresh = async (): Promise<void> => {
-    if (inFlight) return inFlight;
+    if (inFlight !== null) return inFlight;
     inFlight = (async () => {
       if (timer) clearTimeout(timer);
       timer = null;

@@ -20,7 +20,7 @@ import {
   type Side,
 } from '@platform/domain';
 import type { AppContext } from '../../context.ts';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { orders } from '../../db/schema.ts';
 import type { OrderRow } from '../../engine/hooks.ts';
 import { AppError } from '../../lib/errors.ts';

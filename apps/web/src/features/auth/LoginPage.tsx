@@ -41,7 +41,7 @@ export function LoginPage() {
     // The socket was opened anonymously (or for a previous user); re-handshake with the new session cookie.
     void import('../../api/realtime.ts').then((m) => m.reconnectRealtime());
     await queryClient.invalidateQueries({ queryKey: queryKeys.currentUser });
-    navigate('/dashboard');
+    await navigate('/dashboard');
   };
 
   const login = useMutation({

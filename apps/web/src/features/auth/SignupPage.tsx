@@ -63,6 +63,7 @@ export function SignupPage() {
   });
 
   const defaultCurrency = branding?.appCurrency;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only the branding's arrival sets it; the user's choice must stay
   useEffect(() => {
     if (defaultCurrency && !form.values.currency) form.setFieldValue('currency', defaultCurrency);
     // Only when branding arrives: the user's own choice must not be overwritten.

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Alert, Button, Loader, Stack, Text, ThemeIcon } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { IconCircleCheck } from '@tabler/icons-react';
@@ -24,7 +25,7 @@ export function VerifyEmailPage() {
     gcTime: Infinity,
   });
 
-  let body;
+  let body: ReactNode;
   if (!token || verify.isError)
     body = (
       <Alert color="red" variant="light" title={t('Verification Failed')}>

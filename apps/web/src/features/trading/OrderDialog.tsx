@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useEffect } from 'react';
 import { Badge, Center, Group, Loader, Modal, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
@@ -47,7 +48,7 @@ export function OrderDialog({ side, instrument, onClose }: OrderDialogProps) {
     </Group>
   );
 
-  let body;
+  let body: ReactNode;
   if (failed) body = <Text c="red">{t(GENERIC_ERROR)}</Text>;
   else if (!current || rate.isPending || lot.isPending)
     body = (

@@ -111,7 +111,9 @@ export const realtimeModule = {
 };
 
 export function emitRealtime(event: string, payload: unknown): void {
-  act(() => listeners.get(event)?.forEach((fn) => fn(payload)));
+  act(() => {
+    for (const fn of listeners.get(event) ?? []) fn(payload);
+  });
 }
 
 export interface TradingApiOptions {

@@ -161,6 +161,7 @@ describe('DataTable', () => {
   it('selects rows with checkboxes for bulk actions', async () => {
     mockFetch(() => ({ data: rows(3), meta: { total: 3, per_page: 15, page: 1 } }));
     let latest: RowKey[] = [];
+    // biome-ignore lint/correctness/noComponentHookFactories: a test harness that reports the selection to the test
     function Harness() {
       const [selected, setSelected] = useState<RowKey[]>([]);
       latest = selected;

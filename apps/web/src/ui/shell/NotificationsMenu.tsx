@@ -32,7 +32,7 @@ export function NotificationsMenu({ userId }: NotificationsMenuProps) {
   function open(n: NotificationDto) {
     if (!n.url) return;
     // Links inside the app stay in the single-page app; anything else opens in a new tab.
-    if (n.url.startsWith('/')) navigate(n.url);
+    if (n.url.startsWith('/')) void navigate(n.url);
     else window.open(n.url, '_blank', 'noopener,noreferrer');
   }
 

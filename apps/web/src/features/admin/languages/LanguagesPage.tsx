@@ -40,6 +40,7 @@ export function LanguagesPage() {
     <Paper withBorder p="md" radius="md">
       <Stack>
         {rows.map((row, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: rows are positional entries of the form list
           <Group key={i} align="flex-end" wrap="nowrap">
             <TextInput
               label={t('Name')}

@@ -48,6 +48,7 @@ export function BankSummary({ bank }: { bank: FormattedBankDto }) {
   return (
     <Stack gap={0}>
       {[bank.bankName, bank.accountName, bank.accountNumber].filter(Boolean).map((line, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a fixed three-line address
         <Text key={i} size="sm">
           {line}
         </Text>

@@ -133,6 +133,7 @@ export function SiteSettingsPage() {
   const query = useQuery({ queryKey: SITE_SETTINGS_KEY, queryFn: () => apiGet<SiteSettingsDto>('/admin/settings') });
   const [version, setVersion] = useState(0);
   // A fresh form after each save, so uploads and the secret field start empty again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the refetch time is the trigger, not an input
   useEffect(() => setVersion((v) => v + 1), [query.dataUpdatedAt]);
   if (query.isError) return <Alert color="red">{errorMessage(query.error, t('Something went wrong'))}</Alert>;
   if (!query.data) return <Text c="dimmed">{t('Loading...')}</Text>;

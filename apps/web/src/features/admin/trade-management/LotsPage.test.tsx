@@ -77,7 +77,7 @@ describe('LotsPage', () => {
     expect(await screen.findByText('At most 20 presets')).toBeTruthy();
     const post = calls.find((c) => c.method === 'POST');
     expect(post?.path).toBe('/admin/lotSelector');
-    const sent = (post?.body as { lotSelector: Array<{ label: string; value: unknown }> }).lotSelector;
+    const sent = (post!.body as { lotSelector: Array<{ label: string; value: unknown }> }).lotSelector;
     expect(sent.map((p) => [p.label, Number(p.value)])).toEqual([
       ['Micro lot (0.01)', 1000],
       ['Standard lot (1)', 100000],

@@ -125,6 +125,7 @@ function LotSelectorForm({ initial }: { initial: LotSettingsResponse['lotSelecto
           </Text>
         </div>
         {form.values.lotSelector.map((_, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: rows are positional entries of the form list
           <Group key={i} align="flex-start" gap="sm" wrap="nowrap" data-testid={`lot-preset-${i}`}>
             <TextInput label={t('Label')} withAsterisk style={{ flex: 2 }} {...itemField(`lotSelector.${i}.label`)} />
             <NumberInput

@@ -51,7 +51,7 @@ describe('SpreadsPage', () => {
       spread_index: '2',
       spread_crypto: '0',
     });
-    expect(Number((post?.body as Record<string, unknown>).spread_stock)).toBe(4.25);
+    expect(Number((post!.body as Record<string, unknown>).spread_stock)).toBe(4.25);
     await waitFor(() => expect(calls.filter((c) => c.method === 'GET').length).toBeGreaterThan(1));
   });
 
