@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm test: every suite in order — typecheck, domain, server on PGlite, server on PostgreSQL (when reachable),
+// npm test: every suite in order — lint and format, typecheck, domain, server on PGlite, server on PostgreSQL (when reachable),
 // web components, then the browser journeys in Chromium. Prints one closing "N passed, N failed" line.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -61,6 +61,8 @@ function ensureChromium() {
   return false;
 }
 
+// Formatting and lint (Biome): a misformatted file, an unawaited promise or an import cycle fails the run.
+if (!only.length || only.includes('lint')) run('lint and format', 'npx', ['biome', 'ci', '.']);
 if (!only.length || only.includes('typecheck'))
   run('typecheck', 'npx', ['tsc', '-p', 'packages/domain']) &&
     run('typecheck server', 'npx', ['tsc', '-p', 'apps/server']) &&
