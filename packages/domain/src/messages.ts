@@ -121,6 +121,10 @@ export const ERRORS = {
   PLAN_NOT_FOUND: { status: 404, message: 'Plan not found.' },
   PLAN_IN_USE: { status: 409, message: 'Customers are subscribed to this plan.' },
   ALREADY_SUBSCRIBED: { status: 409, message: 'You are already subscribed to this plan.' },
+  PLAN_PRICE_CHANGED: {
+    status: 409,
+    message: 'The price in your wallet currency has changed. Please check the new price and confirm again.',
+  },
   PLANS_OFF: { status: 422, message: 'Pricing plans are switched off.' },
   KYC_NOT_FOUND: { status: 404, message: 'KYC document not found.' },
   KYC_IN_REVIEW: { status: 409, message: 'Your documents are being reviewed. You can resubmit if they are declined.' },

@@ -3,6 +3,7 @@ import { Decimal } from '../money.ts';
 import { PricingTableDto } from './auth.ts';
 import {
   IdParam,
+  MoneyString,
   PagedQuery,
   isSafeText,
   optionalString,
@@ -601,9 +602,45 @@ export const PricingPlanRequest = z.object({
 });
 export type PricingPlanRequest = z.input<typeof PricingPlanRequest>;
 
-/** A plan as lists show it: the current user's pricingTable fields (snake_case) plus its currency and subscribers. */
-export const PricingPlanDto = PricingTableDto.extend({ currency: z.string(), subscribers: z.number() });
+/**
+ * What choosing a plan charges the caller: the plan's price converted into the currency of the real wallet it is
+ * charged from (the active wallet when real, else the first real one), at the server's rate, rounded up to the cent.
+ * `rate` is units of the plan's currency per one unit of the wallet's (1 when they are the same).
+ */
+export const PlanChargeDto = z.object({
+  wallet_id: z.number().int(),
+  amount: MoneyString,
+  currency: z.string(),
+  rate: z.string(),
+});
+export type PlanChargeDto = z.infer<typeof PlanChargeDto>;
+
+/**
+ * A plan as lists show it: the current user's pricingTable fields (snake_case) plus its currency and subscribers.
+ * For a customer, `charge` is what choosing it would take from their real wallet (null when they have no real
+ * wallet or no rate is known); staff get none.
+ */
+export const PricingPlanDto = PricingTableDto.extend({
+  currency: z.string(),
+  subscribers: z.number(),
+  charge: PlanChargeDto.nullable().optional(),
+});
 export type PricingPlanDto = z.infer<typeof PricingPlanDto>;
+
+/**
+ * POST /dashboard/pricing/subscribe/{planId}: `amount` and `currency` are the charge the customer confirmed. The
+ * server charges exactly that when it is within PLAN_PRICE_TOLERANCE of the price at the current rate, else
+ * refuses (409) with the new price so the customer can confirm again. Without them, the current price is charged.
+ */
+export const PlanSubscribeRequest = z
+  .object({
+    amount: nonNegativeMoney('Amount is required').optional(),
+    currency: z.string().trim().min(3).max(10).optional(),
+  })
+  .nullish();
+export type PlanSubscribeRequest = z.input<typeof PlanSubscribeRequest>;
+/** How far a confirmed plan charge may be from the price at the current rate (a fraction: 1%). */
+export const PLAN_PRICE_TOLERANCE = '0.01';
 export const PricingPlanListResponse = paged(PricingPlanDto);
 export type PricingPlanListResponse = z.infer<typeof PricingPlanListResponse>;
 export const PricingListQuery = PagedQuery.extend({ limit: z.coerce.number().int().min(1).max(100).default(100) });

@@ -5,6 +5,7 @@ import {
   PricingListQuery,
   PricingPlanListResponse,
   PricingPlanRequest,
+  PlanSubscribeRequest,
 } from '@platform/domain';
 import { authOf, type RoutesPlugin } from '../../lib/http.ts';
 import { staffOf } from '../../lib/staff-scope.ts';
@@ -22,13 +23,21 @@ export const pricingRoutes: RoutesPlugin = async (app) => {
       config: { access: 'user' },
       schema: { tags: ['pricing'], querystring: PricingListQuery, response: { 200: PricingPlanListResponse } },
     },
-    async (req) => listPlans(ctx, req.query),
+    async (req) => listPlans(ctx, authOf(req).user, req.query),
   );
 
   app.post(
     '/dashboard/pricing/subscribe/:planId',
-    { config: { access: [3] }, schema: { tags: ['pricing'], params: PlanIdParam, response: { 200: MessageResponse } } },
-    async (req) => ({ message: await subscribe(ctx, authOf(req).user.id, req.params.planId) }),
+    {
+      config: { access: [3] },
+      schema: {
+        tags: ['pricing'],
+        params: PlanIdParam,
+        body: PlanSubscribeRequest,
+        response: { 200: MessageResponse },
+      },
+    },
+    async (req) => ({ message: await subscribe(ctx, authOf(req).user.id, req.params.planId, req.body) }),
   );
 
   app.post(

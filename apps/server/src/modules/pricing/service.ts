@@ -1,8 +1,11 @@
 import { count, eq, ilike, sql } from 'drizzle-orm';
 import {
+  Decimal,
   dec,
   formatMoney,
+  PLAN_PRICE_TOLERANCE,
   type PagedQuery,
+  type PlanChargeDto,
   type PricingPlanDto,
   type PricingPlanListResponse,
   type PricingPlanRequest,
@@ -26,8 +29,9 @@ type Ctx = Pick<AppContext, 'db' | 'risk' | 'realtime' | 'market'>;
 // Qualified by hand: inside the subquery a bare "id" would name the user's id.
 const subscribersOf = sql<number>`(select count(*)::int from users u where u.pricing_table_id = "pricing_plans"."id" and u.deleted_at is null)`;
 
-function planDto(p: PlanRow, subscribers: number, currency: string): PricingPlanDto {
+function planDto(p: PlanRow, subscribers: number, currency: string, charge?: PlanChargeDto | null): PricingPlanDto {
   return {
+    ...(charge !== undefined && { charge }),
     id: p.id,
     name: p.name,
     description: p.description,
@@ -50,8 +54,44 @@ function planDto(p: PlanRow, subscribers: number, currency: string): PricingPlan
 /** Plan prices are in the broker's currency (branding value4). */
 const planCurrency = async (db: DbOrTx) => (await getBranding(db)).appCurrency?.split(',')[0]?.trim() || 'USD';
 
-/** GET /dashboard/pricing: the plans, cheapest first, with how many customers are on each. */
-export async function listPlans(ctx: Pick<AppContext, 'db'>, q: PagedQuery): Promise<PricingPlanListResponse> {
+type WalletRow = typeof balances.$inferSelect;
+
+/** The real wallet a plan is charged from: the active wallet when it is real, else the customer's first real one. */
+async function chargedWallet(db: DbOrTx, userId: number): Promise<WalletRow | undefined> {
+  const [user] = await db.select({ active: users.activeBalanceId }).from(users).where(eq(users.id, userId)).limit(1);
+  const wallets = await db.select().from(balances).where(eq(balances.userId, userId)).orderBy(balances.id);
+  return wallets.find((w) => w.id === user?.active && w.mode === 'real') ?? wallets.find((w) => w.mode === 'real');
+}
+
+/**
+ * A plan's price in the wallet's currency at the market's rate (units of the plan's currency per one unit of the
+ * wallet's), rounded up to the cent: the broker is never paid less than the price. Null when no rate is known.
+ */
+function chargeIn(
+  market: AppContext['market'],
+  price: string,
+  planCurrency: string,
+  wallet: WalletRow,
+): PlanChargeDto | null {
+  const rate = wallet.currency === planCurrency ? 1 : market.conversionRate(planCurrency, wallet.currency);
+  if (!rate || !Number.isFinite(rate) || rate <= 0) return null;
+  return {
+    wallet_id: wallet.id,
+    amount: dec(price).div(rate).toDecimalPlaces(2, Decimal.ROUND_UP).toFixed(2),
+    currency: wallet.currency,
+    rate: dec(rate).toSignificantDigits(8).toString(),
+  };
+}
+
+/**
+ * GET /dashboard/pricing: the plans, cheapest first, with how many customers are on each. A customer also gets what
+ * each plan would charge their real wallet, in its currency, so the page shows the price they will pay.
+ */
+export async function listPlans(
+  ctx: Pick<AppContext, 'db' | 'market'>,
+  caller: { id: number; roleId: number },
+  q: PagedQuery,
+): Promise<PricingPlanListResponse> {
   const s = q.search?.trim();
   const where = s ? ilike(pricingPlans.name, `%${escapeLike(s)}%`) : undefined;
   const rows = await ctx.db
@@ -63,7 +103,10 @@ export async function listPlans(ctx: Pick<AppContext, 'db'>, q: PagedQuery): Pro
     .offset(offsetOf(q));
   const [{ n }] = await ctx.db.select({ n: count() }).from(pricingPlans).where(where);
   const currency = await planCurrency(ctx.db);
-  return { data: rows.map((r) => planDto(r.p, r.subscribers, currency)), meta: pageMeta(q, n) };
+  const wallet = caller.roleId === 3 ? await chargedWallet(ctx.db, caller.id) : undefined;
+  const chargeOf = (p: PlanRow) =>
+    caller.roleId !== 3 ? undefined : wallet ? chargeIn(ctx.market, p.price, currency, wallet) : null;
+  return { data: rows.map((r) => planDto(r.p, r.subscribers, currency, chargeOf(r.p))), meta: pageMeta(q, n) };
 }
 
 const values = (v: z.output<typeof PricingPlanRequest>) => ({
@@ -149,11 +192,18 @@ export async function deletePlan(ctx: Pick<AppContext, 'db'>, actor: StaffActor,
 
 /**
  * POST /dashboard/pricing/subscribe/{planId}: a one-off charge of the plan's price from the customer's real wallet
- * (the active one when it is real, else their first real wallet), converted at the server's rate when the wallet is
- * in another currency, with its ledger entry, and the plan set, in one transaction. Not enough free funds: nothing
- * changes ("Not enough balance").
+ * (the active one when it is real, else their first real wallet), converted at the market's rate when the wallet is
+ * in another currency, with its ledger entry, and the plan set, in one transaction. When the customer confirmed an
+ * amount (what the plans list showed them), exactly that is charged, provided it is still within
+ * PLAN_PRICE_TOLERANCE of the price at the current rate; otherwise nothing changes and the answer is 409 with the new
+ * price. Not enough free funds: nothing changes ("Not enough balance").
  */
-export async function subscribe(ctx: Ctx, userId: number, planId: number): Promise<string> {
+export async function subscribe(
+  ctx: Ctx,
+  userId: number,
+  planId: number,
+  confirmed?: { amount?: string; currency?: string } | null,
+): Promise<string> {
   const settings = await getSettingsCached(ctx.db, ['pricingPlan']);
   if (!isOn(settings.pricingPlan)) throw new AppError('PLANS_OFF');
   const [plan] = await ctx.db.select().from(pricingPlans).where(eq(pricingPlans.id, planId)).limit(1);
@@ -162,16 +212,30 @@ export async function subscribe(ctx: Ctx, userId: number, planId: number): Promi
   if (user.pricingTableId === planId) throw new AppError('ALREADY_SUBSCRIBED');
   const price = dec(plan.price);
   const currency = await planCurrency(ctx.db);
-  const wallets = await ctx.db.select().from(balances).where(eq(balances.userId, userId)).orderBy(balances.id);
-  const wallet =
-    wallets.find((w) => w.id === user.activeBalanceId && w.mode === 'real') ?? wallets.find((w) => w.mode === 'real');
+  const wallet = await chargedWallet(ctx.db, userId);
   let charge = '0';
+  let rate = '1';
   if (price.gt(0)) {
     if (!wallet) throw new AppError('NOT_ENOUGH_BALANCE');
-    const rate = wallet.currency === currency ? 1 : ctx.market.conversionRate(currency, wallet.currency);
-    if (!rate) throw new AppError('RATE_UNAVAILABLE');
-    charge = price.div(rate).toDecimalPlaces(2, 0).toFixed(2); // rounded up: the broker is never paid less than the price
+    const now = chargeIn(ctx.market, plan.price, currency, wallet);
+    if (!now) throw new AppError('RATE_UNAVAILABLE');
+    charge = now.amount;
+    rate = now.rate;
+    if (confirmed?.amount !== undefined) {
+      const moved = dec(confirmed.amount).minus(now.amount).abs();
+      const sameWallet = (confirmed.currency ?? now.currency).toUpperCase() === now.currency;
+      if (!sameWallet || moved.gt(dec(now.amount).times(PLAN_PRICE_TOLERANCE)))
+        throw new AppError(
+          'PLAN_PRICE_CHANGED',
+          `The price is now ${formatMoney(now.amount, now.currency)} at the current rate. Please confirm the new price.`,
+        );
+      charge = dec(confirmed.amount).toFixed(2);
+    }
   }
+  const converted =
+    wallet && wallet.currency !== currency
+      ? ` = ${formatMoney(charge, wallet.currency)} at ${rate} ${currency}/${wallet.currency}`
+      : '';
   const apply = async () =>
     ctx.db.transaction(async (tx) => {
       // Locked and re-read: two subscriptions at once charge once.
@@ -190,7 +254,7 @@ export async function subscribe(ctx: Ctx, userId: number, planId: number): Promi
           refType: 'plan',
           refId: plan.id,
           actorId: userId,
-          note: `Plan ${plan.name}: ${formatMoney(plan.price, currency)}`,
+          note: `Plan ${plan.name}: ${formatMoney(plan.price, currency)}${converted}`,
           freeFundsWithPl: livePlOf(ctx, wallet.id),
         });
         if (!moved) throw new AppError('NOT_ENOUGH_BALANCE');
@@ -202,7 +266,13 @@ export async function subscribe(ctx: Ctx, userId: number, planId: number): Promi
         targetUserId: userId,
         action: 'plan.subscribe',
         before: { planId: user.pricingTableId },
-        after: { planId: plan.id, charged: charge, walletId: wallet?.id ?? null },
+        after: {
+          planId: plan.id,
+          charged: charge,
+          currency: wallet?.currency ?? currency,
+          rate,
+          walletId: wallet?.id ?? null,
+        },
       });
       const dto = await insertNotification(tx, userId, {
         title: 'Plan activated',
