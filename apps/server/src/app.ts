@@ -17,6 +17,7 @@ import type { AppContext } from './context.ts';
 import { AppError, isBadDataError } from './lib/errors.ts';
 import { publicAssets, registerSecurity } from './lib/security.ts';
 import { resolveDotSegments } from './lib/request-path.ts';
+import { getSetting, isOn } from './modules/settings/service.ts';
 import { addBaselineHeaders, clientErrorHandler, registerSecurityHeaders } from './lib/headers.ts';
 import type { RouteAccess } from './lib/http.ts';
 import { apiRoutes } from './modules/index.ts';
@@ -80,7 +81,11 @@ export async function buildApp({ ctx, logger = false }: BuildOptions): Promise<F
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  await registerSecurityHeaders(app, ctx);
+  await registerSecurityHeaders(app, {
+    cookieSecure: ctx.config.COOKIE_SECURE,
+    paymentApiUrls: ctx.config.PAYMENT_API_URLS,
+    captchaEnabled: async () => isOn(await getSetting(ctx.db, 'recaptcha'), 'value3'),
+  });
   await app.register(cookie);
   // The API speaks JSON (and multipart for uploads): a text/plain body, which any page may send without asking, is a 415.
   app.removeContentTypeParser('text/plain');

@@ -11,6 +11,13 @@ import type { Leadership } from './cluster/leader.ts';
 import type { Jobs } from './jobs/queue.ts';
 import type { ObjectStore } from './modules/files/object-store.ts';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The application context, decorated on the root instance at boot (see app.ts). */
+    ctx: AppContext;
+  }
+}
+
 /** Everything a route needs, built once at boot and passed in (no globals). */
 export interface AppContext {
   config: Config;

@@ -2,8 +2,6 @@ import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
-import type { AppContext } from '../context.ts';
-import { getSetting, isOn } from '../modules/settings/service.ts';
 
 /** Google reCAPTCHA's script and challenge frames, allowed only while the captcha switch is on. */
 const RECAPTCHA_SCRIPT = ['https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/'];
@@ -25,8 +23,15 @@ function paymentFormOrigins(urls: Record<string, string>): string[] {
   }
 }
 
-export async function registerSecurityHeaders(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const captchaOn = await captchaSwitch(ctx);
+/** What the headers depend on: two settings of the deployment and the site's captcha switch (read by the caller). */
+export interface SecurityHeaderOptions {
+  cookieSecure: boolean;
+  paymentApiUrls: Record<string, string>;
+  captchaEnabled: () => Promise<boolean>;
+}
+
+export async function registerSecurityHeaders(app: FastifyInstance, opts: SecurityHeaderOptions): Promise<void> {
+  const captchaOn = await captchaSwitch(opts.captchaEnabled);
   const directives = (captcha: boolean): Record<string, string[]> => ({
     'default-src': ["'self'"],
     'script-src': captcha ? ["'self'", ...RECAPTCHA_SCRIPT] : ["'self'"],
@@ -41,9 +46,9 @@ export async function registerSecurityHeaders(app: FastifyInstance, ctx: AppCont
     'object-src': ["'none'"],
     'base-uri': ["'self'"],
     // A deposit by Perfect Money posts a hidden form to the provider (its SCI).
-    'form-action': ["'self'", ...paymentFormOrigins(ctx.config.PAYMENT_API_URLS)],
+    'form-action': ["'self'", ...paymentFormOrigins(opts.paymentApiUrls)],
     'frame-ancestors': ["'none'"],
-    ...(ctx.config.COOKIE_SECURE ? { 'upgrade-insecure-requests': [] } : {}),
+    ...(opts.cookieSecure ? { 'upgrade-insecure-requests': [] } : {}),
   });
   // The policy has two possible texts (captcha on or off), written once here rather than rebuilt for every answer,
   // which cost more than the rest of an order's HTTP handling's headers together.
@@ -62,7 +67,7 @@ export async function registerSecurityHeaders(app: FastifyInstance, ctx: AppCont
     contentSecurityPolicy: false,
     frameguard: { action: 'deny' },
     referrerPolicy: { policy: 'no-referrer' },
-    hsts: ctx.config.COOKIE_SECURE ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    hsts: opts.cookieSecure ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     // Cross-origin isolation headers would block the captcha's frames and branding images from other hosts.
     crossOriginEmbedderPolicy: false,
     crossOriginResourcePolicy: { policy: 'same-origin' },
@@ -72,14 +77,14 @@ export async function registerSecurityHeaders(app: FastifyInstance, ctx: AppCont
 const CAPTCHA_RECHECK_MS = 5_000;
 
 /** The recaptcha switch (settings `recaptcha`.value3), read at start and again when older than a few seconds. */
-async function captchaSwitch(ctx: AppContext) {
+async function captchaSwitch(captchaEnabled: () => Promise<boolean>) {
   let checkedAt = 0;
   const state = {
     value: false,
     async refresh(): Promise<void> {
       if (Date.now() - checkedAt < CAPTCHA_RECHECK_MS) return;
       checkedAt = Date.now();
-      state.value = isOn(await getSetting(ctx.db, 'recaptcha'), 'value3');
+      state.value = await captchaEnabled();
     },
   };
   await state.refresh();

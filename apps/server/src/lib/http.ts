@@ -2,7 +2,6 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { RoleId } from '@platform/domain';
 import type { AuthState } from '../modules/auth/sessions.ts';
-import type { AppContext } from '../context.ts';
 import { AppError } from './errors.ts';
 
 /** Who may call a route: 'public' (anyone), 'user' (any signed-in role) or a list of role ids. */
@@ -17,9 +16,6 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     auth: AuthState | null;
-  }
-  interface FastifyInstance {
-    ctx: AppContext;
   }
 }
 
