@@ -24,7 +24,7 @@ import { formatMoney, type CustomerDetailResponse, type LoginAsResponse } from '
 import { ApiError, apiGet, apiPost, errorMessage } from '../../../api/client.ts';
 import { useCurrentUser } from '../../../api/hooks.ts';
 import { StatusChip } from '../../../ui/data-table/index.ts';
-import { BACK_TO_ADMIN_KEY, RET_AGENT_KEY } from '../../../ui/shell/RoleShortcuts.tsx';
+import { BACK_TO_ADMIN_KEY } from '../../../ui/shell/RoleShortcuts.tsx';
 import { toastError } from '../../../ui/toast.ts';
 import { PageNotFound } from '../StatusViews.tsx';
 import { BalanceAdjustModal, type BalanceAdjustTarget } from './BalanceAdjustModal.tsx';
@@ -36,8 +36,8 @@ import { usePresence } from './usePresence.ts';
 
 export const customerDetailKey = (id: number) => ['customers', 'detail', id] as const;
 
-/** Login as: the server swaps the session for the customer's; the flags let the client area offer "Back To Admin". */
-function LoginAsButton({ customerId, viewerRoleId }: { customerId: number; viewerRoleId: number }) {
+/** Login as: the server swaps the session for the customer's; the flag lets the client area offer "Back To Admin". */
+function LoginAsButton({ customerId }: { customerId: number }) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
   const loginAs = async () => {
@@ -45,7 +45,6 @@ function LoginAsButton({ customerId, viewerRoleId }: { customerId: number; viewe
     try {
       const res = await apiPost<LoginAsResponse>(`/admin/customers/login-as/${customerId}`);
       localStorage.setItem(BACK_TO_ADMIN_KEY, 'enabled');
-      if (viewerRoleId === 6) localStorage.setItem(RET_AGENT_KEY, 'enabled');
       // A full navigation: the session now belongs to the customer, so caches and the socket start over.
       goTo(res.redirect || '/');
     } catch (err) {
@@ -94,7 +93,8 @@ function SummaryPanel({
             </Badge>
           )}
         </Group>
-        {isCustomer && <LoginAsButton customerId={customer.id} viewerRoleId={viewerRoleId} />}
+        {/* Retention agents read contacts masked; the client area would show them whole (docs/decisions.md). */}
+        {isCustomer && viewerRoleId !== 6 && <LoginAsButton customerId={customer.id} />}
         {customer.balances.length > 0 && <Divider label={t('Balances')} labelPosition="left" />}
         {customer.balances.map((b) => (
           <Group key={b.id} justify="space-between" wrap="nowrap" data-testid={`balance-${b.id}`}>
