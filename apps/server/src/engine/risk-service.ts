@@ -31,6 +31,8 @@ const num = (v: string | null): number | null => (v === null ? null : Number(v))
 export class RiskService implements RiskHooks {
   readonly engine = new RiskEngine();
   private readonly convSlots = new Map<string, number>();
+  /** The same slots as a list walked on every tick (no key parsing there). */
+  private readonly convPairs: Array<{ quote: string; wallet: string; slot: number }> = [];
   private readonly walletCurrency = new Map<number, string>();
   private readonly inFlight = new Set<Promise<unknown>>();
   private stopTicks: (() => void) | null = null;
@@ -224,6 +226,7 @@ export class RiskService implements RiskHooks {
     if (slot === undefined) {
       slot = this.convSlots.size + 1;
       this.convSlots.set(key, slot);
+      this.convPairs.push({ quote, wallet: walletCurrency, slot });
       this.engine.setConversion(slot, this.ctx().market.conversionRate(quote, walletCurrency) ?? fallback);
     }
     return slot;
@@ -231,8 +234,7 @@ export class RiskService implements RiskHooks {
 
   private refreshConversions(): void {
     const { market } = this.ctx();
-    for (const [key, slot] of this.convSlots) {
-      const [quote, wallet] = key.split('|');
+    for (const { quote, wallet, slot } of this.convPairs) {
       const rate = market.conversionRate(quote, wallet);
       if (rate && rate > 0) this.engine.setConversion(slot, rate);
     }

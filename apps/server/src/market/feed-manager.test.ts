@@ -64,7 +64,7 @@ function fakeSimulated() {
   return { factory, made, categories };
 }
 
-function build(opts: { isOpen?: (c: Category) => boolean } = {}) {
+function build(opts: { isOpen?: (c: Category) => boolean; config?: Partial<typeof t.ctx.config> } = {}) {
   const sim = fakeSimulated();
   const book = new PriceBook();
   const staff: Array<{ event: string; payload: unknown }> = [];
@@ -78,6 +78,7 @@ function build(opts: { isOpen?: (c: Category) => boolean } = {}) {
       EOD_WS_URL: eod.url,
       OANDA_STREAM_URL: oanda.url,
       CURRENCY_API_URL: currencyApi.url,
+      ...opts.config,
     },
     book,
     instruments: t.ctx.market.instruments,
@@ -104,7 +105,9 @@ describe('feed manager', () => {
     expect(sim.made[0].started).toBe(1);
     expect(sim.made[0].instruments()).toHaveLength(t.ctx.market.instruments.list().length);
     expect(m.heartbeats()).toEqual([]);
-    expect(m.usdRates().size).toBe(0);
+    // Without a currency API, only the simulated feed's rates for currencies no pair links (HKD of HK33).
+    expect(Object.fromEntries(m.usdRates())).toEqual({ USD: 1, HKD: 7.8 });
+    expect(m.usdRates()).toBe(m.usdRates());
   });
 
   it('sends forex and crypto to Polygon with a Polygon key and simulates the rest', async () => {
@@ -192,8 +195,24 @@ describe('feed manager', () => {
     await setKeys({ currency: 'cur-key' });
     const { m } = build();
     await m.start();
-    await waitFor('rates', () => m.usdRates().size > 0);
+    await waitFor('rates', () => m.usdRates().has('EUR'));
     expect(m.usdRates().get('EUR')).toBe(0.92345);
     expect(m.usdRates().get('USD')).toBe(1);
+    // A currency the API did not send keeps the simulated rate; the same map until the API's rates change.
+    expect(m.usdRates().get('HKD')).toBe(7.8);
+    expect(m.usdRates()).toBe(m.usdRates());
+  });
+
+  it("prefers the currency API's HKD rate to the simulated one", async () => {
+    const withHkd = await FakeCurrencyApi.start('cur-key', { rates: { USD: 1, EUR: 0.92345, HKD: 7.7712 } });
+    try {
+      await setKeys({ currency: 'cur-key' });
+      const { m } = build({ config: { CURRENCY_API_URL: withHkd.url } });
+      await m.start();
+      await waitFor('rates', () => m.usdRates().has('EUR'));
+      expect(m.usdRates().get('HKD')).toBe(7.7712);
+    } finally {
+      await withHkd.close();
+    }
   });
 });

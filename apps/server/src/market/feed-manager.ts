@@ -12,6 +12,7 @@ import { createEodFeed } from './providers/eod.ts';
 import { createOandaFeed } from './providers/oanda.ts';
 import { createCurrencyApiFeed, type CurrencyApiFeed } from './providers/currency-api.ts';
 import { priceTicks } from '../lib/metrics.ts';
+import { SIMULATED_USD_RATES } from './simulated-rates.ts';
 
 /** Who prices a category: one of the real providers (named as their heartbeat api) or the simulated feed. */
 export type FeedSource = Heartbeat['api'] | 'simulated';
@@ -25,7 +26,10 @@ export interface FeedManager {
    * or instruments changed; call it after staff save Trade APIs or edit instruments.
    */
   reload(): Promise<void>;
-  /** Units of each currency per 1 USD from the currency API; empty without a currency API key. */
+  /**
+   * Units of each currency per 1 USD: the currency API's rates where it has them, else the simulated feed's
+   * conversion rates (HKD). The same map until either changes.
+   */
   usdRates(): ReadonlyMap<string, number>;
   /** The last heartbeat of each provider api that has reported since start. */
   heartbeats(): Heartbeat[];
@@ -106,6 +110,17 @@ export function createFeedManager(deps: FeedManagerDeps): FeedManager {
   let started = false;
   /** reload() calls run one after another, so two quick saves cannot start a provider twice. */
   let queue: Promise<void> = Promise.resolve();
+  /** The merged USD rates and the currency API's map they were made from. */
+  let merged: { from: ReadonlyMap<string, number> | null; rates: ReadonlyMap<string, number> } = {
+    from: null,
+    rates: SIMULATED_USD_RATES,
+  };
+  const usdRates = (): ReadonlyMap<string, number> => {
+    const live = currency?.rates() ?? null;
+    if (live !== merged.from)
+      merged = { from: live, rates: live?.size ? new Map([...SIMULATED_USD_RATES, ...live]) : SIMULATED_USD_RATES };
+    return merged.rates;
+  };
 
   const onHeartbeat = (beat: Heartbeat): void => {
     beats.set(beat.api, beat);
@@ -252,7 +267,7 @@ export function createFeedManager(deps: FeedManagerDeps): FeedManager {
       serial(async () => {
         if (started) await apply();
       }),
-    usdRates: () => currency?.rates() ?? new Map<string, number>(),
+    usdRates,
     heartbeats: () => [...beats.values()],
     sources: () => ({ ...routes }),
   };

@@ -10,6 +10,7 @@ import { createMarketBroadcaster, sendStatusOnConnect } from './broadcast.ts';
 import { createQuoteStore } from './quote-store.ts';
 import { createSimulatedFeed } from './simulated-feed.ts';
 import { createFeedManager } from './feed-manager.ts';
+import { ConversionGraph } from './conversion.ts';
 import type { FeedProvider, Market } from './types.ts';
 
 export type { Market } from './types.ts';
@@ -54,10 +55,6 @@ export async function createMarket(deps: MarketDeps): Promise<Market> {
   const clock = new MarketClock(config.MARKET_HOURS);
   const status = () => clock.statusWithReopening();
   const isOpen = (c: InstrumentRow['category']) => clock.isOpen(c);
-  const mid = (name: string): number | null => {
-    const q = book.get(name);
-    return q ? (q.bid + q.ask) / 2 : null;
-  };
 
   const aggregator = new CandleAggregator(db, (name) => instruments.byNameOf(name)?.id);
   const broadcaster = createMarketBroadcaster({ book, realtime, status });
@@ -90,6 +87,11 @@ export async function createMarket(deps: MarketDeps): Promise<Market> {
     simulated,
     log: (msg) => log(msg),
   });
+  const conversions = new ConversionGraph({
+    book,
+    instruments: () => instruments.list(),
+    usdRates: () => feeds.usdRates(),
+  });
   const createFeeds = (): FeedProvider => ({ id: 'feeds', start: () => feeds.start(), stop: () => feeds.stop() });
 
   /** What runs on every instance (price batches to this instance's clients, bars in progress) and what only the leader runs. */
@@ -115,21 +117,8 @@ export async function createMarket(deps: MarketDeps): Promise<Market> {
     instruments,
     status,
     isOpen,
-    conversionRate(quote, walletCurrency) {
-      if (quote === walletCurrency) return 1;
-      const direct = mid(`${walletCurrency}_${quote}`);
-      if (direct) return direct;
-      const inverse = mid(`${quote}_${walletCurrency}`);
-      if (inverse) return 1 / inverse;
-      // Currencies no forex pair links: the currency API's USD rates (units per one US dollar).
-      const usd = feeds.usdRates();
-      const q = usd.get(quote);
-      const w = usd.get(walletCurrency);
-      return q && w ? q / w : null;
-    },
-    knowsCurrency(code) {
-      return instruments.list().some((i) => i.base === code || i.quote === code) || feeds.usdRates().has(code);
-    },
+    conversionRate: (quote, walletCurrency) => conversions.rate(quote, walletCurrency),
+    knowsCurrency: (code) => conversions.knows(code),
     feeds,
     candles: (instrumentId, interval, limit) => aggregator.history(instrumentId, interval, limit),
     async start() {

@@ -23,6 +23,11 @@ export class PriceBook {
     return this.quotes.get(name);
   }
 
+  /** How many instruments have a price (it only grows: a quote is replaced, never removed). */
+  get size(): number {
+    return this.quotes.size;
+  }
+
   all(): Quote[] {
     return [...this.quotes.values()];
   }

@@ -11,8 +11,9 @@ export interface Market {
   status(): MarketStatus;
   isOpen(category: Category): boolean;
   /**
-   * Units of `quote` per one unit of `walletCurrency` (1 when equal), from the price book's forex pairs, else the
-   * currency API's rates; null when no rate is known.
+   * Units of `quote` per one unit of `walletCurrency` (1 when equal): along the shortest chain of priced instruments
+   * (a direct pair, else a cross rate such as EUR → USD → CNH), else through the USD rates of the currency API or the
+   * simulated feed (HKD); null when nothing links the two.
    */
   conversionRate(quote: string, walletCurrency: string): number | null;
   /** True when some instrument is quoted in or based on `code`, or the currency API knows it. */
