@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CANDLE_INTERVALS, CATEGORIES, CHART_INTERVALS, CLOSE_REASONS, type Category } from '../trading.ts';
 import {
+  IdParam,
   MoneyString,
   PagedQuery,
   UNSAFE_TEXT_MESSAGE,
@@ -215,7 +216,10 @@ export type LotOption = z.infer<typeof LotOption>;
 export const LotStateResponse = z.object({ lotState: z.enum(LOT_STATES), lotSelector: z.array(LotOption) });
 export type LotStateResponse = z.infer<typeof LotStateResponse>;
 
-/** GET /statements/history and /statements/export: closed trades of the active wallet, optional date range. */
+/**
+ * GET /statements/history and /statements/export: closed trades of one of the caller's wallets (walletId; the active
+ * wallet when absent), optional date range.
+ */
 const dateParam = z
   .string()
   .trim()
@@ -225,6 +229,11 @@ const dateParam = z
 export const StatementsQuery = PagedQuery.extend({
   dateStart: dateParam,
   dateEnd: dateParam,
+  walletId: z
+    .literal('')
+    .transform(() => undefined)
+    .or(IdParam.shape.id)
+    .optional(),
   format: z.enum(['csv', 'xlsx']).default('csv'),
 });
 export const StatementDto = z.object({

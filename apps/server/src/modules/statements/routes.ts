@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { StatementsQuery, StatementsResponse } from '@platform/domain';
 import { authOf, type RoutesPlugin } from '../../lib/http.ts';
-import { statementCsv, statementHistory } from './service.ts';
+import { statementCsv, statementHistory, statementWallet } from './service.ts';
 
 export const statementsRoutes: RoutesPlugin = async (app) => {
   const { db } = app.ctx;
@@ -23,10 +23,13 @@ export const statementsRoutes: RoutesPlugin = async (app) => {
     },
     async (req, reply) => {
       const q = { ...req.query, page: 1, limit: 15 };
-      const rows = statementCsv(db, authOf(req).user.id, q);
-      // Pull the first chunk before sending headers, so a bad date range still answers with a JSON error.
+      const userId = authOf(req).user.id;
+      const rows = statementCsv(db, userId, q);
+      // Pull the first chunk before sending headers, so a bad date range or wallet still answers with a JSON error.
       const first = await rows.next();
-      const name = `statement-${q.dateStart ?? 'all'}-${q.dateEnd ?? 'now'}.csv`;
+      const wallet = await statementWallet(db, userId, q.walletId);
+      const of = wallet ? `${wallet.currency}-${wallet.mode}-${wallet.id}-` : '';
+      const name = `statement-${of}${q.dateStart ?? 'all'}-${q.dateEnd ?? 'now'}.csv`;
       reply
         .header('Content-Type', 'text/csv; charset=utf-8')
         .header('Content-Disposition', `attachment; filename="${name}"`)

@@ -8,7 +8,7 @@ import {
   type StatementsResponse,
 } from '@platform/domain';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { orders } from '../../db/schema.ts';
+import { balances, orders } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
 import { offsetOf, pageMeta } from '../../lib/paging.ts';
 import { loadTrader } from '../trading/trader.ts';
@@ -19,17 +19,45 @@ type OrderRow = typeof orders.$inferSelect;
 
 const DAY_MS = 86_400_000;
 
-/** Closed trades of the active wallet whose close falls in [dateStart 00:00, dateEnd 24:00) UTC. */
+export interface StatementWallet {
+  id: number;
+  currency: string;
+  mode: string;
+}
+
+/**
+ * The wallet a statement covers: `walletId` when it is one of the caller's own wallets (real or demo; another
+ * user's, or none, is "Wallet not found"), else the caller's active wallet (null when they have none).
+ */
+export async function statementWallet(
+  db: Db,
+  userId: number,
+  walletId: number | undefined,
+): Promise<StatementWallet | null> {
+  if (walletId === undefined) {
+    const trader = await loadTrader(db, userId).catch(() => null);
+    return trader?.wallet ?? null;
+  }
+  const [w] = await db
+    .select({ id: balances.id, currency: balances.currency, mode: balances.mode })
+    .from(balances)
+    .where(and(eq(balances.id, walletId), eq(balances.userId, userId)))
+    .limit(1);
+  if (!w) throw new AppError('WALLET_NOT_FOUND');
+  return w;
+}
+
+/** Closed trades of the chosen wallet whose close falls in [dateStart 00:00, dateEnd 24:00) UTC. */
 async function closedTradesFilter(db: Db, userId: number, q: Query): Promise<SQL | undefined> {
   const from = q.dateStart ? new Date(`${q.dateStart}T00:00:00Z`) : null;
   const to = q.dateEnd ? new Date(Date.parse(`${q.dateEnd}T00:00:00Z`) + DAY_MS) : null;
   if ((from && Number.isNaN(from.getTime())) || (to && Number.isNaN(to.getTime())))
     throw new AppError('VALIDATION', 'Use the date format YYYY-MM-DD');
   if (from && to && from >= to) throw new AppError('INVALID_DATE_RANGE');
-  const trader = await loadTrader(db, userId).catch(() => null);
-  if (!trader) return undefined;
+  const wallet = await statementWallet(db, userId, q.walletId);
+  if (!wallet) return undefined;
   return and(
-    eq(orders.balanceId, trader.wallet.id),
+    eq(orders.balanceId, wallet.id),
     isNotNull(orders.closeTime),
     isNull(orders.voidedAt),
     from ? gte(orders.closeTime, from) : undefined,
