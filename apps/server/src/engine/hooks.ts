@@ -25,6 +25,8 @@ export interface RiskHooks {
   unrealizedPl(walletId: number): number;
   /** Open positions the engine tracks for a wallet. */
   openPositions(walletId: number): number;
+  /** Floating P/L of one open position in its wallet's currency at the last price; null when not tracked. */
+  positionPl(orderId: number): number | null;
 }
 
 /** Used until the risk engine is attached (tests of other modules, tools). */
@@ -35,4 +37,5 @@ export const noRisk: RiskHooks = {
   balanceChanged() {},
   unrealizedPl: () => 0,
   openPositions: () => 0,
+  positionPl: () => null,
 };

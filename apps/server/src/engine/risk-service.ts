@@ -197,6 +197,11 @@ export class RiskService implements RiskHooks {
     return this.engine.walletState(walletId)?.positions ?? 0;
   }
 
+  positionPl(orderId: number): number | null {
+    const pl = this.engine.positionPl(orderId);
+    return pl === null || !Number.isFinite(pl) ? null : pl;
+  }
+
   // ---- internals -----------------------------------------------------------------------------------------------------
 
   private track(order: OrderRow, wallet: WalletRef): void {

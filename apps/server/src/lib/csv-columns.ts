@@ -115,6 +115,7 @@ export const TRADE_CSV: ReadonlyArray<CsvColumn<AdminTradeDto>> = [
   { header: 'Spread', value: (r) => r.spread },
   { header: 'Margin Used', value: (r) => r.margin_used },
   { header: 'Pro/Loss', value: (r) => r.pro_loss },
+  { header: 'Floating P/L', value: (r) => r.live_pl },
   { header: 'Take Profit', value: (r) => r.profit },
   { header: 'Stop Loss', value: (r) => r.loss },
   { header: 'Leverage', value: (r) => r.leverage },

@@ -283,6 +283,11 @@ export const AdminTradeDto = z.object({
   spread: z.string(),
   margin_used: z.string(),
   pro_loss: z.string().nullable(),
+  /**
+   * An open trade's floating P/L in its wallet's currency at the last price, as the risk engine holds it (8
+   * decimals); null for a closed trade or before the engine has priced it. Live updates: TRADE_PL_EVENT.
+   */
+  live_pl: z.string().nullable(),
   profit: z.string().nullable(),
   loss: z.string().nullable(),
   leverage: z.number(),
@@ -290,6 +295,21 @@ export const AdminTradeDto = z.object({
   close_time: z.string().nullable(),
 });
 export type AdminTradeDto = z.infer<typeof AdminTradeDto>;
+/**
+ * Live floating P/L of the open trades a back-office list shows, over the realtime channel: staff emit
+ * TRADE_PL_WATCH {ids} (acknowledged with {ok, ids}: the ones they may see, open, at most 100) and get TRADE_PL_EVENT
+ * {pl: {id: decimal | null}} each second the figures move, until TRADE_PL_UNWATCH or another watch.
+ */
+export const TRADE_PL_WATCH = 'trades:watch';
+export const TRADE_PL_UNWATCH = 'trades:unwatch';
+export const TRADE_PL_EVENT = 'trades:pl';
+export const TRADE_PL_WATCH_MAX = 100;
+export const TradePlWatch = z.object({
+  ids: z.array(z.number().int().positive().max(2_147_483_647)).max(TRADE_PL_WATCH_MAX),
+});
+export type TradePlWatch = z.infer<typeof TradePlWatch>;
+export const TradePlEvent = z.object({ pl: z.record(z.string(), z.string().nullable()) });
+export type TradePlEvent = z.infer<typeof TradePlEvent>;
 export const AdminTradeListResponse = paged(AdminTradeDto);
 export const AdminTradeCloseRequest = OrderCloseRequest;
 /** PUT /admin/trades/{id}: every field optional; the close rate only for closed trades. */

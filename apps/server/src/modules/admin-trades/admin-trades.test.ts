@@ -8,6 +8,7 @@ import {
   signIn,
   type TestApp,
 } from '../../../test/helpers.ts';
+import { profitLoss } from '@platform/domain';
 import { auditLogs, ledgerEntries, orders, userProfiles, users } from '../../db/schema.ts';
 
 let t: TestApp;
@@ -79,6 +80,36 @@ describe('back-office trades', () => {
     expect((await call(admin, 'GET', '/admin/trades/api/everything')).statusCode).toBe(400);
     const csv = await call(admin, 'GET', '/admin/trades/api/all?format=csv');
     expect(csv.body.split('\r\n')[0]).toContain('Open Rate');
+  });
+
+  it("shows an open trade's floating P/L from the risk engine, following the price; none once closed", async () => {
+    const id = await open();
+    const [o] = await t.ctx.db.select().from(orders).where(eq(orders.id, id));
+    price(1.105);
+    const expected = profitLoss({
+      side: 'buy',
+      openRate: o.openRate,
+      closeRate: '1.105',
+      amount: o.tradeAmount,
+      spread: o.spread,
+      conversionRate: '1',
+    });
+    await expect.poll(() => t.ctx.risk.positionPl(id)).toBeCloseTo(expected.toNumber(), 6);
+    const rowOf = async (list: string) =>
+      (await call(admin, 'GET', `/admin/trades/api/${list}`)).json().data.find((r: { id: number }) => r.id === id);
+    const row = await rowOf('open');
+    expect(row.pro_loss).toBeNull();
+    expect(row.live_pl).toMatch(/^-?\d+\.\d{8}$/);
+    expect(Number(row.live_pl)).toBeCloseTo(t.ctx.risk.positionPl(id)!, 6);
+    expect(Number(row.live_pl)).toBeCloseTo(expected.toNumber(), 6);
+    // The manager's list carries the same figure; the price moves, so does the figure.
+    expect((await rowOf('all')).live_pl).toBe(row.live_pl);
+    price(1.095);
+    await expect.poll(async () => Number((await rowOf('open')).live_pl)).toBeLessThan(0);
+    await call(admin, 'POST', '/admin/trades/close', { orderId: id });
+    const closed = await rowOf('closed');
+    expect(closed.live_pl).toBeNull();
+    expect(closed.pro_loss).not.toBeNull();
   });
 
   it("closes at the server price through the client's close, once, audited", async () => {

@@ -14,12 +14,18 @@ import { listOrCsv } from '../../lib/csv-export.ts';
 import type { RoutesPlugin } from '../../lib/http.ts';
 import { staffOf } from '../../lib/staff-scope.ts';
 import { closeTrade, listTrades, updateTrade, voidTrade } from './service.ts';
+import { attachTradesLive } from './live.ts';
 
 /** Trades in the back office (spec §2 "Trades"): admins every customer's, managers their customers'. */
 export const adminTradesRoutes: RoutesPlugin = async (app) => {
   const { ctx } = app;
   const access = { access: [1, 2] } as const;
   const tags = ['admin trades'];
+
+  const detach = attachTradesLive(ctx);
+  app.addHook('onClose', async () => {
+    detach();
+  });
 
   app.get(
     '/admin/trades/api/:type',

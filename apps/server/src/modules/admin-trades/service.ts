@@ -25,7 +25,19 @@ type Order = typeof orders.$inferSelect;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-function tradeDto(o: Order, u: { email: string }, b: { mode: string; currency: string }): AdminTradeDto {
+/** An open trade's floating P/L as the risk engine holds it (8 decimals), null once closed or before its first price. */
+export function floatingPl(risk: AppContext['risk'], o: Pick<Order, 'id' | 'closeTime'>): string | null {
+  if (o.closeTime) return null;
+  const pl = risk.positionPl(o.id);
+  return pl === null ? null : dec(pl).toFixed(8);
+}
+
+function tradeDto(
+  o: Order,
+  u: { email: string },
+  b: { mode: string; currency: string },
+  livePl: string | null = null,
+): AdminTradeDto {
   return {
     id: o.id,
     user: { id: o.userId, email: u.email },
@@ -38,6 +50,7 @@ function tradeDto(o: Order, u: { email: string }, b: { mode: string; currency: s
     spread: o.spread,
     margin_used: o.marginUsed,
     pro_loss: o.proLoss,
+    live_pl: livePl,
     profit: o.takeProfit,
     loss: o.stopLoss,
     leverage: o.leverage,
@@ -60,7 +73,7 @@ const listFilter = (staff: StaffActor, type: ListType, userId?: number) =>
  * joined; the count stops a window past the page (lib/paging.ts countBound).
  */
 export async function listTrades(
-  ctx: Pick<AppContext, 'db'>,
+  ctx: Pick<AppContext, 'db' | 'risk'>,
   staff: StaffActor,
   type: ListType,
   q: PagedQuery & Walk,
@@ -87,7 +100,7 @@ export async function listTrades(
       .orderBy(desc(orders.id)),
     countUnlessWalking(q, () => ctx.db.select({ n: count() }).from(counted)),
   ]);
-  return { data: rows.map((r) => tradeDto(r.o, r.u, r.b)), meta: pageMeta(q, n, bound) };
+  return { data: rows.map((r) => tradeDto(r.o, r.u, r.b, floatingPl(ctx.risk, r.o))), meta: pageMeta(q, n, bound) };
 }
 
 /** One trade the staff member may act on (not voided), with its owner's email and wallet; 404 otherwise. */
@@ -168,7 +181,7 @@ export async function updateTrade(
       after: snapshot(order),
       ip: staff.ip,
     });
-    return tradeDto(order, u, b);
+    return tradeDto(order, u, b, floatingPl(ctx.risk, order));
   }
   const updated = await onWallet(ctx, current.balanceId, () =>
     ctx.db.transaction(async (tx) => {
