@@ -109,6 +109,11 @@ export const ERRORS = {
   WITHDRAWAL_NOT_FOUND: { status: 404, message: 'Withdrawal not found.' },
   ALREADY_REVIEWED: { status: 409, message: 'This request has already been reviewed.' },
   NOT_BANK_DEPOSIT: { status: 422, message: 'Transfer details can only be sent for a pending bank deposit.' },
+  DEPOSIT_AWAITS_PROOF: {
+    status: 409,
+    message:
+      'This bank deposit is still waiting for its transfer details and proof. Approve it only with an override and a reason.',
+  },
   INSUFFICIENT_FUNDS: {
     status: 422,
     message:

@@ -415,6 +415,8 @@ export const MoneyRecordDto = z.object({
   reference: z.string().nullable(),
   /** URL of the bank transfer proof (deposits). */
   proof: z.string().nullable(),
+  /** A pending bank deposit whose transfer details and proof the client has not sent yet (deposits only). */
+  awaiting_proof: z.boolean().optional(),
   decline_reason: z.string().nullable(),
   formattedDescription: FormattedBankDto.nullable(),
   user: z.object({ id: z.number(), email: z.string(), full_name: z.string() }),
@@ -492,6 +494,22 @@ export type WithdrawSettingsRequest = z.input<typeof WithdrawSettingsRequest>;
 /** POST /admin/withdraws/{id}/decline and /admin/kyc/{id}/decline: an optional reason. */
 export const DeclineRequest = z.object({ declineReason: optionalString(500) });
 export type DeclineRequest = z.input<typeof DeclineRequest>;
+
+/**
+ * POST /admin/deposits/{id}/approve. A bank deposit still waiting for its transfer details and proof is approved only
+ * with an override reason (audited); other deposits need no body.
+ */
+export const DepositApproveRequest = z.object({
+  overrideReason: z
+    .string()
+    .trim()
+    .max(500)
+    .optional()
+    .nullable()
+    .transform((s) => s || undefined)
+    .pipe(z.string().min(5, { error: 'Give a reason of at least 5 characters' }).optional()),
+});
+export type DepositApproveRequest = z.input<typeof DepositApproveRequest>;
 
 // ---------------------------------------------------------------------------------------------------------------
 // External payments

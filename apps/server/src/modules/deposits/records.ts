@@ -25,6 +25,9 @@ export function depositDescription(d: DepositRow): string | null {
   return d.providerRef ? `${gatewayName(d.gateway)} payment ${d.providerRef}` : `${gatewayName(d.gateway)} payment`;
 }
 
+/** A pending bank deposit whose client has not sent the transfer details and proof yet. */
+export const awaitsProof = (d: DepositRow): boolean => d.gateway === 'bank' && d.status === 'pending' && !d.proofFileId;
+
 type Joined = {
   d: DepositRow;
   b: { id: number; currency: string; mode: string };
@@ -45,6 +48,7 @@ export function depositDto({ d, b, u }: Joined): MoneyRecordDto {
     description: depositDescription(d),
     reference: d.reference,
     proof: fileUrl(d.proofFileId),
+    awaiting_proof: awaitsProof(d),
     decline_reason: d.declineReason,
     formattedDescription:
       d.gateway === 'bank' && d.bankName

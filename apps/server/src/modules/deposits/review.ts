@@ -8,7 +8,7 @@ import { AppError } from '../../lib/errors.ts';
 import { customerScope, type StaffActor } from '../../lib/staff-scope.ts';
 import { emitAll, insertNotification, insertStaffNotifications } from '../notifications/service.ts';
 import { moveMoney, onWallet } from '../wallets/ledger.ts';
-import { gatewayName, type DepositRow } from './records.ts';
+import { awaitsProof, gatewayName, type DepositRow } from './records.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'risk' | 'realtime'>;
 
@@ -20,6 +20,8 @@ export interface Settlement {
   reason?: string | null;
   /** What confirmed it, for the audit log (e.g. "stripe event evt_1"). */
   source: string;
+  /** Why staff approved a bank deposit that has no transfer details or proof yet (audited). */
+  override?: string;
 }
 
 /**
@@ -74,7 +76,14 @@ export async function settleDeposit(
     targetUserId: row.userId,
     action: `deposit.${s.outcome === 'approved' ? 'approve' : 'decline'}`,
     before: { id: row.id, status: 'pending', amount: row.amount, total: row.total },
-    after: { id: row.id, status: s.outcome, source: s.source, balanceAfter: walletBalance, reason: s.reason ?? null },
+    after: {
+      id: row.id,
+      status: s.outcome,
+      source: s.source,
+      balanceAfter: walletBalance,
+      reason: s.reason ?? null,
+      ...(s.override ? { overrideWithoutProof: s.override } : {}),
+    },
     ip: s.ip ?? null,
   });
   const amount = formatMoney(row.amount, row.currency);
@@ -124,13 +133,18 @@ export async function settleInTransaction(ctx: Ctx, deposit: DepositRow, s: Sett
   return result.r.row;
 }
 
-/** POST /admin/deposits/{id}/approve and /decline: a deposit in the staff member's scope, pending only. */
+/**
+ * POST /admin/deposits/{id}/approve and /decline: a deposit in the staff member's scope, pending only. A bank deposit
+ * whose client has not yet sent the transfer details and proof is approved only with an override reason, which the
+ * audit entry keeps (the money may not have arrived: the proof is what staff check the bank statement against).
+ */
 export async function reviewDeposit(
   ctx: Ctx,
   actor: StaffActor,
   id: number,
   outcome: 'approved' | 'declined',
   reason?: string | null,
+  overrideReason?: string,
 ): Promise<void> {
   const [deposit] = await ctx.db
     .select()
@@ -140,12 +154,15 @@ export async function reviewDeposit(
   if (!deposit) throw new AppError('DEPOSIT_NOT_FOUND');
   if (deposit.status !== 'pending')
     throw new AppError('ALREADY_REVIEWED', `This deposit was already ${deposit.status}.`);
+  const withoutProof = awaitsProof(deposit);
+  if (outcome === 'approved' && withoutProof && !overrideReason) throw new AppError('DEPOSIT_AWAITS_PROOF');
   const settled = await settleInTransaction(ctx, deposit, {
     outcome,
     actorId: actor.id,
     ip: actor.ip,
     reason: reason ?? null,
     source: `staff #${actor.id}`,
+    override: outcome === 'approved' && withoutProof ? overrideReason : undefined,
   });
   if (!settled) {
     const [now] = await ctx.db.select({ status: deposits.status }).from(deposits).where(eq(deposits.id, id));

@@ -1,6 +1,7 @@
 import {
   BankDepositRequest,
   DeclineRequest,
+  DepositApproveRequest,
   DepositCreatedResponse,
   DepositDetailResponse,
   DepositRequest,
@@ -121,9 +122,17 @@ export const depositsRoutes: RoutesPlugin = async (app) => {
 
   app.post(
     '/admin/deposits/:id/approve',
-    { config: moneyStaff, schema: { tags: ['deposits'], params: IdParam, response: { 200: MessageResponse } } },
+    {
+      config: moneyStaff,
+      schema: {
+        tags: ['deposits'],
+        params: IdParam,
+        body: DepositApproveRequest.nullish(),
+        response: { 200: MessageResponse },
+      },
+    },
     async (req) => {
-      await reviewDeposit(ctx, staffOf(req), req.params.id, 'approved');
+      await reviewDeposit(ctx, staffOf(req), req.params.id, 'approved', null, req.body?.overrideReason);
       return { message: 'Deposit approved successfully' };
     },
   );

@@ -17,7 +17,7 @@ export const filesRoutes: RoutesPlugin = async (app) => {
     async (req, reply) => {
       const file = await loadFile(app.ctx.db, req.params.id);
       const isPublic = file?.purpose === 'logo';
-      if (!file || (!isPublic && !(req.auth && mayRead(file, req.auth.user))))
+      if (!file || (!isPublic && !(req.auth && (await mayRead(app.ctx.db, file, req.auth.user)))))
         throw new AppError('NOT_FOUND', 'File not found.');
       const data = await fileBytes(app.ctx, file);
       return reply

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { storedFiles } from '../../db/schema.ts';
+import { storedFiles, userProfiles } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
 import { MAX_UPLOAD_BYTES, type UploadedFile } from '../../lib/multipart.ts';
 
@@ -129,13 +129,23 @@ export async function fileBytes(ctx: Pick<AppContext, 'objectStore'>, file: Stor
 }
 
 /**
- * Who may read a file: logos and QR images are shown on client pages (any signed-in user); a proof to its owner and
- * to admins and managers; a KYC document to its owner and to admins. Anyone else is told it does not exist.
+ * Who may read a file: logos and QR images are shown on client pages (any signed-in user); a bank-transfer proof to
+ * its owner, to admins and to the owner's own manager (back-office rule: the customer's manager only); a KYC document
+ * to its owner and to admins. Anyone else is told it does not exist.
  */
-export function mayRead(file: StoredFile, reader: { id: number; roleId: number }): boolean {
+export async function mayRead(db: DbOrTx, file: StoredFile, reader: { id: number; roleId: number }): Promise<boolean> {
   if (file.purpose === 'logo' || file.purpose === 'qr') return true;
   if (file.ownerId === reader.id) return true;
-  if (file.purpose === 'proof') return reader.roleId === 1 || reader.roleId === 2;
+  if (file.purpose === 'proof') {
+    if (reader.roleId === 1) return true;
+    if (reader.roleId !== 2 || file.ownerId === null) return false;
+    const [managed] = await db
+      .select({ id: userProfiles.userId })
+      .from(userProfiles)
+      .where(and(eq(userProfiles.userId, file.ownerId), eq(userProfiles.managerId, reader.id)))
+      .limit(1);
+    return Boolean(managed);
+  }
   if (file.purpose === 'kyc') return reader.roleId === 1;
   return false;
 }

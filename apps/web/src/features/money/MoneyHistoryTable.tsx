@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Button, Group, Pagination, Popover, Table, Text } from '@mantine/core';
+import { Anchor, Button, Group, Pagination, Popover, Table, Text } from '@mantine/core';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatMoney, pageCount, type MoneyRecordDto } from '@platform/domain';
 import { errorMessage } from '../../api/client.ts';
@@ -38,7 +39,8 @@ function ReasonPopover({ reason }: { reason: string | null }) {
 
 /**
  * Deposit or withdrawal history of the caller (page size 15): date, gateway, amount, fee, total, balance after,
- * status and description; a declined withdrawal shows its reason, a bank withdrawal its account.
+ * status and description; a declined withdrawal shows its reason, a bank withdrawal its account, and a bank deposit
+ * still waiting for its transfer details links back to the form that takes them.
  */
 export function MoneyHistoryTable({ kind }: { kind: 'deposits' | 'withdraws' }) {
   const { t } = useTranslation();
@@ -108,7 +110,16 @@ export function MoneyHistoryTable({ kind }: { kind: 'deposits' | 'withdraws' }) 
                       {r.status === 'declined' && kind === 'withdraws' && <ReasonPopover reason={r.decline_reason} />}
                     </Group>
                   </Table.Td>
-                  <Table.Td>{description(r)}</Table.Td>
+                  <Table.Td>
+                    {kind === 'deposits' && r.awaiting_proof ? (
+                      // A bank deposit waiting for its transfer details: back to the form that takes them and the proof.
+                      <Anchor component={Link} to={`/deposits/bank/${r.id}`} size="sm">
+                        {t('Add transfer details')}
+                      </Anchor>
+                    ) : (
+                      description(r)
+                    )}
+                  </Table.Td>
                 </Table.Tr>
               ))
             )}

@@ -9,12 +9,14 @@ export interface ConfirmPopoverProps {
   onConfirm: (reason: string) => Promise<unknown> | void;
   /** Also ask for an optional reason (a decline's "Decline Reason"). */
   reasonLabel?: string;
+  /** The reason must be given: Yes stays disabled until it is (an approval that overrides a rule). */
+  reasonRequired?: boolean;
   /** The control that opens the popover (an ActionIcon or Button). */
   children: ReactElement;
 }
 
 /** Row-action confirmation with a single Yes button (back-office spec §8 delete confirmations). */
-export function ConfirmPopover({ message, onConfirm, reasonLabel, children }: ConfirmPopoverProps) {
+export function ConfirmPopover({ message, onConfirm, reasonLabel, reasonRequired, children }: ConfirmPopoverProps) {
   const { t } = useTranslation();
   const [opened, setOpened] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -53,7 +55,8 @@ export function ConfirmPopover({ message, onConfirm, reasonLabel, children }: Co
         {reasonLabel && (
           <Textarea
             label={reasonLabel}
-            placeholder={t('Optional')}
+            placeholder={reasonRequired ? t('Required') : t('Optional')}
+            required={reasonRequired}
             rows={3}
             maxLength={500}
             value={reason}
@@ -65,7 +68,13 @@ export function ConfirmPopover({ message, onConfirm, reasonLabel, children }: Co
           <Button size="xs" variant="default" onClick={() => setOpened(false)}>
             {t('Cancel')}
           </Button>
-          <Button size="xs" color="red" loading={busy} onClick={() => void confirm()}>
+          <Button
+            size="xs"
+            color="red"
+            loading={busy}
+            disabled={reasonRequired && reason.trim() === ''}
+            onClick={() => void confirm()}
+          >
             {t('Yes')}
           </Button>
         </Group>

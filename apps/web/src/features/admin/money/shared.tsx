@@ -119,8 +119,11 @@ export function useReview(refresh: () => Promise<void>) {
 export interface ReviewActionsProps {
   approveMessage: string;
   declineMessage: string;
-  onApprove: () => Promise<unknown>;
+  /** Gets the override reason when `approveReasonLabel` asks for one. */
+  onApprove: (reason: string) => Promise<unknown>;
   onDecline: (reason: string) => Promise<unknown>;
+  /** Approving needs a reason (an override, e.g. a bank deposit with no proof yet): the label of its field. */
+  approveReasonLabel?: string;
   /** Offer the Approve button (KYC hides it once a document is approved). */
   canApprove?: boolean;
   /** Ask for an optional Decline Reason with the decline confirmation. */
@@ -135,6 +138,7 @@ export function ReviewActions({
   onDecline,
   canApprove = true,
   withReason = false,
+  approveReasonLabel,
 }: ReviewActionsProps) {
   const { t } = useTranslation();
   const declineButton = (
@@ -145,7 +149,12 @@ export function ReviewActions({
   return (
     <Group gap={6} wrap="nowrap">
       {canApprove && (
-        <ConfirmPopover message={approveMessage} onConfirm={onApprove}>
+        <ConfirmPopover
+          message={approveMessage}
+          onConfirm={onApprove}
+          reasonLabel={approveReasonLabel}
+          reasonRequired={approveReasonLabel !== undefined}
+        >
           <Button size="compact-sm" color="green" variant="light">
             {t('Approve')}
           </Button>

@@ -54,10 +54,23 @@ export function DepositsPage() {
         render: (r) =>
           r.status === 'pending' ? (
             <ReviewActions
-              approveMessage={t('Are you sure to approve this deposit?')}
+              approveMessage={
+                r.awaiting_proof
+                  ? t('The client has not sent the transfer details and proof yet. Approve anyway?')
+                  : t('Are you sure to approve this deposit?')
+              }
+              // Without the proof the server approves only with an override reason, which it audits.
+              approveReasonLabel={r.awaiting_proof ? t('Override reason') : undefined}
               declineMessage={t('Are you sure to decline this deposit?')}
-              onApprove={() =>
-                review(() => apiPost(`/admin/deposits/${r.id}/approve`), t('Deposit approved successfully'))
+              onApprove={(reason) =>
+                review(
+                  () =>
+                    apiPost(
+                      `/admin/deposits/${r.id}/approve`,
+                      r.awaiting_proof ? { overrideReason: reason } : undefined,
+                    ),
+                  t('Deposit approved successfully'),
+                )
               }
               // The spec reuses the withdraw text here; we say what happened (docs/spec-deviations.md).
               onDecline={() =>
