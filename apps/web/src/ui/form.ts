@@ -33,6 +33,6 @@ export function fieldProps<V extends Record<string, unknown>>(
 }
 
 /** Puts the server's per-field errors (`errors` of an API failure) under the matching inputs. */
-export function applyServerErrors<V extends Record<string, unknown>>(form: UseFormReturnType<V>, err: unknown): void {
+export function applyServerErrors<V>(form: UseFormReturnType<V>, err: unknown): void {
   if (err instanceof ApiError && err.errors) form.setErrors(err.errors);
 }

@@ -1,17 +1,9 @@
-import { Autocomplete, Button, Group, NumberInput, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Autocomplete, NumberInput, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
-import {
-  CHART_PROVIDERS,
-  GENERIC_ERROR,
-  InstrumentRequest,
-  type AdminInstrumentDto,
-  type AdminInstrumentResponse,
-  type Category,
-} from '@platform/domain';
-import { apiPost, apiPut, errorMessage } from '../../../api/client.ts';
-import { applyServerErrors, fieldProps } from '../../../ui/form.ts';
-import { toastError, toastSuccess } from '../../../ui/toast.ts';
+import { CHART_PROVIDERS, InstrumentRequest, type AdminInstrumentDto, type Category } from '@platform/domain';
+import { fieldProps } from '../../../ui/form.ts';
+import { FormActions, useSaveItem } from '../../../ui/list-page/index.ts';
 
 /** What the inputs hold: prices as typed text (exact decimals), numbers as NumberInput gives them. */
 export type InstrumentFormValues = {
@@ -45,6 +37,14 @@ function initialValues(instrument: AdminInstrumentDto | undefined, category: Cat
   };
 }
 
+/** The body of POST /admin/instruments and PUT .../{id}: an empty bid, ask or alias is null (the live price stays). */
+const instrumentPayload = (values: InstrumentFormValues) => ({
+  ...values,
+  bids: values.bids.trim() === '' ? null : values.bids.trim(),
+  asks: values.asks.trim() === '' ? null : values.asks.trim(),
+  alias: values.alias.trim() === '' ? null : values.alias,
+});
+
 export interface InstrumentFormProps {
   /** The instrument being edited; absent for add-new. */
   instrument?: AdminInstrumentDto;
@@ -65,23 +65,13 @@ export function InstrumentForm({ instrument, category, onSaved, onCancel }: Inst
   const f = (name: keyof InstrumentFormValues & string, type?: 'checkbox') =>
     fieldProps(form, name, t, type ? { type } : undefined);
 
-  const submit = async (values: InstrumentFormValues) => {
-    const payload = {
-      ...values,
-      bids: values.bids.trim() === '' ? null : values.bids.trim(),
-      asks: values.asks.trim() === '' ? null : values.asks.trim(),
-      alias: values.alias.trim() === '' ? null : values.alias,
-    };
-    try {
-      if (instrument) await apiPut<AdminInstrumentResponse>(`/admin/instruments/${instrument.id}`, payload);
-      else await apiPost<AdminInstrumentResponse>('/admin/instruments', payload);
-      toastSuccess(t(instrument ? 'Instrument updated successfully' : 'Instrument added successfully'));
-      onSaved();
-    } catch (err) {
-      applyServerErrors(form, err);
-      toastError(errorMessage(err, t(GENERIC_ERROR)));
-    }
-  };
+  const submit = useSaveItem(form, {
+    url: '/admin/instruments',
+    id: instrument?.id,
+    body: instrumentPayload,
+    savedMessage: t(instrument ? 'Instrument updated successfully' : 'Instrument added successfully'),
+    onSaved,
+  });
 
   const pricePlaceholder = (live: string | null | undefined) =>
     instrument && live ? `${t('Current')}: ${live}` : undefined;
@@ -134,16 +124,7 @@ export function InstrumentForm({ instrument, category, onSaved, onCancel }: Inst
           <NumberInput label={t('Swap (%)')} decimalScale={4} {...f('swap')} />
         </SimpleGrid>
         <Switch label={t('Tradable')} {...f('tradable', 'checkbox')} />
-        <Group justify="flex-end" gap="sm">
-          {onCancel && (
-            <Button variant="default" onClick={onCancel}>
-              {t('Cancel')}
-            </Button>
-          )}
-          <Button type="submit" loading={form.submitting} disabled={form.submitting}>
-            {instrument ? t('Update') : t('Submit')}
-          </Button>
-        </Group>
+        <FormActions editing={Boolean(instrument)} submitting={form.submitting} onCancel={onCancel} />
       </Stack>
     </form>
   );

@@ -1,26 +1,19 @@
-import { useCallback, useMemo, useState } from 'react';
-import { Modal } from '@mantine/core';
+import { useMemo } from 'react';
 import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { CATEGORIES, GENERIC_ERROR, type AdminInstrumentDto, type Category } from '@platform/domain';
-import { ApiError, apiDelete } from '../../../api/client.ts';
-import { toastError, toastSuccess } from '../../../ui/toast.ts';
-import {
-  AddNewButton,
-  DataTable,
-  EditDeleteActions,
-  StatusChip,
-  useRefreshList,
-  type DataTableColumn,
-} from '../../../ui/data-table/index.ts';
+import { CATEGORIES, type AdminInstrumentDto, type Category } from '@platform/domain';
+import type { ApiError } from '../../../api/client.ts';
+import { StatusChip, type DataTableColumn } from '../../../ui/data-table/index.ts';
+import { ListPage } from '../../../ui/list-page/index.ts';
 import { PageNotFound } from '../StatusViews.tsx';
 import { InstrumentForm } from './InstrumentForm.tsx';
 
 export const instrumentsUrl = (type: Category) => `/admin/instruments/api/${type}`;
 
-type Editing = { mode: 'add' } | { mode: 'edit'; instrument: AdminInstrumentDto } | null;
-
 const isCategory = (v: string | undefined): v is Category => (CATEGORIES as readonly string[]).includes(v ?? '');
+const deleteUrl = (instrument: AdminInstrumentDto) => `/admin/instruments/${instrument.id}`;
+// A refusal the admin can act on (open positions, trade history) says why; anything else is generic (spec §8).
+const isConflict = (err: ApiError) => err.status === 409;
 
 /** Instruments (/admin/instruments/{type}): the category's instruments with add, edit and delete (back-office spec §2). */
 export function InstrumentsPage() {
@@ -32,25 +25,6 @@ export function InstrumentsPage() {
 
 function InstrumentsList({ type }: { type: Category }) {
   const { t } = useTranslation();
-  const [editing, setEditing] = useState<Editing>(null);
-  const url = instrumentsUrl(type);
-  const refresh = useRefreshList(url);
-
-  const remove = useCallback(
-    async (instrument: AdminInstrumentDto) => {
-      try {
-        await apiDelete(`/admin/instruments/${instrument.id}`);
-      } catch (err) {
-        // A refusal the admin can act on (open positions, trade history) says why; anything else is generic (spec §8).
-        toastError(err instanceof ApiError && err.status === 409 ? err.message : t(GENERIC_ERROR));
-        return;
-      }
-      toastSuccess(t('Instrument deleted successfully'));
-      await refresh();
-    },
-    [t, refresh],
-  );
-
   const columns = useMemo<DataTableColumn<AdminInstrumentDto>[]>(
     () => [
       { key: 'id', label: t('ID'), sortable: true, width: 70 },
@@ -69,50 +43,21 @@ function InstrumentsList({ type }: { type: Category }) {
         render: (i) =>
           i.tradable ? <StatusChip label={t('Yes')} color="green" /> : <StatusChip label={t('No')} color="red" />,
       },
-      {
-        key: 'actions',
-        label: t('ACTIONS'),
-        render: (i) => (
-          <EditDeleteActions
-            onEdit={() => setEditing({ mode: 'edit', instrument: i })}
-            deleteMessage={t('Are you sure to delete this pair?')}
-            onDelete={() => remove(i)}
-          />
-        ),
-      },
     ],
-    [t, remove],
+    [t],
   );
-
-  const close = () => setEditing(null);
-
   return (
-    <>
-      <DataTable<AdminInstrumentDto>
-        url={url}
-        columns={columns}
-        toolbar={<AddNewButton onClick={() => setEditing({ mode: 'add' })} />}
-        exportable
-      />
-      <Modal
-        opened={editing !== null}
-        onClose={close}
-        size="lg"
-        title={editing?.mode === 'edit' ? t('Edit Instrument') : t('Add Instrument')}
-      >
-        {editing && (
-          <InstrumentForm
-            key={editing.mode === 'edit' ? editing.instrument.id : 'new'}
-            instrument={editing.mode === 'edit' ? editing.instrument : undefined}
-            category={type}
-            onCancel={close}
-            onSaved={() => {
-              close();
-              void refresh();
-            }}
-          />
-        )}
-      </Modal>
-    </>
+    <ListPage<AdminInstrumentDto>
+      url={instrumentsUrl(type)}
+      columns={columns}
+      exportable
+      addTitle={t('Add Instrument')}
+      editTitle={t('Edit Instrument')}
+      deleteMessage={t('Are you sure to delete this pair?')}
+      deleteUrl={deleteUrl}
+      deletedMessage={t('Instrument deleted successfully')}
+      explainRefusal={isConflict}
+      form={({ item, ...props }) => <InstrumentForm instrument={item} category={type} {...props} />}
+    />
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Group, PasswordInput, Select, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
+import { Group, PasswordInput, Select, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import {
@@ -6,11 +6,9 @@ import {
   STAFF_ROLES,
   StaffUserCreateRequest,
   StaffUserUpdateRequest,
-  type MessageResponse,
   type StaffUserDto,
 } from '@platform/domain';
-import { ApiError, apiPost, apiPut, errorMessage } from '../../../api/client.ts';
-import { toastError, toastSuccess } from '../../../ui/toast.ts';
+import { FormActions, useSaveItem } from '../../../ui/list-page/index.ts';
 
 /** What the inputs hold; the role is a string because Select works with strings. */
 export interface StaffUserFormValues {
@@ -34,6 +32,18 @@ function initialValues(user: StaffUserDto | undefined, defaultRoleId: number): S
     isActive: user?.is_active ?? true,
   };
 }
+
+/** The body of POST /admin/users and PUT /admin/users/{id}. */
+const staffUserPayload = (values: StaffUserFormValues) => ({
+  fullName: values.fullName,
+  email: values.email,
+  // On edit a blank password means "keep the current one", so it is not sent.
+  password: values.password === '' ? undefined : values.password,
+  roleId: Number(values.roleId),
+  whitelist: values.whitelist,
+  isEmailVerified: values.isEmailVerified,
+  isActive: values.isActive,
+});
 
 export interface StaffUserFormProps {
   /** The user being edited; absent for add-new. */
@@ -62,27 +72,13 @@ export function StaffUserForm({ user, defaultRoleId = 1, onSaved, onCancel }: St
     return { ...props, error: typeof error === 'string' ? t(error) : error };
   };
 
-  const submit = async (values: StaffUserFormValues) => {
-    const payload = {
-      fullName: values.fullName,
-      email: values.email,
-      // On edit a blank password means "keep the current one", so it is not sent.
-      password: values.password === '' ? undefined : values.password,
-      roleId: Number(values.roleId),
-      whitelist: values.whitelist,
-      isEmailVerified: values.isEmailVerified,
-      isActive: values.isActive,
-    };
-    try {
-      if (user) await apiPut<MessageResponse>(`/admin/users/${user.id}`, payload);
-      else await apiPost<MessageResponse>('/admin/users', payload);
-      toastSuccess(t(user ? 'User updated successfully' : 'User added successfully'));
-      onSaved();
-    } catch (err) {
-      if (err instanceof ApiError && err.errors) form.setErrors(err.errors);
-      toastError(errorMessage(err, t('Something went wrong')));
-    }
-  };
+  const submit = useSaveItem(form, {
+    url: '/admin/users',
+    id: user?.id,
+    body: staffUserPayload,
+    savedMessage: t(user ? 'User updated successfully' : 'User added successfully'),
+    onSaved,
+  });
 
   const roleOptions = STAFF_ROLES.map((r) => ({ value: String(r), label: t(ROLE_NAMES[r]) }));
 
@@ -111,16 +107,7 @@ export function StaffUserForm({ user, defaultRoleId = 1, onSaved, onCancel }: St
           <Switch label={t('Email Verified')} {...field('isEmailVerified', 'checkbox')} />
           <Switch label={t('Active')} {...field('isActive', 'checkbox')} />
         </Group>
-        <Group justify="flex-end" gap="sm">
-          {onCancel && (
-            <Button variant="default" onClick={onCancel}>
-              {t('Cancel')}
-            </Button>
-          )}
-          <Button type="submit" loading={form.submitting} disabled={form.submitting}>
-            {user ? t('Update') : t('Submit')}
-          </Button>
-        </Group>
+        <FormActions editing={Boolean(user)} submitting={form.submitting} onCancel={onCancel} />
       </Stack>
     </form>
   );

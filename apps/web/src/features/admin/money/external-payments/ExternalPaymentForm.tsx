@@ -1,10 +1,9 @@
-import { Button, Group, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
-import { ExternalPaymentRequest, GENERIC_ERROR, type ExternalPaymentDto, type MessageResponse } from '@platform/domain';
-import { apiPost, apiPut, errorMessage } from '../../../../api/client.ts';
-import { applyServerErrors, fieldProps, schemaErrors } from '../../../../ui/form.ts';
-import { toastError, toastSuccess } from '../../../../ui/toast.ts';
+import { ExternalPaymentRequest, type ExternalPaymentDto } from '@platform/domain';
+import { fieldProps, schemaErrors } from '../../../../ui/form.ts';
+import { FormActions, useSaveItem } from '../../../../ui/list-page/index.ts';
 import { ImageUpload } from '../ImageUpload.tsx';
 
 export interface ExternalPaymentFormValues {
@@ -53,19 +52,13 @@ export function ExternalPaymentForm({ payment, onSaved, onCancel }: ExternalPaym
     validateInputOnBlur: true,
   });
 
-  const submit = async (values: ExternalPaymentFormValues) => {
-    try {
-      const body = externalPaymentFormData(values);
-      if (payment) await apiPut<MessageResponse>(`/admin/externalPayments/${payment.id}`, body);
-      else await apiPost<MessageResponse>('/admin/externalPayments', body);
-    } catch (err) {
-      applyServerErrors(form, err);
-      toastError(errorMessage(err, t(GENERIC_ERROR)));
-      return;
-    }
-    toastSuccess(t(payment ? 'External payment updated successfully' : 'External payment added successfully'));
-    onSaved();
-  };
+  const submit = useSaveItem(form, {
+    url: '/admin/externalPayments',
+    id: payment?.id,
+    body: externalPaymentFormData,
+    savedMessage: t(payment ? 'External payment updated successfully' : 'External payment added successfully'),
+    onSaved,
+  });
 
   const logoError = form.errors.logo;
   return (
@@ -94,16 +87,7 @@ export function ExternalPaymentForm({ payment, onSaved, onCancel }: ExternalPaym
           <TextInput label={t('Custom Label')} autoComplete="off" {...fieldProps(form, 'customLabel', t)} />
           <TextInput label={t('Custom Value')} autoComplete="off" {...fieldProps(form, 'customValue', t)} />
         </SimpleGrid>
-        <Group justify="flex-end" gap="sm">
-          {onCancel && (
-            <Button variant="default" onClick={onCancel}>
-              {t('Cancel')}
-            </Button>
-          )}
-          <Button type="submit" loading={form.submitting} disabled={form.submitting}>
-            {payment ? t('Update') : t('Submit')}
-          </Button>
-        </Group>
+        <FormActions editing={Boolean(payment)} submitting={form.submitting} onCancel={onCancel} />
       </Stack>
     </form>
   );

@@ -1,10 +1,9 @@
-import { Button, Group, NumberInput, SimpleGrid, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { NumberInput, SimpleGrid, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
-import { GENERIC_ERROR, PricingPlanRequest, type MessageResponse, type PricingPlanDto } from '@platform/domain';
-import { apiPost, apiPut, errorMessage } from '../../../../api/client.ts';
-import { applyServerErrors, fieldProps } from '../../../../ui/form.ts';
-import { toastError, toastSuccess } from '../../../../ui/toast.ts';
+import { PricingPlanRequest, type PricingPlanDto } from '@platform/domain';
+import { fieldProps } from '../../../../ui/form.ts';
+import { FormActions, useSaveItem } from '../../../../ui/list-page/index.ts';
 
 /** The asset classes a plan sets a leverage and stop out for, in the order the form shows them. */
 export const PLAN_CLASSES = [
@@ -60,19 +59,13 @@ export function PricingPlanForm({ plan, onSaved, onCancel }: PricingPlanFormProp
   });
   const f = (name: keyof PlanFormValues & string) => fieldProps(form, name, t);
 
-  const submit = async (values: PlanFormValues) => {
-    try {
-      const payload = planPayload(values);
-      if (plan) await apiPut<MessageResponse>(`/admin/pricing/${plan.id}`, payload);
-      else await apiPost<MessageResponse>('/admin/pricing', payload);
-    } catch (err) {
-      applyServerErrors(form, err);
-      toastError(errorMessage(err, t(GENERIC_ERROR)));
-      return;
-    }
-    toastSuccess(t(plan ? 'Plan updated successfully' : 'Plan added successfully'));
-    onSaved();
-  };
+  const submit = useSaveItem(form, {
+    url: '/admin/pricing',
+    id: plan?.id,
+    body: planPayload,
+    savedMessage: t(plan ? 'Plan updated successfully' : 'Plan added successfully'),
+    onSaved,
+  });
 
   return (
     <form onSubmit={form.onSubmit(submit)} noValidate>
@@ -118,16 +111,7 @@ export function PricingPlanForm({ plan, onSaved, onCancel }: PricingPlanFormProp
             />,
           ])}
         </SimpleGrid>
-        <Group justify="flex-end" gap="sm">
-          {onCancel && (
-            <Button variant="default" onClick={onCancel}>
-              {t('Cancel')}
-            </Button>
-          )}
-          <Button type="submit" loading={form.submitting} disabled={form.submitting}>
-            {plan ? t('Update') : t('Submit')}
-          </Button>
-        </Group>
+        <FormActions editing={Boolean(plan)} submitting={form.submitting} onCancel={onCancel} />
       </Stack>
     </form>
   );

@@ -1,43 +1,20 @@
-import { useCallback, useMemo, useState } from 'react';
-import { Modal } from '@mantine/core';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { GENERIC_ERROR, formatMoney, type PricingPlanDto } from '@platform/domain';
-import { ApiError, apiDelete } from '../../../../api/client.ts';
-import { toastError, toastSuccess } from '../../../../ui/toast.ts';
-import {
-  AddNewButton,
-  DataTable,
-  EditDeleteActions,
-  useRefreshList,
-  type DataTableColumn,
-} from '../../../../ui/data-table/index.ts';
+import { formatMoney, type PricingPlanDto } from '@platform/domain';
+import type { ApiError } from '../../../../api/client.ts';
+import type { DataTableColumn } from '../../../../ui/data-table/index.ts';
+import { ListPage } from '../../../../ui/list-page/index.ts';
 import { PricingPlanForm } from './PricingPlanForm.tsx';
 
 export const PRICING_PLANS_URL = '/dashboard/pricing';
 
-type Editing = { mode: 'add' } | { mode: 'edit'; plan: PricingPlanDto } | null;
+const deleteUrl = (plan: PricingPlanDto) => `/admin/pricing/${plan.id}`;
+// A refusal says why (a plan with subscribers is kept); anything else is generic.
+const isRefusal = (err: ApiError) => err.status < 500 && err.message !== '';
 
 /** Pricing Plan (/admin/pricing): the plans customers subscribe to, with add, edit and delete (back-office spec §2). */
 export function PricingPlansPage() {
   const { t } = useTranslation();
-  const [editing, setEditing] = useState<Editing>(null);
-  const refresh = useRefreshList(PRICING_PLANS_URL);
-
-  const remove = useCallback(
-    async (plan: PricingPlanDto) => {
-      try {
-        await apiDelete(`/admin/pricing/${plan.id}`);
-      } catch (err) {
-        // A refusal says why (a plan with subscribers is kept); anything else is generic.
-        toastError(err instanceof ApiError && err.status < 500 && err.message ? err.message : t(GENERIC_ERROR));
-        return;
-      }
-      toastSuccess(t('Plan deleted successfully'));
-      await refresh();
-    },
-    [t, refresh],
-  );
-
   const columns = useMemo<DataTableColumn<PricingPlanDto>[]>(
     () => [
       { key: 'id', label: t('ID'), sortable: true, width: 70 },
@@ -49,48 +26,20 @@ export function PricingPlansPage() {
       { key: 'index_leverage', label: t('INDEX LEV.'), sortable: true },
       { key: 'crypto_leverage', label: t('CRYPTO LEV.'), sortable: true },
       { key: 'subscribers', label: t('SUBSCRIBERS'), sortable: true },
-      {
-        key: 'actions',
-        label: t('ACTIONS'),
-        render: (p) => (
-          <EditDeleteActions
-            onEdit={() => setEditing({ mode: 'edit', plan: p })}
-            deleteMessage={t('Are you sure to delete this plan?')}
-            onDelete={() => remove(p)}
-          />
-        ),
-      },
     ],
-    [t, remove],
+    [t],
   );
-
-  const close = () => setEditing(null);
-
   return (
-    <>
-      <DataTable<PricingPlanDto>
-        url={PRICING_PLANS_URL}
-        columns={columns}
-        toolbar={<AddNewButton onClick={() => setEditing({ mode: 'add' })} />}
-      />
-      <Modal
-        opened={editing !== null}
-        onClose={close}
-        size="lg"
-        title={editing?.mode === 'edit' ? t('Edit Plan') : t('Add Plan')}
-      >
-        {editing && (
-          <PricingPlanForm
-            key={editing.mode === 'edit' ? editing.plan.id : 'new'}
-            plan={editing.mode === 'edit' ? editing.plan : undefined}
-            onCancel={close}
-            onSaved={() => {
-              close();
-              void refresh();
-            }}
-          />
-        )}
-      </Modal>
-    </>
+    <ListPage<PricingPlanDto>
+      url={PRICING_PLANS_URL}
+      columns={columns}
+      addTitle={t('Add Plan')}
+      editTitle={t('Edit Plan')}
+      deleteMessage={t('Are you sure to delete this plan?')}
+      deleteUrl={deleteUrl}
+      deletedMessage={t('Plan deleted successfully')}
+      explainRefusal={isRefusal}
+      form={({ item, ...props }) => <PricingPlanForm plan={item} {...props} />}
+    />
   );
 }
