@@ -286,7 +286,12 @@ export const kycDocuments = pgTable(
     reviewedAt: timestamp('reviewed_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
   },
-  (t) => [index('kyc_user_idx').on(t.userId), index('kyc_status_idx').on(t.status, t.id)],
+  (t) => [
+    index('kyc_user_idx').on(t.userId),
+    index('kyc_status_idx').on(t.status, t.id),
+    // The three document types of KYC_DOCUMENT_TYPES (packages/domain): any other would break every KYC list's answer.
+    check('kyc_documents_type_check', sql`${t.type} in ('national_id', 'passport', 'driver_license')`),
+  ],
 );
 
 /** Staff actions: who, on whom, what, before and after. Written in the same transaction as the change. */

@@ -1,5 +1,5 @@
 import { eq, inArray } from 'drizzle-orm';
-import { dec, profitLoss, requiredMargin, type Decimal } from '@platform/domain';
+import { dec, KYC_DOCUMENT_TYPES, profitLoss, requiredMargin, type Decimal } from '@platform/domain';
 import type { Db, DbOrTx } from '../client.ts';
 import {
   balances,
@@ -179,14 +179,12 @@ export async function seedDemoActivity(db: Db, now = Date.now()): Promise<void> 
         .returning({ id: balances.id });
       await tx.update(users).set({ activeBalanceId: real.id }).where(eq(users.id, user.id));
       if (events.some((e) => e.kind === 'deposit' && e.status === 'approved'))
-        await tx
-          .insert(kycDocuments)
-          .values({
-            userId: user.id,
-            type: pick(['passport', 'id_card', 'driving_license']),
-            status: 'approved',
-            createdAt: new Date(joined + DAY / 4),
-          });
+        await tx.insert(kycDocuments).values({
+          userId: user.id,
+          type: pick(KYC_DOCUMENT_TYPES),
+          status: 'approved',
+          createdAt: new Date(joined + DAY / 4),
+        });
       const wallets = { demo: new Wallet(tx, demo.id), real: new Wallet(tx, real.id) };
       await wallets.demo.move(dec(10000), 'seed', null, null, null, 'Demo funding', joined);
       for (const e of events) await apply(tx, e, user.id, wallets, tradables, admin?.id ?? null, rnd);
