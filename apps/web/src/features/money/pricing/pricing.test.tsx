@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { currentUserFixture } from '../../../test/fixtures.ts';
-import { mockMoneyApi, realUser, renderMoneyRoutes, stubLocation } from '../testing.tsx';
+import { mockMoneyApi, PLANS, realUser, renderMoneyRoutes } from '../testing.tsx';
 import { ForcedPlanModal } from './ForcedPlanModal.tsx';
 import { PricingPage } from './PricingPage.tsx';
 
@@ -27,17 +27,66 @@ describe('PricingPage', () => {
     expect(within(silver).getByRole('button', { name: 'Get Started' })).toBeTruthy();
   });
 
-  it('reloads the page after a subscription', async () => {
-    const { reload } = stubLocation();
-    const api = mockMoneyApi({}, (c) =>
+  it('shows the price in the wallet currency with the conversion, and asks to confirm that amount before charging', async () => {
+    const eur = {
+      ...PLANS,
+      data: PLANS.data.map((p) =>
+        p.id === 2 ? { ...p, charge: { wallet_id: 12, amount: '231.49', currency: 'EUR', rate: '1.08' } } : p,
+      ),
+    };
+    const api = mockMoneyApi({}, (c) => {
+      if (c.method === 'GET' && c.path === '/dashboard/pricing') return { body: eur };
+      if (c.method === 'POST' && c.path === '/dashboard/pricing/subscribe/2')
+        return { body: { message: 'You are now on the Silver plan.' } };
+      return undefined;
+    });
+    showPricing();
+    const silver = await screen.findByTestId('plan-2');
+    expect(within(silver).getByTestId('plan-price').textContent).toBe('€231.49');
+    expect(within(silver).getByText('$250.00 at 1 EUR = 1.08 USD')).toBeTruthy();
+
+    fireEvent.click(within(silver).getByRole('button', { name: 'Get Started' }));
+    const confirm = await screen.findByTestId('plan-confirm');
+    expect(within(confirm).getByTestId('plan-confirm-amount').textContent).toBe('€231.49');
+    expect(within(confirm).getByText('€231.49 will be charged once from your real EUR wallet.')).toBeTruthy();
+    // Nothing is charged until the customer confirms.
+    expect(api.posted('/dashboard/pricing/subscribe/2')).toHaveLength(0);
+    const pay = await within(confirm).findByRole('button', { name: 'Pay €231.49' });
+    await waitFor(() => expect((pay as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(pay);
+    expect(await screen.findByText('You are now on the Silver plan.')).toBeTruthy();
+    expect(api.posted('/dashboard/pricing/subscribe/2').map((c) => c.body)).toEqual([
+      { amount: '231.49', currency: 'EUR' },
+    ]);
+    await waitFor(() => expect(screen.queryByTestId('plan-confirm')).toBeNull());
+  });
+
+  it('charges nothing when the confirmation is cancelled', async () => {
+    const api = mockMoneyApi();
+    showPricing();
+    fireEvent.click(within(await screen.findByTestId('plan-2')).getByRole('button', { name: 'Get Started' }));
+    const confirm = await screen.findByTestId('plan-confirm');
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByTestId('plan-confirm')).toBeNull());
+    expect(api.posted('/dashboard/pricing/subscribe/2')).toHaveLength(0);
+  });
+
+  it('keeps the confirmation open with the server message when the price moved', async () => {
+    mockMoneyApi({}, (c) =>
       c.method === 'POST' && c.path === '/dashboard/pricing/subscribe/2'
-        ? { body: { message: 'Plan changed' } }
+        ? {
+            status: 409,
+            body: { message: 'The price is now €208.34 at the current rate. Please confirm the new price.' },
+          }
         : undefined,
     );
     showPricing();
     fireEvent.click(within(await screen.findByTestId('plan-2')).getByRole('button', { name: 'Get Started' }));
-    await waitFor(() => expect(reload).toHaveBeenCalled());
-    expect(api.posted('/dashboard/pricing/subscribe/2')).toHaveLength(1);
+    const pay = await screen.findByRole('button', { name: 'Pay $250.00' });
+    await waitFor(() => expect((pay as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(pay);
+    expect((await screen.findByTestId('plan-confirm-error')).textContent).toMatch(/now €208.34/);
+    expect(screen.getByTestId('location').textContent).toBe('/pricing');
   });
 
   it('sends a failed subscription to /deposits with "Not enough balance" and the server reason below', async () => {
@@ -48,6 +97,9 @@ describe('PricingPage', () => {
     );
     showPricing();
     fireEvent.click(within(await screen.findByTestId('plan-2')).getByRole('button', { name: 'Get Started' }));
+    const pay = await screen.findByRole('button', { name: 'Pay $250.00' });
+    await waitFor(() => expect((pay as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(pay);
     await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/deposits'));
     expect(await screen.findByText('Not enough balance')).toBeTruthy();
     expect(screen.getByText('No rate for EUR to USD')).toBeTruthy();
