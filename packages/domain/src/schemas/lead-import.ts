@@ -51,8 +51,11 @@ export const LeadCsvRejectedRow = z.object({ row: z.number(), reasons: z.array(z
 export const LeadCsvDuplicateRow = z.object({
   row: z.number(),
   field: z.enum(['email', 'phone']),
-  /** What it duplicates: an existing lead, an existing customer, or an earlier row of the same file. */
-  matches: z.enum(['lead', 'customer', 'file']),
+  /**
+   * What it duplicates: an existing lead or customer the uploader may see, an earlier row of the same file, or
+   * 'known': a record the uploader may not see (another affiliate's lead, someone else's customer), not said whose.
+   */
+  matches: z.enum(['lead', 'customer', 'file', 'known']),
 });
 
 export const LeadCsvReport = z.object({

@@ -4,10 +4,11 @@ import { LEAD_CSV_COLUMNS, LEAD_CSV_REPORT_ROWS, LeadCreateRequest, type LeadCsv
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
-import { leadImports, salesStatuses } from '../../db/schema.ts';
+import { leadImports, salesStatuses, users } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { StaffActor } from '../../lib/staff-scope.ts';
+import { customerScope, type StaffActor } from '../../lib/staff-scope.ts';
+import { leadScope } from './scope.ts';
 import { readLeadsCsv, type CsvHeader, type CsvRow } from './csv-file.ts';
 
 type Ctx = Pick<AppContext, 'db'>;
@@ -98,7 +99,7 @@ export async function importLeads(ctx: Ctx, job: ImportJob): Promise<LeadCsvRepo
       .where(eq(leadImports.id, job.importId))
       .for('update');
     if (current?.status !== 'running') return null;
-    const duplicates = await findDuplicates(tx, candidates);
+    const duplicates = await findDuplicates(tx, actor, candidates);
     const dupRows = new Set(duplicates.map((d) => d.row));
     const accepted = candidates.filter((c) => !dupRows.has(c.row));
     for (let i = 0; i < accepted.length; i += INSERT_CHUNK) {
@@ -141,33 +142,45 @@ export async function importLeads(ctx: Ctx, job: ImportJob): Promise<LeadCsvRepo
 
 /**
  * Rows whose email or phone is already a lead's or a customer's, or an earlier row's. One query per kind over the
- * whole file (hash joins against the file's values), not one per row.
+ * whole file (hash joins against the file's values), not one per row. A match the uploader may not see (another
+ * affiliate's lead, a customer outside a manager's care) is reported only as 'known': whose it is stays hidden, so
+ * a file cannot be used to learn who the broker's customers are or which leads other affiliates brought.
  */
-async function findDuplicates(tx: Tx, candidates: Candidate[]): Promise<Duplicate[]> {
+async function findDuplicates(tx: Tx, actor: StaffActor, candidates: Candidate[]): Promise<Duplicate[]> {
   const emails = [...new Set(candidates.flatMap((c) => (c.lead.email ? [c.lead.email] : [])))];
   const phones = [...new Set(candidates.flatMap((c) => (c.phoneDigits ? [c.phoneDigits] : [])))];
-  const taken = new Map<string, 'lead' | 'customer'>();
+  const taken = new Map<string, Duplicate['matches']>();
+  // The uploader's scopes, on unaliased `users` and `leads` (the helpers name those tables).
+  const seesCustomer = customerScope(actor, users.id);
+  const seesLead = leadScope(actor);
+  const note = (key: string, rows: Array<{ kind: 'lead' | 'customer'; v: string; visible: boolean }>) => {
+    for (const r of rows) {
+      const k = `${key}:${r.v}`;
+      const shown = r.visible ? r.kind : 'known';
+      const before = taken.get(k);
+      // A match the uploader may see is named (a customer before a lead); otherwise it is only 'known'.
+      if (!before || before === 'known' || (before === 'lead' && shown === 'customer')) taken.set(k, shown);
+    }
+  };
+  type Match = { rows: Array<{ kind: 'lead' | 'customer'; v: string; visible: boolean }> };
   if (emails.length > 0) {
     const { rows } = (await tx.execute(sql`
       with f(v) as (select jsonb_array_elements_text(${JSON.stringify(emails)}::jsonb))
-      select 'customer' as kind, f.v from f join users u on lower(u.email) = f.v where u.role_id = 3 and u.deleted_at is null
+      select 'customer' as kind, f.v, (${seesCustomer}) as visible
+        from f join users on lower(users.email) = f.v where users.role_id = 3 and users.deleted_at is null
       union all
-      select 'lead', f.v from f join leads l on lower(l.email) = f.v where l.deleted_at is null`)) as unknown as {
-      rows: Array<{ kind: 'lead' | 'customer'; v: string }>;
-    };
-    for (const r of rows) if (!taken.has(`e:${r.v}`) || r.kind === 'customer') taken.set(`e:${r.v}`, r.kind);
+      select 'lead', f.v, (${seesLead}) from f join leads on lower(leads.email) = f.v where leads.deleted_at is null`)) as unknown as Match;
+    note('e', rows);
   }
   if (phones.length > 0) {
     const { rows } = (await tx.execute(sql`
       with f(v) as (select jsonb_array_elements_text(${JSON.stringify(phones)}::jsonb))
-      select 'customer' as kind, f.v from f
+      select 'customer' as kind, f.v, (${seesCustomer}) as visible from f
         join user_profiles p on regexp_replace(p.phone, '[^0-9]', '', 'g') = f.v
-        join users u on u.id = p.user_id and u.role_id = 3 and u.deleted_at is null
+        join users on users.id = p.user_id and users.role_id = 3 and users.deleted_at is null
       union all
-      select 'lead', f.v from f join leads l on regexp_replace(l.phone, '[^0-9]', '', 'g') = f.v where l.deleted_at is null`)) as unknown as {
-      rows: Array<{ kind: 'lead' | 'customer'; v: string }>;
-    };
-    for (const r of rows) if (!taken.has(`p:${r.v}`) || r.kind === 'customer') taken.set(`p:${r.v}`, r.kind);
+      select 'lead', f.v, (${seesLead}) from f join leads on regexp_replace(leads.phone, '[^0-9]', '', 'g') = f.v where leads.deleted_at is null`)) as unknown as Match;
+    note('p', rows);
   }
   const seen = new Set<string>();
   const duplicates: Duplicate[] = [];

@@ -2,7 +2,7 @@ import { Alert, ScrollArea, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { LeadCsvReport } from '@platform/domain';
 
-const MATCHES: Record<LeadCsvReport['duplicates'][number]['matches'], string> = {
+const MATCHES: Record<Exclude<LeadCsvReport['duplicates'][number]['matches'], 'known'>, string> = {
   lead: 'an existing lead',
   customer: 'an existing customer',
   file: 'an earlier row of this file',
@@ -16,7 +16,11 @@ export function ImportReport({ report }: { report: LeadCsvReport }) {
     ...report.duplicates.map((d) => ({
       row: d.row,
       what: t('Duplicate'),
-      why: `${d.field} ${t('matches')} ${t(MATCHES[d.matches])}`,
+      // 'known': a record the uploader may not see; the server does not say whose.
+      why:
+        d.matches === 'known'
+          ? `${d.field} ${t('already known')}`
+          : `${d.field} ${t('matches')} ${t(MATCHES[d.matches])}`,
     })),
   ].sort((a, b) => a.row - b.row);
   return (
