@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { dec } from '@platform/domain';
 import { createTestApp, DEMO, ledgerAndBalance, signIn, type TestApp } from '../../../test/helpers.ts';
-import { balances, users } from '../../db/schema.ts';
+import { balances, instruments, users } from '../../db/schema.ts';
 import { getBranding } from '../settings/service.ts';
 
 /**
@@ -50,7 +50,8 @@ beforeAll(async () => {
   t = await createTestApp({ PAYMENTS_SANDBOX: 'true' });
   currencies = (await getBranding(t.ctx.db)).appCurrencies;
   for (const c of currencies) await signUp(c);
-});
+  // A sign-up per wallet currency: slow password hashing on a busy machine.
+}, 180_000);
 afterAll(() => t.close());
 
 const rateOf = (currency: string, quote: string) =>
@@ -150,5 +151,28 @@ describe('deposits convert through cross rates', () => {
     expect(detail.crypto.coin).toBe('BTC');
     // EUR per BTC = BTC/USD ÷ EUR/USD
     expect(Number(detail.crypto.rate)).toBeCloseTo(mid('BTC_USD') / mid('EUR_USD'), 2);
+  });
+});
+
+describe('a rate that is missing', () => {
+  it('answers 503 naming both currencies, and the order is refused with the same words', async () => {
+    // A new instrument staff added, not priced yet: its quote currency is known, nothing converts it.
+    await t.ctx.db
+      .insert(instruments)
+      .values({ name: 'ZAR_QQQ', base: 'ZAR', quote: 'QQQ', category: 'forex', digits: 5 });
+    await t.ctx.market.instruments.reload(t.ctx.db);
+    const res = await rateOf('EUR', 'QQQ');
+    expect(res.statusCode).toBe(503);
+    const message = 'No conversion rate from QQQ to EUR is available right now. Please try again in a moment.';
+    expect(res.json().message).toBe(message);
+    t.ctx.market.book.apply([{ name: 'ZAR_QQQ', bid: 2, ask: 2.001, closeoutBid: 2, closeoutAsk: 2.001, time: 1 }]);
+    const order = await t.app.inject({
+      method: 'POST',
+      url: '/api/dashboard/orders',
+      headers: { cookie: cookies.get('EUR')! },
+      payload: { type: 'buy', instrument: 'ZAR_QQQ', amount: 1000 },
+    });
+    expect(order.statusCode).toBe(503);
+    expect(order.json().message).toBe(message);
   });
 });

@@ -15,6 +15,14 @@ import { AppError } from '../../lib/errors.ts';
 import { isUniqueViolation } from '../../lib/errors.ts';
 import { loadTrader, tradingSettings } from './trader.ts';
 
+/** A 503 that names the two currencies, so the order dialog can say which rate is missing. */
+export function rateUnavailable(quote: string, walletCurrency: string): AppError {
+  return new AppError(
+    'RATE_UNAVAILABLE',
+    `No conversion rate from ${quote} to ${walletCurrency} is available right now. Please try again in a moment.`,
+  );
+}
+
 /** GET /dashboard/rates?quote=: units of `quote` per one unit of the active wallet's currency. */
 export async function conversionRate(
   ctx: Pick<AppContext, 'db' | 'market'>,
@@ -28,7 +36,7 @@ export async function conversionRate(
     // A code nothing is traded in is the caller's mistake; a known one without a rate right now is ours.
     if (code !== trader.wallet.currency && !ctx.market.knowsCurrency(code))
       throw new AppError('UNKNOWN_CURRENCY', `Unknown currency: ${code}`, { quote: `Unknown currency: ${code}` });
-    throw new AppError('RATE_UNAVAILABLE');
+    throw rateUnavailable(code, trader.wallet.currency);
   }
   return { rate: dec(rate).toDecimalPlaces(8).toString(), base: trader.wallet.currency, quote: code };
 }

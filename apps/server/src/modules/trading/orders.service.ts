@@ -24,6 +24,7 @@ import type { Db } from '../../db/client.ts';
 import { orders } from '../../db/schema.ts';
 import type { OrderRow } from '../../engine/hooks.ts';
 import { AppError } from '../../lib/errors.ts';
+import { rateUnavailable } from './market-info.service.ts';
 import { offsetOf, pageMeta } from '../../lib/paging.ts';
 import type { InstrumentRow } from '../../market/instruments.ts';
 import { emitNotification, notificationDto } from '../notifications/service.ts';
@@ -96,7 +97,7 @@ function quoteOf(ctx: Ctx, instrument: InstrumentRow): { bid: string; ask: strin
 
 function conversionOf(ctx: Ctx, quote: string, walletCurrency: string): Decimal {
   const rate = ctx.market.conversionRate(quote, walletCurrency);
-  if (!rate || !(rate > 0)) throw new AppError('RATE_UNAVAILABLE');
+  if (!rate || !(rate > 0)) throw rateUnavailable(quote, walletCurrency);
   return dec(rate).toDecimalPlaces(DP);
 }
 

@@ -193,9 +193,27 @@ describe('OrderDialog', () => {
     expect(await screen.findByText('Market is closed for this instrument.')).toBeTruthy();
   });
 
-  it('says "Something went wrong" when the rate cannot be loaded', async () => {
-    open('buy', { extra: (_m, path) => (path === '/dashboard/rates' ? { status: 503, body: {} } : undefined) });
-    await waitFor(() => expect(screen.getAllByText('Something went wrong').length).toBeGreaterThanOrEqual(1));
+  it('says which conversion rate is missing when the rate cannot be loaded, not "Something went wrong"', async () => {
+    open(
+      'buy',
+      { extra: (_m, path) => (path === '/dashboard/rates' ? { status: 503, body: {} } : undefined) },
+      'USD_CNH',
+    );
+    const text = 'No conversion rate from CNH to USD is available right now. Please try again in a moment.';
+    // In the dialog and as a toast.
+    await waitFor(() => expect(screen.getAllByText(text).length).toBe(2));
+    expect(screen.queryByText('Something went wrong')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Buy' })).toBeNull();
+  });
+
+  it("shows the server's own message when it explains the refusal", async () => {
+    const message = 'No conversion rate from CNH to USD is available right now.';
+    open(
+      'sell',
+      { extra: (_m, path) => (path === '/dashboard/rates' ? { status: 503, body: { message } } : undefined) },
+      'USD_CNH',
+    );
+    await waitFor(() => expect(screen.getAllByText(message).length).toBeGreaterThanOrEqual(1));
+    expect(screen.queryByText('Something went wrong')).toBeNull();
   });
 });

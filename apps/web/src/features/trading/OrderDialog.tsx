@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { Badge, Center, Group, Loader, Modal, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { GENERIC_ERROR, type InstrumentDto, type Side } from '@platform/domain';
+import { ApiError } from '../../api/client.ts';
 import { useCurrentUser } from '../../api/hooks.ts';
 import { toastError } from '../../ui/toast.ts';
 import { useLotState, useRate } from './api.ts';
@@ -19,7 +20,8 @@ export interface OrderDialogProps {
 
 /**
  * Buy order and Sell order dialogs. Opening loads the conversion rate of the instrument's quote currency and
- * the lot mode of its category, with a spinner meanwhile (spec §4); failures say "Something went wrong".
+ * the lot mode of its category, with a spinner meanwhile (spec §4). A failure says what is missing: the server's
+ * message, else which conversion rate (or the lot sizes) could not be loaded, never a bare "Something went wrong".
  */
 export function OrderDialog({ side, instrument, onClose }: OrderDialogProps) {
   const { t } = useTranslation();
@@ -29,12 +31,21 @@ export function OrderDialog({ side, instrument, onClose }: OrderDialogProps) {
   const quote = useQuote(instrument.name);
   // Free margin counts the live P/L of the open positions.
   const { totalProfitLoss } = useLivePositions();
-  const failed = rate.isError || lot.isError;
-  useEffect(() => {
-    if (failed) toastError(t(GENERIC_ERROR));
-  }, [failed, t]);
-
   const wallet = current?.activeBalance ?? null;
+  const failed = rate.isError || lot.isError;
+  const failure = rate.isError
+    ? (serverMessage(rate.error) ??
+      t('No conversion rate from {{quote}} to {{wallet}} is available right now. Please try again in a moment.', {
+        quote: instrument.quote,
+        wallet: wallet?.currency ?? t('your wallet currency'),
+      }))
+    : lot.isError
+      ? (serverMessage(lot.error) ?? t('The order sizes could not be loaded. Please try again in a moment.'))
+      : null;
+  useEffect(() => {
+    if (failure) toastError(failure);
+  }, [failure]);
+
   const price = side === 'buy' ? quote?.ask : quote?.bid;
   const title = (
     <Group gap="xs">
@@ -49,7 +60,7 @@ export function OrderDialog({ side, instrument, onClose }: OrderDialogProps) {
   );
 
   let body: ReactNode;
-  if (failed) body = <Text c="red">{t(GENERIC_ERROR)}</Text>;
+  if (failed) body = <Text c="red">{failure}</Text>;
   else if (!current || rate.isPending || lot.isPending)
     body = (
       <Center py="xl">
@@ -78,4 +89,9 @@ export function OrderDialog({ side, instrument, onClose }: OrderDialogProps) {
       {body}
     </Modal>
   );
+}
+
+/** The server's own explanation of a refusal, if it gave one. */
+function serverMessage(err: unknown): string | null {
+  return err instanceof ApiError && err.message && err.message !== GENERIC_ERROR ? err.message : null;
 }
