@@ -44,6 +44,7 @@ export function currentUserFixture(roleId = 3): CurrentUserResponse {
     },
     activeBalance: demo,
     isKyc: true,
+    kycRequired: { deposit: true, withdraw: true, trade: true },
     impersonating: false,
   };
 }

@@ -131,6 +131,11 @@ export const CurrentUserResponse = z.object({
   }),
   activeBalance: BalanceDto.nullable(),
   isKyc: z.boolean(),
+  /**
+   * Which actions the site settings hold back until KYC is approved (KYC Required For Deposit / Withdraw / Trade):
+   * with isKyc, the client shows a KYC notice exactly where the server would refuse (trading only on a real wallet).
+   */
+  kycRequired: z.object({ deposit: z.boolean(), withdraw: z.boolean(), trade: z.boolean() }),
   /** True while a staff member acts as this user ("Login as"). */
   impersonating: z.boolean(),
 });

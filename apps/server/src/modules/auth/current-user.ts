@@ -3,6 +3,7 @@ import type { CurrentUserResponse } from '@platform/domain';
 import type { DbOrTx } from '../../db/client.ts';
 import { balances, kycDocuments, pricingPlans, userProfiles, users } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
+import { getSettingsCached, isOn } from '../settings/service.ts';
 
 type PlanRow = typeof pricingPlans.$inferSelect;
 type BalanceRow = typeof balances.$inferSelect;
@@ -51,6 +52,7 @@ export async function getCurrentUser(db: DbOrTx, userId: number, impersonating: 
     ? await db.select().from(pricingPlans).where(eq(pricingPlans.id, u.pricingTableId)).limit(1)
     : [];
   const active = wallets.find((w) => w.id === u.activeBalanceId) ?? wallets[0] ?? null;
+  const { kyc } = await getSettingsCached(db, ['kyc']);
   return {
     user: {
       id: u.id,
@@ -72,6 +74,7 @@ export async function getCurrentUser(db: DbOrTx, userId: number, impersonating: 
     },
     activeBalance: active ? balanceDto(active) : null,
     isKyc: await isKycApproved(db, userId),
+    kycRequired: { deposit: isOn(kyc, 'value1'), withdraw: isOn(kyc, 'value2'), trade: isOn(kyc, 'value3') },
     impersonating,
   };
 }

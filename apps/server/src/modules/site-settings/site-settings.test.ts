@@ -100,10 +100,15 @@ describe('site settings', () => {
         headers: { cookie: client },
         payload: { type: 'buy', instrument: 'EUR_USD', amount: '1000' },
       });
+    // The client is told which actions wait for KYC, so its notice shows exactly where the server refuses.
+    const kycRequired = async () =>
+      (await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie: client } })).json().kycRequired;
     expect((await order()).statusCode).toBe(403);
+    expect(await kycRequired()).toEqual({ deposit: true, withdraw: true, trade: true });
     expect((await save({ ...base, kycTrade: 'off' })).statusCode).toBe(200);
     const placed = await order();
     expect(placed.statusCode, placed.body).toBe(200);
+    expect(await kycRequired()).toEqual({ deposit: true, withdraw: true, trade: false });
   });
 
   it('refuses bad input with the spec messages and other roles', async () => {

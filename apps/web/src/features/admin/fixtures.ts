@@ -17,6 +17,7 @@ export function currentUser(roleId: number, id = 1): CurrentUserResponse {
     },
     activeBalance: null,
     isKyc: false,
+    kycRequired: { deposit: true, withdraw: true, trade: true },
     impersonating: false,
   };
 }

@@ -112,9 +112,10 @@ describe('DashboardPage', () => {
     expect(await screen.findByRole('textbox', { name: 'Stop Loss' })).toBeTruthy();
   });
 
-  it('asks for KYC and shows the pricing plan', async () => {
+  it('asks for KYC on a real wallet and shows the pricing plan', async () => {
     const user = currentUserFixture();
     user.isKyc = false;
+    user.activeBalance = user.user.balances.find((b) => b.mode === 'real')!;
     user.user.pricingTable = {
       id: 1,
       name: 'Basic',
@@ -139,5 +140,25 @@ describe('DashboardPage', () => {
     expect(plan.getByText('Basic')).toBeTruthy();
     expect(plan.getByText('1:200')).toBeTruthy();
     expect(plan.getByRole('link', { name: 'Change Plan' }).getAttribute('href')).toBe('/pricing');
+  });
+
+  // The server refuses an order for want of KYC only on a real wallet of a customer, with KYC Required For Trade on.
+  const unverified = (wallet: 'demo' | 'real') => {
+    const user = currentUserFixture();
+    user.isKyc = false;
+    user.activeBalance = user.user.balances.find((b) => b.mode === wallet)!;
+    return user;
+  };
+  it.each([
+    ['on a demo wallet', unverified('demo')],
+    ['to staff', { ...unverified('real'), user: { ...unverified('real').user, role_id: 2 } }],
+    [
+      'while KYC Required For Trade is off',
+      { ...unverified('real'), kycRequired: { deposit: true, withdraw: true, trade: false } },
+    ],
+  ])('shows no KYC banner %s', async (_, user) => {
+    show({ user });
+    await screen.findByTestId('position-101');
+    expect(screen.queryByTestId('kyc-banner')).toBeNull();
   });
 });

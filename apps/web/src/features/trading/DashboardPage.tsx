@@ -10,6 +10,7 @@ import { useInstruments, useMarketStatus } from './api.ts';
 import { ChartPanel } from './ChartPanel.tsx';
 import { InstrumentPanel } from './InstrumentPanel.tsx';
 import { PositionsPanel } from './PositionsPanel.tsx';
+import { needsKyc } from '../money/KycNotice.tsx';
 import { PricingPlanPanel } from './PricingPlanPanel.tsx';
 import { TerminalLayout } from './TerminalLayout.tsx';
 
@@ -60,7 +61,7 @@ export function DashboardPage() {
       </Center>
     );
 
-  const kycBanner = current && !current.isKyc && (
+  const kycBanner = current && needsKyc(current, 'trade') && (
     <Alert
       color="red"
       variant="filled"

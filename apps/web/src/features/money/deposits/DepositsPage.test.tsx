@@ -157,6 +157,14 @@ describe('DepositsPage: notices and results', () => {
     expect(screen.getByRole('button', { name: 'Deposit' })).toBeTruthy();
   });
 
+  it('shows no KYC notice while KYC Required For Deposit is off (the server takes the deposit)', async () => {
+    const user = realUser({}, false);
+    mockMoneyApi({ user: { ...user, kycRequired: { ...user.kycRequired, deposit: false } } });
+    show();
+    expect(await screen.findByRole('button', { name: 'Deposit' })).toBeTruthy();
+    expect(screen.queryByTestId('kyc-notice')).toBeNull();
+  });
+
   it('titles the result modal from the query: successful with the amount, submitted, failed with the message', async () => {
     const api = mockMoneyApi();
     show('/deposits?status=success&amount=100.00');

@@ -2,7 +2,7 @@ import { Center, Loader, Tabs } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../../../api/hooks.ts';
 import { PageCard } from '../../../ui/PageCard.tsx';
-import { KycNotice } from '../KycNotice.tsx';
+import { KycNotice, needsKyc } from '../KycNotice.tsx';
 import { MoneyHistoryTable } from '../MoneyHistoryTable.tsx';
 import { defaultWalletId, realWallets } from '../WalletSelect.tsx';
 import { DepositForm } from './DepositForm.tsx';
@@ -23,7 +23,7 @@ export function DepositsPage() {
   const currency = wallet?.currency ?? current.activeBalance?.currency ?? '';
   return (
     <PageCard title={t('Deposits')}>
-      {!current.isKyc && <KycNotice text="Please verify KYC to enable deposit" />}
+      {needsKyc(current, 'deposit') && <KycNotice text="Please verify KYC to enable deposit" />}
       <Tabs defaultValue="deposit" keepMounted={false}>
         <Tabs.List mb="md">
           <Tabs.Tab value="deposit">{t('Deposit')}</Tabs.Tab>

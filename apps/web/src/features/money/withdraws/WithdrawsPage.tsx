@@ -2,7 +2,7 @@ import { Center, Loader, Tabs } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useCountries, useCurrentUser } from '../../../api/hooks.ts';
 import { PageCard } from '../../../ui/PageCard.tsx';
-import { KycNotice } from '../KycNotice.tsx';
+import { KycNotice, needsKyc } from '../KycNotice.tsx';
 import { MoneyHistoryTable } from '../MoneyHistoryTable.tsx';
 import { WithdrawForm } from './WithdrawForm.tsx';
 
@@ -20,7 +20,7 @@ export function WithdrawsPage() {
     );
   return (
     <PageCard title={t('Withdraws')}>
-      {!current.isKyc && <KycNotice text="Please verify KYC to enable withdraw" />}
+      {needsKyc(current, 'withdraw') && <KycNotice text="Please verify KYC to enable withdraw" />}
       <Tabs defaultValue="withdraw" keepMounted={false}>
         <Tabs.List mb="md">
           <Tabs.Tab value="withdraw">{t('Withdraw')}</Tabs.Tab>
