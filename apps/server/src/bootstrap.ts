@@ -30,24 +30,32 @@ export interface Booted {
 }
 
 /**
- * config -> database (+migrations) -> base data -> demo data when the database is empty and demo seeding applies.
+ * config -> database (+migrations) -> base data -> demo data when the database is empty and demo seeding applies,
+ * each step safe when several instances start at once (see Database.exclusive).
  * Demo accounts go only into an empty embedded database unless SEED_DEMO=true; never silently into PostgreSQL.
  */
 export async function boot(config: Config, opts: { memory?: boolean } = {}): Promise<Booted> {
   const database = await openDatabase({ url: config.DATABASE_URL, dataDir: opts.memory ? null : config.dataDir });
-  await seedBase(database.db);
-  const wantDemo = config.SEED_DEMO === 'true' || (config.SEED_DEMO === 'auto' && database.kind === 'pglite');
-  const seededDemo = wantDemo && (await isEmpty(database.db));
-  if (seededDemo) await seedDemo(database.db);
-  const wantActivity =
-    config.DEMO_ACTIVITY === 'true' || (config.DEMO_ACTIVITY === 'auto' && config.NODE_ENV !== 'test');
-  if (seededDemo && wantActivity) {
-    await seedDemoActivity(database.db);
-    await seedDemoLeads(database.db);
-  }
+  // Several instances may start together on an empty database: base data, demo data and (below) the job queue's
+  // tables are written under the start-up lock, so exactly one of them seeds and the others find it done.
+  const seededDemo = await database.exclusive(async () => {
+    await seedBase(database.db);
+    const wantDemo = config.SEED_DEMO === 'true' || (config.SEED_DEMO === 'auto' && database.kind === 'pglite');
+    const seeding = wantDemo && (await isEmpty(database.db));
+    if (seeding) await seedDemo(database.db);
+    const wantActivity =
+      config.DEMO_ACTIVITY === 'true' || (config.DEMO_ACTIVITY === 'auto' && config.NODE_ENV !== 'test');
+    if (seeding && wantActivity) {
+      await seedDemoActivity(database.db);
+      await seedDemoLeads(database.db);
+    }
+    return seeding;
+  });
   const bus = await createBus(config.REDIS_URL, config.CLUSTER_NAME);
   // Several instances share one PostgreSQL; the embedded database has exactly one.
   const leadership = bus.enabled && config.DATABASE_URL ? advisoryLeadership(config.DATABASE_URL) : soleLeader();
+  // A leader that stops says so (main.ts), and the others try for the lock at once instead of at their next poll.
+  if (bus.enabled) bus.subscribe('leader', () => leadership.claim());
   const realtime = createRealtime(config.appUrl, bus);
   if (bus.enabled) {
     setPeerPublisher((m) => bus.publish('cache', m));
@@ -75,7 +83,7 @@ export async function boot(config: Config, opts: { memory?: boolean } = {}): Pro
   const risk = new RiskService(() => ctx);
   ctx.risk = risk;
   await risk.start();
-  await ctx.jobs.start(jobHandlers(ctx));
+  await database.exclusive(() => ctx.jobs.start(jobHandlers(ctx)));
   // Whoever closes the database stops the queue's workers first (they poll it).
   const close = database.close;
   database.close = async () => {

@@ -9,10 +9,21 @@ export interface Leadership {
   readonly isLeader: boolean;
   /** Called with true when this instance becomes the leader, false when it stops being one. */
   onChange(listener: (leader: boolean) => void | Promise<void>): void;
+  /** Resolves once the first try for the lock is over (the start banner says whether this instance leads). */
+  ready(): Promise<void>;
+  /** Tries to take the lead now rather than at the next poll: the leader just said it released it. */
+  claim(): void;
+  /** Releases the lead at once (listeners hear false) and stops trying: the first step of a graceful stop. */
   close(): Promise<void>;
 }
 
-export const soleLeader = (): Leadership => ({ isLeader: true, onChange() {}, close: async () => undefined });
+export const soleLeader = (): Leadership => ({
+  isLeader: true,
+  onChange() {},
+  ready: async () => undefined,
+  claim() {},
+  close: async () => undefined,
+});
 
 /** The advisory lock's key: one per deployment (its database). */
 const LOCK_KEY = 727_001;
@@ -51,13 +62,21 @@ export function advisoryLeadership(
         // A lost connection means a lost lock: stop leading at once and try again.
         c.on('error', () => void drop().then(() => set(false)));
         await c.connect();
+        if (closed) {
+          await c.end().catch(() => undefined);
+          return;
+        }
         client = c;
       }
       if (!leader) {
         const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [
           LOCK_KEY,
         ]);
-        if (rows[0]?.locked) await set(true);
+        if (rows[0]?.locked) {
+          // Closed while asking: the lock goes with the connection.
+          if (closed) await drop();
+          else await set(true);
+        }
       } else {
         // Still connected, so still holding the lock.
         await client.query('select 1');
@@ -65,11 +84,31 @@ export function advisoryLeadership(
     } catch {
       await drop();
       await set(false);
-    } finally {
-      if (!closed) timer = setTimeout(() => void attempt(), pollMs);
     }
   };
-  void attempt();
+
+  // One attempt at a time; a claim made during one runs another right after it.
+  let running: Promise<void> | null = null;
+  let again = false;
+  const run = (): void => {
+    if (closed) return;
+    if (running !== null) {
+      again = true;
+      return;
+    }
+    if (timer) clearTimeout(timer);
+    timer = null;
+    running = attempt().finally(() => {
+      running = null;
+      if (closed) return;
+      if (again) {
+        again = false;
+        run();
+      } else timer = setTimeout(run, pollMs);
+    });
+  };
+  run();
+  const first = running as Promise<void> | null;
 
   return {
     get isLeader() {
@@ -79,11 +118,14 @@ export function advisoryLeadership(
       listeners.push(listener);
       if (leader) void listener(true);
     },
+    ready: async () => void (await first),
+    claim: run,
     async close() {
       closed = true;
       if (timer) clearTimeout(timer);
+      // An attempt under way sees `closed` and lets go of what it got.
       await drop();
-      leader = false;
+      await set(false);
     },
   };
 }

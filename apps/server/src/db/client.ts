@@ -1,4 +1,3 @@
-import type { QueueConnection } from '../jobs/queue.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -17,13 +16,26 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 /** Services take either the database or an open transaction. */
 export type DbOrTx = Db | Tx;
 
+/** How the job queue (jobs/queue.ts) reaches the database: a URL for its own pool, or a function running SQL. */
+export type QueueConnection =
+  | { connectionString: string }
+  | { db: { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> } };
+
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
   /** How the job queue (pg-boss) reaches this database: its own small pool, or the embedded database's one connection. */
   queue: QueueConnection;
+  /**
+   * Runs `fn` holding the start-up lock: instances starting together on one PostgreSQL migrate, seed and create the
+   * job queue's tables one at a time, and each finds done what another did. The embedded database has one instance.
+   */
+  exclusive<T>(fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
+
+/** The advisory lock key of start-up work (cluster/leader.ts holds 727001 for leadership). */
+const START_LOCK = 727_000;
 
 const migrationsFolder = path.join(import.meta.dirname, 'migrations');
 
@@ -43,15 +55,18 @@ export async function openDatabase(opts: { url?: string; dataDir?: string | null
     // opens another on demand; without a listener node-postgres rethrows the error and the whole process exits.
     pool.on('error', (err) => console.error(`PostgreSQL connection lost (the pool replaces it): ${err.message}`));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
+    const exclusive = async <T>(fn: () => Promise<T>): Promise<T> => {
+      const lock = await pool.connect();
+      try {
+        await lock.query('select pg_advisory_lock($1)', [START_LOCK]);
+        return await fn();
+      } finally {
+        await lock.query('select pg_advisory_unlock($1)', [START_LOCK]).catch(() => undefined);
+        lock.release();
+      }
+    };
     // Instances starting together migrate one at a time: the others wait for the lock, then find nothing to do.
-    const lock = await pool.connect();
-    try {
-      await lock.query('select pg_advisory_lock(727000)');
-      await migratePg(db as never, { migrationsFolder });
-    } finally {
-      await lock.query('select pg_advisory_unlock(727000)').catch(() => undefined);
-      lock.release();
-    }
+    await exclusive(() => migratePg(db as never, { migrationsFolder }));
     // The hand-written hot statements (statements.ts) get a pool of their own whose sessions always reuse the plan
     // PostgreSQL made once. By default it re-plans a prepared statement on every run while a plan for the actual
     // values looks cheaper, which these statements' optional conditions always do: about a fifth of the database's
@@ -68,6 +83,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string | null
       db,
       kind: 'postgres',
       queue: { connectionString: opts.url },
+      exclusive,
       close: async () => void (await Promise.all([pool.end(), hotPool.end()])),
     };
   }
@@ -86,5 +102,11 @@ export async function openDatabase(opts: { url?: string; dataDir?: string | null
   // PGlite runs one statement list at a time: parameterless text may hold several statements (the queue's own schema).
   const executeSql = async (text: string, values?: unknown[]) =>
     values && values.length > 0 ? client.query(text, values) : { rows: (await client.exec(text)).at(-1)?.rows ?? [] };
-  return { db, kind: 'pglite', queue: { db: { executeSql } }, close: () => client.close() };
+  return {
+    db,
+    kind: 'pglite',
+    queue: { db: { executeSql } },
+    exclusive: (fn) => fn(),
+    close: () => client.close(),
+  };
 }

@@ -1,6 +1,6 @@
 import PgBoss from 'pg-boss';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Db, QueueConnection } from '../db/client.ts';
 import { watchJobQueue } from '../lib/metrics.ts';
 
 /**
@@ -24,7 +24,8 @@ export interface JobPayloads {
   'crm.import-leads': { importId: number };
 }
 export type JobName = keyof JobPayloads;
-export type JobHandlers = { [N in JobName]: (data: JobPayloads[N]) => Promise<void> };
+/** A handler gets the job's data and its id (stable across retries: a key for work that must happen once). */
+export type JobHandlers = { [N in JobName]: (data: JobPayloads[N], job: { id: string }) => Promise<void> };
 
 export const JOB_NAMES: readonly JobName[] = [
   'mail.verify-email',
@@ -41,12 +42,44 @@ const SCHEDULES: Partial<Record<JobName, string>> = {
   'payments.sweep': '*/5 * * * *',
 };
 
+/** How a queue's jobs are retried and when a job in hand is given up as lost (its instance died, or it hangs). */
+interface Policy {
+  /**
+   * Seconds a job may run before it counts as lost and is retried: a little over its longest honest run (mail is
+   * bounded by the mailer's SMTP timeouts). A job in hand when its instance dies is retried after this, plus up to
+   * the queue's maintenance pass (MAINTENANCE_S) and the first retry delay.
+   */
+  expireInSeconds: number;
+  retryLimit: number;
+  /** The first retry's wait in seconds; each further one doubles (pg-boss adds up to as much again at random). */
+  retryDelay: number;
+  /** Workers per instance: each takes the next job as soon as it finishes one, while any are waiting. */
+  workers: number;
+}
+
 /**
- * Queues whose jobs retry longer than the default five times: a payment a provider confirmed must be credited even
- * when the provider's verification API or the database is out for hours: ten retries, each wait doubling from 30–60 s
- * (pg-boss adds up to as much again at random), 8½ to 17 hours in all.
+ * Mail: a crashed send is retried within 15 + 10 + 5–10 s, under a minute; eight retries from 5 s cover an SMTP
+ * outage of 20–40 minutes. A payment a provider confirmed must be credited even when the provider's verification API
+ * or the database is out for hours: twelve retries from 10 s, 11 to 22 hours in all, and a crashed one is retried
+ * within 30 + 10 + 10–20 s. A leads import reads a whole file: ten minutes before it counts as lost, then it runs
+ * again from its stored file. Scheduled chores run again on their next tick anyway.
  */
-const RETRIES: Partial<Record<JobName, { retryLimit: number }>> = { 'payments.callback': { retryLimit: 10 } };
+const POLICIES: Record<JobName, Policy> = {
+  'mail.verify-email': { expireInSeconds: 15, retryLimit: 8, retryDelay: 5, workers: 2 },
+  'mail.reset-password': { expireInSeconds: 15, retryLimit: 8, retryDelay: 5, workers: 2 },
+  'maintenance.sessions': { expireInSeconds: 120, retryLimit: 2, retryDelay: 30, workers: 1 },
+  'payments.callback': { expireInSeconds: 30, retryLimit: 12, retryDelay: 10, workers: 2 },
+  'payments.sweep': { expireInSeconds: 60, retryLimit: 2, retryDelay: 30, workers: 1 },
+  'crm.import-leads': { expireInSeconds: 600, retryLimit: 5, retryDelay: 30, workers: 1 },
+};
+
+/** Seconds between the queue's maintenance passes, which retry the jobs of dead instances (pg-boss's default: 120). */
+const MAINTENANCE_S = 10;
+
+const sendOptions = (name: JobName, fast: boolean) => {
+  const { expireInSeconds, retryLimit, retryDelay } = POLICIES[name];
+  return { expireInSeconds, retryLimit, retryDelay: fast ? 1 : retryDelay, retryBackoff: true };
+};
 
 export interface Jobs {
   /**
@@ -63,26 +96,23 @@ export interface Jobs {
   stop(): Promise<void>;
 }
 
-export type QueueConnection =
-  | { connectionString: string }
-  | { db: { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> } };
-
 export function createJobs(connection: QueueConnection, db: Db, opts: { fast?: boolean } = {}): Jobs {
   const boss = new PgBoss({
     ...('connectionString' in connection
       ? { connectionString: connection.connectionString, max: 4 }
       : { db: connection.db as PgBoss.Db }),
     schema: 'pgboss',
-    // Mail and maintenance are small: retry a failure five times, 30 s, 60 s, 120 s… apart; give up on a stuck one after 5 min.
+    // Defaults for anything sent without its queue's policy (sendOptions below sets each job's own).
     retryLimit: 5,
     retryDelay: opts.fast ? 1 : 30,
     retryBackoff: true,
     expireInMinutes: 5,
+    maintenanceIntervalSeconds: MAINTENANCE_S,
     retentionDays: 7,
     deleteAfterDays: 7,
   });
   boss.on('error', (err) => console.error('job queue:', err.message));
-  const workers = new Map<JobName, string>();
+  const workers = new Map<JobName, string[]>();
   let unwatch: (() => void) | null = null;
   let stopped = false;
   let started: Promise<unknown> | null = null;
@@ -101,24 +131,32 @@ export function createJobs(connection: QueueConnection, db: Db, opts: { fast?: b
   return {
     async send(name, data) {
       await ensureStarted();
-      await boss.send(name, data, RETRIES[name] ?? {});
-      const worker = workers.get(name);
+      await boss.send(name, data, sendOptions(name, opts.fast === true));
+      const worker = workers.get(name)?.[0];
       if (worker) boss.notifyWorker(worker);
     },
     async start(handlers) {
       await ensureStarted();
       for (const name of JOB_NAMES) {
-        const handler = handlers[name] as (data: unknown) => Promise<void>;
-        const id = await boss.work(
-          name,
-          { pollingIntervalSeconds: opts.fast ? 0.5 : 2, batchSize: 1 },
-          async (jobs) => {
-            for (const job of jobs) await handler(job.data);
-          },
-        );
-        workers.set(name, id);
+        const handler = handlers[name] as (data: unknown, job: { id: string }) => Promise<void>;
+        const ids: string[] = [];
+        for (let i = 0; i < POLICIES[name].workers; i++) {
+          // pg-boss sleeps its polling interval after every fetch; a worker that found a job asks again at once, so a
+          // backlog drains as fast as the handlers run, and an idle queue is polled every interval.
+          let id = '';
+          id = await boss.work(name, { pollingIntervalSeconds: opts.fast ? 0.5 : 2, batchSize: 1 }, async (jobs) => {
+            try {
+              for (const job of jobs) await handler(job.data, { id: job.id });
+            } finally {
+              if (jobs.length > 0 && id) boss.notifyWorker(id);
+            }
+          });
+          ids.push(id);
+        }
+        workers.set(name, ids);
       }
-      for (const [name, cron] of Object.entries(SCHEDULES)) await boss.schedule(name, cron, {}, { tz: 'UTC' });
+      for (const [name, cron] of Object.entries(SCHEDULES) as Array<[JobName, string]>)
+        await boss.schedule(name, cron, {}, { tz: 'UTC', ...sendOptions(name, opts.fast === true) });
       unwatch = watchJobQueue(() => this.depth());
     },
     async idle(timeoutMs = 15_000) {
@@ -128,7 +166,7 @@ export function createJobs(connection: QueueConnection, db: Db, opts: { fast?: b
       for (;;) {
         if ((await waiting()).length === 0) return;
         if (Date.now() > until) throw new Error('background jobs still running');
-        for (const id of workers.values()) boss.notifyWorker(id);
+        for (const ids of workers.values()) for (const id of ids) boss.notifyWorker(id);
         await new Promise((r) => setTimeout(r, 25));
       }
     },
@@ -144,7 +182,8 @@ export function createJobs(connection: QueueConnection, db: Db, opts: { fast?: b
       if (!started || stopped) return;
       stopped = true;
       await started.catch(() => undefined);
-      await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+      // A job still running after this is left to expire and is retried elsewhere (its policy's expiry).
+      await boss.stop({ graceful: true, wait: true, timeout: 2_000 });
     },
   };
 }
