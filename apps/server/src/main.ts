@@ -4,6 +4,7 @@ import { buildApp } from './app.ts';
 import { DEMO_PASSWORD, DEMO_USERS } from './db/seed/index.ts';
 import { markDraining } from './modules/ops/service.ts';
 import { runMarket } from './cluster/join.ts';
+import { drainable } from './lib/graceful-http.ts';
 
 const config = loadConfig();
 const { ctx, database, seededDemo, risk } = await boot(config);
@@ -22,13 +23,24 @@ const app = await buildApp({
   },
 });
 ctx.realtime.attach(app.server, ctx.db);
+const http = drainable(app.server);
 // A failed automatic close is retried on the position's next tick; say why it failed.
 risk.onError = (err, action) =>
   app.log.error({ err, orderId: action.orderId, reason: action.reason }, 'automatic close failed');
 await app.listen({ port: config.PORT, host: config.HOST });
 if (config.MARKET_FEED === 'true') await runMarket(ctx);
 
+await ctx.cluster.leadership.ready();
 console.log(startBanner());
+
+/** Whether this instance leads now: it runs the market feeds and the risk engine's closes. */
+function instances(): string {
+  const { bus, leadership } = ctx.cluster;
+  if (!bus.enabled) return 'one (set REDIS_URL with DATABASE_URL to run several)';
+  if (!config.DATABASE_URL)
+    return `Redis (cluster ${config.CLUSTER_NAME}) on the embedded database: this instance leads; without DATABASE_URL there is no shared leadership, so run one only`;
+  return `several (Redis, cluster ${config.CLUSTER_NAME}); ${leadership.isLeader ? 'this instance leads now' : 'another instance leads now; this one follows'} (the leader, holding the database lock, runs the feeds and the risk engine's closes)`;
+}
 
 /** What a person starting the product needs to see: where it runs, on what, and how to sign in. */
 function startBanner(): string {
@@ -45,7 +57,7 @@ function startBanner(): string {
     `  Database:     ${where}`,
     `  Market hours: ${hours[config.MARKET_HOURS]}`,
     `  Prices:       ${config.MARKET_FEED === 'true' ? 'simulated feed unless a provider key is set in Admin > APIs' : 'feed off (MARKET_FEED=false)'}`,
-    `  Instances:    ${ctx.cluster.bus.enabled ? `several (Redis, cluster ${config.CLUSTER_NAME}); the one holding the database lock runs the feeds and the risk engine's closes` : 'one (set REDIS_URL with DATABASE_URL to run several)'}`,
+    `  Instances:    ${instances()}`,
     `  Uploads:      ${ctx.objectStore ? `S3, ${ctx.objectStore.where} (files stored before stay in the database)` : 'in the database (S3_BUCKET with its keys puts new ones in S3)'}`,
     `  Mail:         ${ctx.mailer.smtpEnabled ? 'sent by SMTP' : 'not sent (no SMTP_URL): Admin > Mail Outbox shows the mails, each opening of a live link is audited'}`,
   ];
@@ -59,27 +71,36 @@ function startBanner(): string {
 
 let closing = false;
 /**
- * Graceful stop: /readyz answers 503 at once so a load balancer sends nothing new, websocket clients are told to go
- * (they reconnect to another instance), HTTP requests in flight finish, then the market and the risk engine stop and
- * pending mail is written. A stop that hangs is cut after SHUTDOWN_GRACE_MS.
+ * Graceful stop, in the order a deploy needs it: the leadership is released at once (the other instances are told
+ * and one takes it within moments) and /readyz answers 503; the listener stops, so new connections go to another
+ * instance; every request that reached this one is read and answered, each answer closing its kept-alive connection,
+ * and idle connections are closed; websocket clients are told to go (they reconnect elsewhere); then the market and
+ * the risk engine stop and the job queue lets go. A stop that hangs is cut after SHUTDOWN_GRACE_MS (exit code 1).
  */
 async function shutdown(signal: string) {
   if (closing) return;
   closing = true;
+  const started = Date.now();
   app.log.info(`${signal} received, shutting down`);
   markDraining();
   setTimeout(() => {
     app.log.error('shutdown took too long; exiting');
     process.exit(1);
   }, config.SHUTDOWN_GRACE_MS).unref();
-  await ctx.realtime.close();
+  const led = ctx.cluster.leadership.isLeader;
+  await ctx.cluster.leadership.close();
+  if (led) ctx.cluster.bus.publish('leader', { released: true });
+  const drained = await http.drain({
+    deadlineMs: Math.max(1000, config.SHUTDOWN_GRACE_MS - 3000),
+    settled: () => ctx.realtime.close(),
+  });
+  if (!drained) app.log.warn('connections still open at the deadline were closed');
   await app.close();
   await ctx.market.stop();
   await risk.stop();
-  // Released now rather than when the connection drops, so another instance leads at once.
-  await ctx.cluster.leadership.close();
   await ctx.cluster.bus.close();
   await database.close();
+  app.log.info(`stopped in ${Date.now() - started} ms`);
   process.exit(0);
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));
