@@ -184,6 +184,7 @@ const EXPECTED: Record<string, RouteAccess> = {
   'POST /api/admin/pricing': [1],
   // operations
   'GET /api/admin/metrics': [1],
+  'GET /api/admin/risk-engine': [1],
   'GET /api/admin/status/server': [1],
   'GET /api/admin/audit/api': [1],
   'GET /api/admin/audit/actions': [1],

@@ -18,6 +18,28 @@ type PeerMessage =
   | { op: 'levels'; orderId: number; takeProfit: number | null; stopLoss: number | null }
   | { op: 'balance'; walletId: number; balance: string };
 
+type WalletFigures = { balance: number; margin: number; positions: number };
+
+/** What RiskService.check answers. */
+export interface RiskCheck {
+  /** Whether this instance acts on the engine's verdicts. */
+  leader: boolean;
+  tracked: number;
+  open: number;
+  phantom: number[];
+  missing: number[];
+  walletsOff: Array<{ id: number; engine: WalletFigures | null; database: WalletFigures | null }>;
+}
+
+/** Changes the order path applied while a reload read the database (RiskService.load). */
+interface Journal {
+  opened: Set<number>;
+  closed: Set<number>;
+  levels: Set<number>;
+  /** Each wallet's latest balance as told. */
+  balances: Map<number, string>;
+}
+
 /** How often every position is recomputed from scratch (picks up conversion-rate moves, removes float drift). */
 const SWEEP_MS = 5000;
 const num = (v: string | null): number | null => (v === null ? null : Number(v));
@@ -41,6 +63,13 @@ export class RiskService implements RiskHooks {
   private unsubscribe = (): void => undefined;
   /** Whether this instance closes positions (the sole instance, or the leader of several). */
   private acting = true;
+  /**
+   * What the order path changed while a reload was reading the database (positions opened, closed or given new
+   * levels, wallets' latest balances): those changes are newer than the read, so the reload keeps them.
+   */
+  private journal: Journal | null = null;
+  /** Reloads run one after another. */
+  private reloading: Promise<void> = Promise.resolve();
   /** Failures of automatic closes, for logs and tests; the position is retried on its next tick. */
   onError: (err: unknown, action: RiskAction) => void = () => {};
 
@@ -80,10 +109,86 @@ export class RiskService implements RiskHooks {
     this.acting = false;
   }
 
-  /** Makes the engine's positions exactly the open orders in the database, with their current levels and wallets. */
-  private async reload(): Promise<void> {
+  /**
+   * Makes the engine's positions exactly the open orders in the database, with their current levels and wallets.
+   * Orders keep opening and closing meanwhile (here and on other instances), so the read is a snapshot and the
+   * changes applied during it win: a position closed during the read is not tracked again, one opened during it is
+   * not dropped, and a wallet keeps the balance it was last told.
+   */
+  private reload(): Promise<void> {
+    const next = this.reloading.then(() => this.load());
+    this.reloading = next.catch(() => undefined);
+    return next;
+  }
+
+  private async load(): Promise<void> {
     const { db } = this.ctx();
-    const rows = await db
+    const journal: Journal = { opened: new Set(), closed: new Set(), levels: new Set(), balances: new Map() };
+    this.journal = journal;
+    let rows: Awaited<ReturnType<typeof this.readOpen>>;
+    try {
+      rows = await this.readOpen(db);
+    } finally {
+      this.journal = null;
+    }
+    const open = new Set(rows.map((r) => r.order.id));
+    for (const id of [...this.orderInstrument.keys()]) if (!open.has(id) && !journal.opened.has(id)) this.forget(id);
+    for (const r of rows) {
+      if (journal.closed.has(r.order.id)) continue;
+      const balance = journal.balances.get(r.order.balanceId) ?? r.balance;
+      const wallet = { id: r.order.balanceId, balance, currency: r.currency, stopoutPercent: r.stopout };
+      if (this.orderInstrument.has(r.order.id)) {
+        this.engine.upsertWallet(wallet.id, { balance: Number(wallet.balance), stopoutPercent: wallet.stopoutPercent });
+        // Already beyond its level: left for the sweep that follows a reload, which acts on it or not.
+        if (
+          !journal.levels.has(r.order.id) &&
+          this.engine.setLevels(r.order.id, num(r.order.takeProfit), num(r.order.stopLoss))
+        )
+          this.engine.releaseClosing(r.order.id);
+      } else this.track(r.order, wallet);
+    }
+  }
+
+  /**
+   * The engine against the database, for operators and tests: positions tracked but closed there (phantom), open
+   * there but not tracked (missing), and wallets whose balance, used margin or number of positions differ. Under load
+   * a change committed but not yet applied here shows for a moment; a difference that stays is a fault.
+   */
+  async check(): Promise<RiskCheck> {
+    const rows = await this.readOpen(this.ctx().db);
+    const open = new Set(rows.map((r) => r.order.id));
+    const tracked = [...this.orderInstrument.keys()];
+    const db = new Map<number, WalletFigures>();
+    for (const r of rows) {
+      const w = db.get(r.order.balanceId) ?? { balance: Number(r.balance), margin: 0, positions: 0 };
+      w.margin += Number(r.order.marginUsed);
+      w.positions++;
+      db.set(r.order.balanceId, w);
+    }
+    const walletsOff: RiskCheck['walletsOff'] = [];
+    const near = (a: number, b: number) => Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(b));
+    for (const id of new Set([...db.keys(), ...this.walletCurrency.keys()])) {
+      const e = this.engine.walletState(id);
+      const engine = e ? { balance: e.balance, margin: e.margin, positions: e.positions } : null;
+      const database = db.get(id) ?? null;
+      if (!engine?.positions && !database) continue;
+      if (!engine || !database || engine.positions !== database.positions) walletsOff.push({ id, engine, database });
+      else if (!near(engine.balance, database.balance) || !near(engine.margin, database.margin))
+        walletsOff.push({ id, engine, database });
+    }
+    return {
+      leader: this.acting,
+      tracked: tracked.length,
+      open: open.size,
+      phantom: tracked.filter((id) => !open.has(id)),
+      missing: [...open].filter((id) => !this.orderInstrument.has(id)),
+      walletsOff,
+    };
+  }
+
+  /** Every open position with its wallet, in one statement (one snapshot). */
+  private readOpen(db: Ctx['db']) {
+    return db
       .select({
         order: orders,
         balance: balances.balance,
@@ -95,17 +200,6 @@ export class RiskService implements RiskHooks {
       .innerJoin(users, eq(users.id, orders.userId))
       .leftJoin(pricingPlans, eq(pricingPlans.id, users.pricingTableId))
       .where(isNull(orders.closeTime));
-    const open = new Set(rows.map((r) => r.order.id));
-    for (const id of [...this.orderInstrument.keys()]) if (!open.has(id)) this.forget(id);
-    for (const r of rows) {
-      const wallet = { id: r.order.balanceId, balance: r.balance, currency: r.currency, stopoutPercent: r.stopout };
-      if (this.orderInstrument.has(r.order.id)) {
-        this.engine.upsertWallet(wallet.id, { balance: Number(wallet.balance), stopoutPercent: wallet.stopoutPercent });
-        // Already beyond its level: left for the sweep that follows a reload, which acts on it or not.
-        if (this.engine.setLevels(r.order.id, num(r.order.takeProfit), num(r.order.stopLoss)))
-          this.engine.releaseClosing(r.order.id);
-      } else this.track(r.order, wallet);
-    }
   }
 
   async stop(): Promise<void> {
@@ -159,6 +253,10 @@ export class RiskService implements RiskHooks {
   }
 
   private applyOpened(order: OrderRow, wallet: WalletRef): void {
+    // Already loaded by a reload that read it committed.
+    if (this.orderInstrument.has(order.id)) return;
+    this.journal?.opened.add(order.id);
+    this.journal?.balances.set(wallet.id, wallet.balance);
     this.track(order, wallet);
     // A position opened at a price already beyond its level (or into a wallet at stop-out) is handled at once.
     const q = this.ctx().market.book.get(order.instrument);
@@ -166,6 +264,8 @@ export class RiskService implements RiskHooks {
   }
 
   private applyClosed(orderId: number, wallet: Pick<WalletRef, 'id' | 'balance'>): void {
+    this.journal?.closed.add(orderId);
+    this.journal?.balances.set(wallet.id, wallet.balance);
     this.forget(orderId);
     this.engine.setWalletBalance(wallet.id, Number(wallet.balance));
     const next = this.engine.checkWallet(wallet.id);
@@ -173,11 +273,13 @@ export class RiskService implements RiskHooks {
   }
 
   private applyLevels(orderId: number, takeProfit: number | null, stopLoss: number | null): void {
+    this.journal?.levels.add(orderId);
     const action = this.engine.setLevels(orderId, takeProfit, stopLoss);
     if (action) this.run([action]);
   }
 
   private applyBalance(walletId: number, balance: string): void {
+    this.journal?.balances.set(walletId, balance);
     // Only wallets with open positions are tracked; a lower balance may cross the stop-out level at once.
     if (!this.engine.setWalletBalance(walletId, Number(balance))) return;
     const next = this.engine.checkWallet(walletId);

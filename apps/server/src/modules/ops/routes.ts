@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { RoutesPlugin } from '../../lib/http.ts';
 import { registry } from '../../lib/metrics.ts';
 import { readiness } from './service.ts';
+import { RiskService } from '../../engine/risk-service.ts';
 
 const Health = z.object({ status: z.string() });
 const Ready = z.object({ ready: z.boolean(), checks: z.record(z.string(), z.string()) });
@@ -43,11 +44,9 @@ export const opsRoutes: RoutesPlugin = async (app) => {
     const token = ctx.config.METRICS_TOKEN;
     const given = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
     if (!token)
-      return reply
-        .status(404)
-        .send({
-          message: 'Metrics are off: set METRICS_TOKEN to scrape them, or read them as an admin at /api/admin/metrics.',
-        });
+      return reply.status(404).send({
+        message: 'Metrics are off: set METRICS_TOKEN to scrape them, or read them as an admin at /api/admin/metrics.',
+      });
     if (!given || !sameSecret(given, token))
       return reply.status(401).send({ message: 'A valid metrics token is required.' });
     return sendMetrics(reply);
@@ -58,5 +57,16 @@ export const opsRoutes: RoutesPlugin = async (app) => {
 export const adminMetricsRoutes: RoutesPlugin = async (app) => {
   app.get('/admin/metrics', { config: { access: [1] }, schema: { tags: ['ops'], hide: true } }, async (_req, reply) =>
     sendMetrics(reply),
+  );
+  // This instance's risk engine against the database (after a takeover, say): what it tracks that is closed, what is
+  // open that it does not track, and wallets whose figures differ.
+  app.get(
+    '/admin/risk-engine',
+    { config: { access: [1] }, schema: { tags: ['ops'], hide: true } },
+    async (_req, reply) => {
+      const risk = app.ctx.risk;
+      if (!(risk instanceof RiskService)) return reply.status(404).send({ message: 'No risk engine runs here.' });
+      return risk.check();
+    },
   );
 };
