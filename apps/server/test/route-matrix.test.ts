@@ -135,6 +135,8 @@ const EXPECTED: Record<string, RouteAccess> = {
   'POST /api/admin/instruments': [1],
   'PUT /api/admin/instruments/:id': [1],
   'DELETE /api/admin/instruments/:id': [1],
+  // simulated feed control
+  'POST /api/admin/simulator/price': [1],
   // files
   'GET /api/files/:id': 'public',
   // gateways and external payments

@@ -25,3 +25,4 @@ export * from './schemas/lead-import.ts';
 export * from './schemas/affiliate.ts';
 export * from './schemas/calls.ts';
 export * from './schemas/crm-config.ts';
+export * from './schemas/simulator.ts';

@@ -59,7 +59,7 @@ interface ApiKeys {
   currency: string | null;
 }
 
-async function readKeys(db: Db): Promise<ApiKeys> {
+export async function readKeys(db: Db): Promise<ApiKeys> {
   const s = await getSettings(db, ['polygonAPI', 'eodAPI', 'oandaAPI', 'currencyAPI']);
   const v = (x: string | null | undefined): string | null => x?.trim() || null;
   const oandaAccount = v(s.oandaAPI?.value1);

@@ -30,6 +30,7 @@ import { twoFactorRoutes } from './two-factor/routes.ts';
 import { crmRoutes } from './crm/routes.ts';
 import { affiliateRoutes } from './affiliate/routes.ts';
 import { crmConfigRoutes } from './crm/config-routes.ts';
+import { simulatorRoutes } from './simulator/routes.ts';
 
 /** Every business area's routes, mounted under /api. */
 export const apiRoutes: RoutesPlugin = async (app) => {
@@ -64,4 +65,5 @@ export const apiRoutes: RoutesPlugin = async (app) => {
   await app.register(crmRoutes);
   await app.register(affiliateRoutes);
   await app.register(crmConfigRoutes);
+  await app.register(simulatorRoutes);
 };
