@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import type { StatementDto } from '@platform/domain';
 import { renderScreen } from '../../test/render.tsx';
@@ -45,7 +45,8 @@ function api() {
 
 const rows = () => screen.getAllByRole('row').length - 1;
 
-describe('StatementsPage', () => {
+// Each test renders the page a few times over; a busy machine needs more than the default 5 s.
+describe('StatementsPage', { timeout: 20_000 }, () => {
   it('pages closed trades 15 at a time', async () => {
     const fetchMock = api();
     renderScreen(<StatementsPage />);
@@ -71,7 +72,7 @@ describe('StatementsPage', () => {
     fireEvent.blur(screen.getByLabelText('To'));
     await waitFor(() =>
       expect(screen.getByRole('link', { name: 'Export' }).getAttribute('href')).toBe(
-        '/api/statements/export?dateStart=2025-03-01&dateEnd=2025-03-31',
+        '/api/statements/export?walletId=11&dateStart=2025-03-01&dateEnd=2025-03-31',
       ),
     );
     fireEvent.click(screen.getByRole('button', { name: 'Filter' }));
@@ -82,8 +83,48 @@ describe('StatementsPage', () => {
     expect(last?.query.get('page')).toBe('1');
   });
 
+  it('shows the active wallet first, says which wallet it shows, and lists and exports the one chosen', async () => {
+    const fetchMock = api();
+    renderScreen(<StatementsPage />);
+    await waitFor(() => expect(rows()).toBe(15));
+    expect(screen.getByText('Closed trades of your USD Demo wallet #11.')).toBeTruthy();
+    expect(callsTo(fetchMock, 'GET', '/statements/history').at(-1)?.query.get('walletId')).toBe('11');
+    fireEvent.click(screen.getByTestId('statement-wallet'));
+    expect(await screen.findByRole('option', { name: 'USD Demo wallet #11 (active)', hidden: true })).toBeTruthy();
+    fireEvent.click(screen.getByRole('option', { name: 'USD Real wallet #12', hidden: true }));
+    await waitFor(() =>
+      expect(callsTo(fetchMock, 'GET', '/statements/history').at(-1)?.query.get('walletId')).toBe('12'),
+    );
+    expect(screen.getByText('Closed trades of your USD Real wallet #12.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Export' }).getAttribute('href')).toBe(
+      '/api/statements/export?walletId=12',
+    );
+  });
+
+  it('shows each closed trade as a card with its P/L on a phone', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query.includes('max-width'),
+      media: query,
+      onchange: null,
+      addListener: () => undefined,
+      removeListener: () => undefined,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+      dispatchEvent: () => false,
+    }));
+    api();
+    renderScreen(<StatementsPage />);
+    const card = await screen.findByTestId('statement-card-1');
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(card.textContent).toContain('EUR/USD');
+    expect(card.textContent).toContain('BUY');
+    expect(card.textContent).toContain('$48.00000');
+    expect(card.textContent).toContain('Stop out');
+  });
+
   it('builds the export link without empty dates', () => {
     expect(exportUrl({ dateStart: '', dateEnd: '' })).toBe('/api/statements/export');
     expect(exportUrl({ dateStart: '2025-01-01', dateEnd: '' })).toBe('/api/statements/export?dateStart=2025-01-01');
+    expect(exportUrl({ dateStart: '', dateEnd: '', walletId: 12 })).toBe('/api/statements/export?walletId=12');
   });
 });

@@ -1,9 +1,17 @@
-import { useState } from 'react';
-import { Badge, Button, Group, LoadingOverlay, Pagination, Table, Text } from '@mantine/core';
+import { type ReactNode, useState } from 'react';
+import { Badge, Button, Group, LoadingOverlay, Pagination, Paper, Select, Stack, Table, Text } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconDownload, IconFilter } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { CLOSE_REASON_LABELS, dec, formatOrderTime, pageCount, type StatementDto } from '@platform/domain';
+import {
+  CLOSE_REASON_LABELS,
+  type CurrentUserResponse,
+  dec,
+  formatOrderTime,
+  pageCount,
+  type StatementDto,
+} from '@platform/domain';
 import { useCurrentUser } from '../../api/hooks.ts';
 import { scrollBoxStyle, stickyMessageStyle } from '../../ui/data-table/cells.ts';
 import { errorMessage } from '../../api/client.ts';
@@ -20,20 +28,40 @@ interface Range {
   dateEnd: string;
 }
 
-/** Export of the closed trades in the chosen range, as the server's CSV download. */
-export function exportUrl({ dateStart, dateEnd }: Range): string {
+type Wallet = CurrentUserResponse['user']['balances'][number];
+
+/** "USD Demo wallet #11": which wallet a statement covers. */
+export const walletName = (w: Wallet, t: (k: string, o?: Record<string, unknown>) => string) =>
+  t('{{currency}} {{mode}} wallet #{{id}}', {
+    currency: w.currency,
+    mode: w.mode === 'real' ? t('Real') : t('Demo'),
+    id: w.id,
+  });
+
+/** Export of the closed trades of the chosen wallet in the chosen range, as the server's CSV download. */
+export function exportUrl({ dateStart, dateEnd, walletId }: Range & { walletId?: number | null }): string {
   const params = new URLSearchParams();
+  if (walletId) params.set('walletId', String(walletId));
   if (dateStart) params.set('dateStart', dateStart);
   if (dateEnd) params.set('dateEnd', dateEnd);
   const qs = params.toString();
   return `/api/statements/export${qs ? `?${qs}` : ''}`;
 }
 
-/** Closed trades of the active wallet with a date-range filter and a CSV export (spec §2 "Statements"). */
+/**
+ * Closed trades of one wallet with a date-range filter and a CSV export (spec §2 "Statements"). The client picks the
+ * wallet among all of theirs, real and demo (the active one first), the page says which one it shows, and the export
+ * covers the same wallet. On a phone each trade is a card, so P/L is never off-screen.
+ */
 export function StatementsPage() {
   const { t } = useTranslation();
   const { data: current } = useCurrentUser();
-  const currency = current?.activeBalance?.currency ?? '';
+  const wallets = current?.user.balances ?? [];
+  const [chosenId, setChosenId] = useState<number | null>(null);
+  const walletId = chosenId ?? current?.activeBalance?.id ?? wallets[0]?.id ?? null;
+  const wallet = wallets.find((w) => w.id === walletId) ?? null;
+  const currency = wallet?.currency ?? '';
+  const phone = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
   const [range, setRange] = useState<Range>({ dateStart: '', dateEnd: '' });
   const [applied, setApplied] = useState<Range>(range);
   const [page, setPage] = useState(1);
@@ -41,7 +69,8 @@ export function StatementsPage() {
     url: '/statements/history',
     page,
     limit: STATEMENTS_PAGE_SIZE,
-    filters: { dateStart: applied.dateStart, dateEnd: applied.dateEnd },
+    filters: { walletId: walletId ?? undefined, dateStart: applied.dateStart, dateEnd: applied.dateEnd },
+    enabled: current !== undefined,
   });
   // Rates show with their instrument's digits, as on the dashboard.
   const { data: instruments } = useInstruments();
@@ -66,19 +95,60 @@ export function StatementsPage() {
     t('Status'),
   ];
 
-  let body;
-  if (list.isLoading || list.isError || list.rows.length === 0)
+  const status = (s: StatementDto) => (
+    <Badge color="yellow" variant="light" miw="max-content">
+      {s.close_reason === 'manual' ? t('CLOSED') : t(CLOSE_REASON_LABELS[s.close_reason])}
+    </Badge>
+  );
+  const message =
+    list.isLoading || list.isError || list.rows.length === 0 ? (
+      <Text ta="center" c={list.isError ? 'red' : 'dimmed'} py="lg" style={stickyMessageStyle}>
+        {list.isLoading
+          ? t('Loading...')
+          : list.isError
+            ? errorMessage(list.error, t('Something went wrong'))
+            : t('No data found')}
+      </Text>
+    ) : null;
+  const cards = (
+    <Stack gap="xs" data-testid="statement-cards">
+      {message ??
+        list.rows.map((s) => {
+          const pl = formatProfitLoss(s.pro_loss, currency);
+          return (
+            <Paper key={s.id} withBorder radius="md" p="sm" data-testid={`statement-card-${s.id}`}>
+              <Group justify="space-between" wrap="nowrap">
+                <Group gap={6} wrap="nowrap">
+                  <Text fw={700}>{s.instrument.replace('_', '/')}</Text>
+                  <Text size="sm" fw={700} c={s.type === 'buy' ? 'teal' : 'red'}>
+                    {s.type === 'buy' ? t('BUY') : t('SELL')}
+                  </Text>
+                </Group>
+                <Text fw={700} c={pl.color} style={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
+                  {pl.text}
+                </Text>
+              </Group>
+              <Text size="sm" c="dimmed" style={{ fontVariantNumeric: 'tabular-nums' }}>
+                {dec(s.trade_amount).toString()} · {rate(s.instrument, s.open_rate)} →{' '}
+                {rate(s.instrument, s.close_rate)}
+              </Text>
+              <Group justify="space-between" mt={4} wrap="nowrap">
+                <Text size="xs" c="dimmed">
+                  {formatOrderTime(s.close_time)}
+                </Text>
+                {status(s)}
+              </Group>
+            </Paper>
+          );
+        })}
+    </Stack>
+  );
+
+  let body: ReactNode;
+  if (message)
     body = (
       <Table.Tr>
-        <Table.Td colSpan={headers.length}>
-          <Text ta="center" c={list.isError ? 'red' : 'dimmed'} py="lg" style={stickyMessageStyle}>
-            {list.isLoading
-              ? t('Loading...')
-              : list.isError
-                ? errorMessage(list.error, t('Something went wrong'))
-                : t('No data found')}
-          </Text>
-        </Table.Td>
+        <Table.Td colSpan={headers.length}>{message}</Table.Td>
       </Table.Tr>
     );
   else
@@ -98,18 +168,35 @@ export function StatementsPage() {
           <Table.Td c={pl.color} fw={600} style={{ whiteSpace: 'nowrap' }}>
             {pl.text}
           </Table.Td>
-          <Table.Td>
-            <Badge color="yellow" variant="light" miw="max-content">
-              {s.close_reason === 'manual' ? t('CLOSED') : t(CLOSE_REASON_LABELS[s.close_reason])}
-            </Badge>
-          </Table.Td>
+          <Table.Td>{status(s)}</Table.Td>
         </Table.Tr>
       );
     });
 
   return (
-    <PageCard title={t('Statements')} description={t('Your closed trades.')}>
+    <PageCard
+      title={t('Statements')}
+      description={
+        wallet ? t('Closed trades of your {{wallet}}.', { wallet: walletName(wallet, t) }) : t('Your closed trades.')
+      }
+    >
       <Group align="flex-end" gap="sm" mb="md" wrap="wrap">
+        <Select
+          label={t('Wallet')}
+          data={wallets.map((w) => ({
+            value: String(w.id),
+            label: w.id === current?.activeBalance?.id ? `${walletName(w, t)} (${t('active')})` : walletName(w, t),
+          }))}
+          value={walletId === null ? null : String(walletId)}
+          onChange={(v) => {
+            if (!v) return;
+            setChosenId(Number(v));
+            setPage(1);
+          }}
+          allowDeselect={false}
+          w={{ base: '100%', xs: 260 }}
+          data-testid="statement-wallet"
+        />
         <DateInput
           label={t('From')}
           valueFormat="YYYY-MM-DD"
@@ -134,7 +221,7 @@ export function StatementsPage() {
         </Button>
         <Button
           component="a"
-          href={exportUrl(range)}
+          href={exportUrl({ ...range, walletId })}
           download
           variant="default"
           leftSection={<IconDownload size={16} />}
@@ -145,20 +232,24 @@ export function StatementsPage() {
       </Group>
       <div style={{ position: 'relative' }}>
         <LoadingOverlay visible={list.isFetching && !list.isLoading} loaderProps={{ size: 'sm' }} />
-        <Table.ScrollContainer minWidth={760} style={scrollBoxStyle}>
-          <Table striped highlightOnHover verticalSpacing="sm" fz="sm" style={{ fontVariantNumeric: 'tabular-nums' }}>
-            <Table.Thead>
-              <Table.Tr>
-                {headers.map((h) => (
-                  <Table.Th key={h} style={{ whiteSpace: 'nowrap' }}>
-                    {h}
-                  </Table.Th>
-                ))}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>{body}</Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        {phone ? (
+          cards
+        ) : (
+          <Table.ScrollContainer minWidth={760} style={scrollBoxStyle}>
+            <Table striped highlightOnHover verticalSpacing="sm" fz="sm" style={{ fontVariantNumeric: 'tabular-nums' }}>
+              <Table.Thead>
+                <Table.Tr>
+                  {headers.map((h) => (
+                    <Table.Th key={h} style={{ whiteSpace: 'nowrap' }}>
+                      {h}
+                    </Table.Th>
+                  ))}
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>{body}</Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
       </div>
       <Group justify="space-between" mt="md">
         <Text size="sm" c="dimmed" data-testid="statements-total">
