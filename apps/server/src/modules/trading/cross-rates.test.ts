@@ -4,6 +4,7 @@ import { dec } from '@platform/domain';
 import { createTestApp, DEMO, ledgerAndBalance, signIn, type TestApp } from '../../../test/helpers.ts';
 import { balances, instruments, users } from '../../db/schema.ts';
 import { getBranding } from '../settings/service.ts';
+import type { RiskService } from '../../engine/risk-service.ts';
 
 /**
  * Every instrument against every wallet currency the branding offers: a wallet in any of them gets a rate for the
@@ -129,6 +130,39 @@ describe('a EUR wallet trades every instrument', () => {
     const { ledger, balance } = await ledgerAndBalance(t, walletId);
     expect(dec(ledger).eq(balance)).toBe(true);
     expect(dec(balance).lt(10000)).toBe(true);
+  });
+});
+
+describe('the risk engine converts through cross rates', () => {
+  it("values a EUR wallet's USD/CNH position in EUR at EUR/USD × USD/CNH, tick by tick", async () => {
+    const cookie = cookies.get('EUR')!;
+    const opened = await t.app.inject({
+      method: 'POST',
+      url: '/api/dashboard/orders',
+      headers: { cookie },
+      payload: { type: 'buy', instrument: 'USD_CNH', amount: 10000 },
+    });
+    expect(opened.statusCode, opened.body).toBe(200);
+    const { order } = opened.json();
+    await (t.ctx.risk as RiskService).idle();
+    const bid = Number(order.open_rate) + 0.05;
+    t.ctx.market.book.apply([
+      { name: 'USD_CNH', bid, ask: bid + 0.0012, closeoutBid: bid, closeoutAsk: bid + 0.0012, time: Date.now() },
+    ]);
+    const conversion = mid('EUR_USD') * mid('USD_CNH');
+    // (bid − open) × amount − spread, in CNH, over CNH per EUR
+    const expected = ((bid - Number(order.open_rate)) * 10000 - Number(order.spread)) / conversion;
+    const pl = (t.ctx.risk as RiskService).engine.positionPl(order.id);
+    expect(pl).not.toBeNull();
+    expect(pl!).toBeCloseTo(expected, 4);
+    const closed = await t.app.inject({
+      method: 'POST',
+      url: '/api/dashboard/orders/close',
+      headers: { cookie },
+      payload: { orderId: order.id, instrument: 'USD_CNH' },
+    });
+    expect(closed.statusCode).toBe(200);
+    expect(Number(closed.json().order.pro_loss)).toBeCloseTo(expected, 2);
   });
 });
 
