@@ -19,7 +19,6 @@ import { hashPassword } from '../../lib/crypto.ts';
 import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
 import type { StaffActor } from '../../lib/staff-scope.ts';
 import { getBranding } from '../settings/service.ts';
-import { sendVerificationMail } from '../auth/service.ts';
 import { openCustomerWallets } from '../wallets/open.ts';
 import { isAgent, leadScope, masksContacts } from './scope.ts';
 import { defaultSalesStatus } from './statuses.ts';
@@ -230,8 +229,8 @@ const emailTaken = () =>
 /**
  * POST /admin/leads/convertLeadToUser: the lead becomes a customer with the wallets sign-up opens, linked to the lead,
  * which moves to Clients and keeps its manager, agent and retention agent. The customer is managed by the lead's manager.
- * With email verification on, the new customer gets the same verification mail as a sign-up (staff typed the address;
- * nobody has confirmed it belongs to the customer); with it off the account is verified like a sign-up would be.
+ * Like every account staff create, it starts with the email verified (back-office spec: is_email_verified defaults to
+ * true), so the customer signs in at once with the password staff set; the Convert dialog says so.
  */
 export async function convertLead(
   ctx: AppContext,
@@ -239,9 +238,8 @@ export async function convertLead(
   input: z.output<typeof LeadConvertRequest>,
 ): Promise<number> {
   const branding = await getBranding(ctx.db);
-  const verify = branding.emailVerify === 'on';
   const passwordHash = await hashPassword(input.password);
-  let created: { id: number; email: string; fullName: string };
+  let created: number;
   try {
     created = await ctx.db.transaction(async (tx) => {
       const before = await lockLead(tx, actor, input.id);
@@ -256,7 +254,7 @@ export async function convertLead(
       const fullName = [before.firstName, before.lastName].filter(Boolean).join(' ').slice(0, 120);
       const [u] = await tx
         .insert(users)
-        .values({ fullName, email: before.email, passwordHash, roleId: 3, isEmailVerified: !verify, isActive: true })
+        .values({ fullName, email: before.email, passwordHash, roleId: 3, isEmailVerified: true, isActive: true })
         .returning({ id: users.id });
       await tx.insert(userProfiles).values({
         userId: u.id,
@@ -279,14 +277,13 @@ export async function convertLead(
         ip: actor.ip,
       });
       await audit(tx, actor, after, 'lead.convert', snapshot(before), snapshot(after));
-      return { id: u.id, email: before.email, fullName };
+      return u.id;
     });
   } catch (err) {
     if (isUniqueViolation(err, 'users_email_unique')) throw emailTaken();
     throw err;
   }
-  if (verify) await sendVerificationMail(ctx, created.id);
-  return created.id;
+  return created;
 }
 
 /** POST /admin/crm/note: a note on a lead in the writer's scope. */

@@ -140,6 +140,9 @@ export function ConvertModal({
       title={lead ? t('Convert Lead #{{id}} To User', { id: lead.id }) : ''}
     >
       <Stack gap="md">
+        <Text size="sm" c="dimmed" data-testid="convert-sign-in-note">
+          {t("The customer can sign in at once with the lead's email and this password.")}
+        </Text>
         <PasswordInput
           label={t('Password')}
           placeholder={t('Enter password')}

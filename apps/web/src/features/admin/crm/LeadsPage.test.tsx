@@ -212,6 +212,7 @@ describe('LeadsPage', () => {
     const row = (await screen.findByText('Hannah')).closest('tr') as HTMLElement;
     fireEvent.click(within(row).getByRole('button', { name: 'Convert' }));
     expect(await screen.findByText('Convert Lead #41 To User')).toBeTruthy();
+    expect(screen.getByTestId('convert-sign-in-note').textContent).toContain('can sign in at once');
     fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'Password123' } });
     fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
     expect(await screen.findByText('Lead converted successfully')).toBeTruthy();

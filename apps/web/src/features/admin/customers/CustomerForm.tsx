@@ -40,7 +40,8 @@ function initialValues(c: CustomerDetailResponse | undefined): CustomerFormValue
     fullName: c?.full_name ?? '',
     email: c?.email ?? '',
     password: '',
-    isEmailVerified: c?.is_email_verified ?? false,
+    // Accounts staff create start verified (back-office spec: is_email_verified defaults to true).
+    isEmailVerified: c?.is_email_verified ?? true,
     isActive: c?.is_active ?? true,
     phone: c?.profile.phone ?? '',
     birthDate: c?.profile.birth_date ?? '',

@@ -98,6 +98,8 @@ describe('CustomersPage', () => {
     await screen.findByText('Carl Client');
     fireEvent.click(screen.getByRole('button', { name: 'Add New' }));
     const dialog = await screen.findByRole('dialog');
+    // Accounts staff create start verified (the back-office spec's default).
+    expect((within(dialog).getByLabelText('Email Verified') as HTMLInputElement).checked).toBe(true);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Submit' }));
     expect(await within(dialog).findByText('Full name is required')).toBeTruthy();
     expect(within(dialog).getByText('Email is required')).toBeTruthy();
@@ -119,7 +121,7 @@ describe('CustomersPage', () => {
       email: 'nina@example.test',
       password: 'Password123',
       isActive: true,
-      isEmailVerified: false,
+      isEmailVerified: true,
       phone: '+33 1 23 45 67 89',
     });
   });
