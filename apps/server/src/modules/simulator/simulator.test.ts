@@ -151,6 +151,9 @@ describe('POST /admin/simulator/price', () => {
       [{ instrument: 'EUR_USD', bid: '1.1', ask: 'abc' }, 'Ask must be a positive number with at most 8 decimals'],
       [{ instrument: 'EUR_USD', ask: '1.1' }, 'Bid is required'],
       [{ bid: '1.1', ask: '1.2' }, 'Instrument is required'],
+      [{ instrument: 'EUR\u0000USD', bid: '1.1', ask: '1.2' }, 'Contains characters that are not allowed'],
+      [{ instrument: 'EUR_USD', bid: { v: 1 }, ask: [1] }, 'Bid is required'],
+      [{ instrument: 'EUR_USD', bid: 'NaN', ask: 'Infinity' }, 'Bid must be a positive number with at most 8 decimals'],
       [
         { instrument: 'EUR_USD', bid: '1.1000001', ask: '1.2' },
         'Bid must have at most 5 decimals (the digits of EUR_USD)',
