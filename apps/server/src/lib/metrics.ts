@@ -31,6 +31,13 @@ export const ordersClosed = new client.Counter({
   registers: [registry],
 });
 
+export const paymentCallbacksRefused = new client.Counter({
+  name: 'payment_callbacks_refused_total',
+  help: 'Payment provider callbacks refused (bad or missing signature, stale, malformed), by gateway kind; their bodies are not kept',
+  labelNames: ['kind'] as const,
+  registers: [registry],
+});
+
 export const priceTicks = new client.Counter({
   name: 'price_ticks_total',
   help: 'Quotes applied to the price book',

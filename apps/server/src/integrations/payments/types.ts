@@ -59,6 +59,8 @@ export interface PaymentConfirmation {
   amount: string;
   currency: string;
   providerRef?: string;
+  /** Why a pending confirmation settles nothing by itself (kept on the callback's row for staff). */
+  note?: string;
 }
 
 /** A refused callback: bad or missing signature, stale timestamp, malformed body. Answered 400, credits nothing. */

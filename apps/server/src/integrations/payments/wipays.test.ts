@@ -116,17 +116,18 @@ describe('WiPays adapter', () => {
     await expect(adapter().createCheckout(keys, req)).rejects.toBeInstanceOf(ProviderError);
   });
 
-  it('confirms a signed successful checkout IPN', async () => {
+  it('records a signed successful checkout IPN, but as pending: its status and amount are not signed', async () => {
     const body = ipn('success');
     const c = await adapter().verifyCallback(keys, asJson(body));
-    expect(c).toEqual({
+    expect(c).toMatchObject({
       eventId: `${req.reference}:${body.timestamp}`,
       reference: req.reference,
-      outcome: 'approved',
+      outcome: 'pending',
       amount: '75',
       currency: 'USD',
       providerRef: 'TRX7731',
     });
+    expect(c.note).toMatch(/^WiPays says paid: 75 USD\. WiPays does not sign the status or amount/);
   });
 
   it('reads a form-encoded IPN the same way', async () => {
@@ -143,14 +144,17 @@ describe('WiPays adapter', () => {
         keys,
         incoming({ body: form.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
       ),
-    ).resolves.toMatchObject({ outcome: 'approved', amount: '75' });
+    ).resolves.toMatchObject({ outcome: 'pending', amount: '75', note: expect.stringContaining('says paid') });
   });
 
-  it('maps failures to declined and chargeback notices to pending', async () => {
-    await expect(adapter().verifyCallback(keys, asJson(ipn('failed')))).resolves.toMatchObject({ outcome: 'declined' });
+  it('settles nothing by itself: failures and chargeback notices are pending too, with what WiPays claims', async () => {
+    await expect(adapter().verifyCallback(keys, asJson(ipn('failed')))).resolves.toMatchObject({
+      outcome: 'pending',
+      note: expect.stringContaining('not paid (failed)'),
+    });
     await expect(
       adapter().verifyCallback(keys, asJson(ipn('success', { type: 'chargeback_initiated' }))),
-    ).resolves.toMatchObject({ outcome: 'pending' });
+    ).resolves.toMatchObject({ outcome: 'pending', note: expect.stringContaining('chargeback_initiated notice') });
   });
 
   it('refuses a wrong or missing signature', async () => {

@@ -26,8 +26,11 @@ import {
  * body, identifier = our reference, ipn_url = our callback) and sends the browser to the returned redirect_url. The
  * IPN carries identifier, status, timestamp, data{trx, amount, currency, type} and `signature` = uppercase hex
  * HMAC-SHA256 of `${identifier}${timestamp}` under the secret key; it is refused when unsigned, wrongly signed or
- * older than five minutes. WiPays signs only the identifier and timestamp, so each signed message settles a deposit
- * at most once (its event id is identifier + timestamp) and the amount is still compared with the deposit.
+ * older than five minutes. WiPays signs only the identifier and timestamp: the status and amount beside them could
+ * have been changed by whoever replays a captured IPN (a genuine 'pending' resent as 'success'), and WiPays documents
+ * no API to ask a payment's status. So an IPN settles nothing by itself: it is recorded (its event id, identifier +
+ * timestamp, is taken when first seen, so the same signed message is a replay whatever else it says) and the deposit
+ * stays pending with what WiPays claims noted for staff, who approve or decline it after checking WiPays.
  */
 
 const API = 'https://wipays.com';
@@ -133,29 +136,34 @@ export function createWipaysAdapter(opts: AdapterOptions = {}): PaymentAdapter {
     const amount = decimalString(data.amount);
     const currency = str(data.currency);
     if (!status || amount === null || !currency) throw new CallbackRejected('malformed payment details');
-    // Chargeback notices settle nothing here: staff see them in the callback log.
-    const outcome =
+    // Neither status nor amount is signed: what the IPN claims is noted for staff and settles nothing (see above).
+    // Chargeback notices settle nothing either: staff see them in the callback log.
+    const claim =
       type !== 'checkout'
-        ? 'pending'
+        ? `a ${type} notice`
         : status === 'success'
-          ? 'approved'
+          ? 'paid'
           : DECLINED.has(status)
-            ? 'declined'
-            : 'pending';
+            ? `not paid (${status})`
+            : `still ${status}`;
     return {
       eventId: `${identifier}:${timestamp}`,
       reference: identifier,
-      outcome,
+      outcome: 'pending',
       amount,
       currency: currency.toUpperCase(),
       providerRef: str(data.trx),
+      note: `WiPays says ${claim}: ${amount} ${currency.toUpperCase()}. WiPays does not sign the status or amount, so check the payment in WiPays before approving or declining the deposit.`.slice(
+        0,
+        500,
+      ),
     };
   }
 
   return {
     kind: 'wipays',
     usable: true,
-    note: 'WiPays hosted payment page (POST /payment/initiate); IPNs are verified by their signature (HMAC-SHA256 of identifier and timestamp under the secret key, 5-minute tolerance), each signed IPN settling a deposit at most once.',
+    note: 'WiPays hosted payment page (POST /payment/initiate); IPNs are verified by their signature (HMAC-SHA256 of identifier and timestamp under the secret key, 5-minute tolerance). The signature does not cover status or amount and WiPays offers no status API, so deposits are approved by staff after checking WiPays.',
     createCheckout,
     verifyCallback,
   };

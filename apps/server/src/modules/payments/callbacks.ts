@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { dec, isAutomaticGateway, type AutomaticGateway } from '@platform/domain';
 import type { AppContext } from '../../context.ts';
 import { deposits, paymentCallbacks } from '../../db/schema.ts';
@@ -12,8 +12,9 @@ import {
 import { verifySandboxCallback } from '../../integrations/payments/sandbox.ts';
 import { adapterOf, keysOf, loadGateway, sandboxAllowed } from '../gateways/service.ts';
 import { settleDeposit } from '../deposits/review.ts';
-import { emitAll } from '../notifications/service.ts';
+import { emitAll, insertStaffNotifications } from '../notifications/service.ts';
 import { onWallet } from '../wallets/ledger.ts';
+import { paymentCallbacksRefused } from '../../lib/metrics.ts';
 
 /**
  * A provider's word about a payment goes through three steps, each recorded on its `payment_callbacks` row:
@@ -71,9 +72,11 @@ async function mark(
   outcome: CallbackOutcome | 'rejected',
   extra: { depositId?: number; error?: string | null } = {},
 ) {
+  // A stored callback refused later (by the queue) keeps no more of itself than one refused at once.
+  const stripped = outcome === 'rejected' ? { body: '', headers: {}, query: {} } : {};
   await ctx.db
     .update(paymentCallbacks)
-    .set({ outcome, ...extra })
+    .set({ outcome, ...extra, ...stripped })
     .where(and(eq(paymentCallbacks.id, id), inArray(paymentCallbacks.outcome, [...OPEN_OUTCOMES])));
 }
 
@@ -93,6 +96,7 @@ export async function storeCallback(
   kind: AutomaticGateway,
   cb: IncomingCallback,
   source: 'callback' | 'capture' = 'callback',
+  confirmation: PaymentConfirmation | null = null,
 ): Promise<number> {
   const headers = Object.fromEntries(
     Object.entries(cb.headers).filter(([k]) => !['cookie', 'authorization'].includes(k)),
@@ -100,9 +104,23 @@ export async function storeCallback(
   const query = Object.fromEntries(Object.entries(cb.query).filter(([, v]) => typeof v === 'string'));
   const [stored] = await ctx.db
     .insert(paymentCallbacks)
-    .values({ kind, source, headers, query, body: cb.rawBody.toString('utf8') })
+    .values({ kind, source, headers, query, body: cb.rawBody.toString('utf8'), confirmation })
     .returning({ id: paymentCallbacks.id });
   return stored.id;
+}
+
+/** What a refused callback leaves: its kind, the reason, its size and content type; never its body or headers. */
+async function recordRefusal(ctx: Ctx, kind: AutomaticGateway, cb: IncomingCallback, err: unknown): Promise<void> {
+  paymentCallbacksRefused.inc({ kind });
+  const type = String(cb.headers['content-type'] ?? '').slice(0, 100);
+  await ctx.db.insert(paymentCallbacks).values({
+    kind,
+    headers: {},
+    query: {},
+    body: '',
+    outcome: 'rejected',
+    error: `${errorText(err).slice(0, 300)} (${cb.rawBody.length} bytes${type ? `, ${type}` : ''})`,
+  });
 }
 
 /**
@@ -115,17 +133,22 @@ export async function receiveCallback(
   kind: AutomaticGateway,
   cb: IncomingCallback,
 ): Promise<CallbackOutcome> {
-  const id = await storeCallback(ctx, kind, cb);
+  // Verified before anything is stored, so a refused callback (anyone may post one) never keeps its body: it leaves
+  // a bounded summary row and a count in /metrics. A server stopping mid-verification has answered nothing, so the
+  // provider sends the callback again.
   let confirmation: PaymentConfirmation;
   try {
     confirmation = await verify(ctx, kind, cb);
   } catch (err) {
     if (err instanceof CallbackRejected) {
-      await mark(ctx, id, 'rejected', { error: errorText(err) });
+      await recordRefusal(ctx, kind, cb, err);
       throw new AppError('CALLBACK_REJECTED', `Callback rejected: ${(err as Error).message}`);
     }
-    return queueCallback(ctx, id, err);
+    // The provider could not be asked now: the callback is kept whole for the queue to verify later.
+    return queueCallback(ctx, await storeCallback(ctx, kind, cb), err);
   }
+  // Stored with what it confirmed, so a crash before it is applied leaves the sweep nothing to verify again.
+  const id = await storeCallback(ctx, kind, cb, 'callback', confirmation);
   return applyNow(ctx, kind, id, confirmation);
 }
 
@@ -153,12 +176,23 @@ export async function applyConfirmation(
   callbackId: number,
   c: PaymentConfirmation,
 ): Promise<CallbackOutcome> {
-  await ctx.db.update(paymentCallbacks).set({ confirmation: c }).where(eq(paymentCallbacks.id, callbackId));
   const [deposit] = await ctx.db
     .select()
     .from(deposits)
     .where(and(eq(deposits.reference, c.reference), eq(deposits.gateway, kind)))
     .limit(1);
+  // The provider's event id is recorded when the event is first seen, whatever it says (a pending notice too): the
+  // same event sent again, even with other unsigned fields changed, is a replay from here on.
+  try {
+    await ctx.db
+      .update(paymentCallbacks)
+      .set({ confirmation: c, eventId: c.eventId.slice(0, 200) })
+      .where(eq(paymentCallbacks.id, callbackId));
+  } catch (err) {
+    if (!isUniqueViolation(err, 'payment_callbacks_event_unique')) throw err;
+    await mark(ctx, callbackId, 'replay', { depositId: deposit?.id, error: null });
+    return 'replay';
+  }
   if (!deposit) {
     await mark(ctx, callbackId, 'unmatched', { error: null });
     return 'unmatched';
@@ -174,7 +208,18 @@ export async function applyConfirmation(
     return 'mismatch';
   }
   if (c.outcome === 'pending') {
-    await mark(ctx, callbackId, 'pending', { depositId: deposit.id, error: null });
+    await mark(ctx, callbackId, 'pending', { depositId: deposit.id, error: c.note ?? null });
+    // A notice that settles nothing by itself (WiPays) is for staff to check: admins and the customer's manager hear.
+    if (c.note && deposit.status === 'pending')
+      emitAll(
+        ctx,
+        await insertStaffNotifications(
+          ctx.db,
+          deposit.userId,
+          { title: `Deposit #${deposit.id} to check`, description: c.note, url: '/admin/deposits' },
+          true,
+        ),
+      );
     return 'pending';
   }
   try {
@@ -285,5 +330,51 @@ export async function sweepStrandedCallbacks(ctx: Ctx): Promise<number> {
     )
     .limit(1000);
   for (const { id } of stranded) await queueCallback(ctx, id, 'left unfinished by a stopped server');
+  await purgeOldCallbacks(ctx);
   return stranded.length;
+}
+
+/** Days a finished callback keeps its raw body and headers; its outcome, confirmation and deposit stay for good. */
+export const RAW_CALLBACK_DAYS = 90;
+/** Days the summary of a refused callback (no deposit, no body) is kept before it is deleted. */
+export const REFUSED_CALLBACK_DAYS = 30;
+const PURGE_BATCH = 1000;
+
+/**
+ * Part of the `payments.sweep` schedule: the raw payload (body, headers, query) of finished callbacks older than
+ * RAW_CALLBACK_DAYS is blanked, keeping the row with its outcome, event id, confirmation and deposit, which are the
+ * settlement record. Refused callbacks that matched no deposit are noise once REFUSED_CALLBACK_DAYS have passed and
+ * are deleted. Batches keep each statement short; the next run takes the rest.
+ */
+export async function purgeOldCallbacks(ctx: Pick<AppContext, 'db'>): Promise<{ blanked: number; deleted: number }> {
+  const finished = sql`${paymentCallbacks.outcome} not in ('received', 'queued')`;
+  const old = (days: number) => sql`${paymentCallbacks.receivedAt} < now() - make_interval(days => ${days})`;
+  const blank = ctx.db
+    .select({ id: paymentCallbacks.id })
+    .from(paymentCallbacks)
+    .where(
+      and(
+        finished,
+        old(RAW_CALLBACK_DAYS),
+        sql`(${paymentCallbacks.body} <> '' or ${paymentCallbacks.headers} <> '{}'::jsonb)`,
+      ),
+    )
+    .limit(PURGE_BATCH);
+  const blanked = await ctx.db
+    .update(paymentCallbacks)
+    .set({ body: '', headers: {}, query: {} })
+    .where(inArray(paymentCallbacks.id, blank))
+    .returning({ id: paymentCallbacks.id });
+  const noise = ctx.db
+    .select({ id: paymentCallbacks.id })
+    .from(paymentCallbacks)
+    .where(
+      and(eq(paymentCallbacks.outcome, 'rejected'), isNull(paymentCallbacks.depositId), old(REFUSED_CALLBACK_DAYS)),
+    )
+    .limit(PURGE_BATCH);
+  const deleted = await ctx.db
+    .delete(paymentCallbacks)
+    .where(inArray(paymentCallbacks.id, noise))
+    .returning({ id: paymentCallbacks.id });
+  return { blanked: blanked.length, deleted: deleted.length };
 }

@@ -13,6 +13,11 @@ import { receiveCallback } from './callbacks.ts';
 import { paymentReturn, paypalCapture, paypalOrder, sandboxCheckout, sandboxDecide } from './service.ts';
 
 const customer = { access: [3] } as const;
+/**
+ * The largest provider callback accepted, for every provider route: their notifications (Stripe's events, IPNs,
+ * webhooks) are a few kilobytes, and Stripe documents events well under this.
+ */
+export const CALLBACK_BODY_LIMIT = 64 * 1024;
 const ReturnQuery = z.record(z.string().max(64), z.string().max(500));
 
 /** Card and wallet payments: provider callbacks (public, verified by signature), the sandbox page, PayPal capture, returns. */
@@ -22,11 +27,15 @@ export const paymentsRoutes: RoutesPlugin = async (app) => {
   // Callbacks are verified over the exact bytes the provider sent, so this scope keeps bodies raw.
   const rawScope: RoutesPlugin = async (raw) => {
     raw.removeAllContentTypeParsers();
-    raw.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 256 * 1024 }, (_req, body, done) => done(null, body));
+    // Provider notifications are a few kilobytes: anything over the limit is refused with 413 before it is read whole.
+    raw.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: CALLBACK_BODY_LIMIT }, (_req, body, done) =>
+      done(null, body),
+    );
     raw.post(
       '/payments/:kind/callback',
       {
         config: { access: 'public', sessionless: true, rateLimit: { max: 600, timeWindow: '1 minute' } },
+        bodyLimit: CALLBACK_BODY_LIMIT,
         schema: { tags: ['payments'], params: PaymentKindParam },
       },
       async (req) => {
