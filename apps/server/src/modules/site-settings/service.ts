@@ -22,14 +22,18 @@ const KEYS = [
 ];
 const on = (v: boolean) => (v ? 'on' : 'off');
 
-/** GET /admin/settings: the Site Settings form's values; the reCAPTCHA secret never leaves the server. */
-export async function siteSettings(ctx: Pick<AppContext, 'db'>): Promise<SiteSettingsDto> {
+/**
+ * GET /admin/settings: the Site Settings form's values; the reCAPTCHA secret never leaves the server. The App URL is
+ * the one the server uses (APP_URL, or http://localhost:PORT), in mailed links and to accept its own pages' requests,
+ * not a stored copy that may name another port.
+ */
+export async function siteSettings(ctx: Pick<AppContext, 'db' | 'config'>): Promise<SiteSettingsDto> {
   const s = await getSettings(ctx.db, KEYS);
   const b = s.branding;
   const currency = b?.value4 || 'USD';
   return {
     appName: b?.value1 ?? '',
-    appUrl: b?.value3 ?? '',
+    appUrl: ctx.config.appUrl,
     appCurrency: currency,
     currencies: (b?.value2 || currency)
       .split(',')
@@ -61,7 +65,7 @@ type Files = Partial<Record<'favicon' | 'appLogo' | 'authBackground', UploadedFi
  * values. Audited with the secret and the leads key shown only as changed or not.
  */
 export async function saveSiteSettings(
-  ctx: Pick<AppContext, 'db' | 'objectStore'>,
+  ctx: Pick<AppContext, 'db' | 'objectStore' | 'config'>,
   actor: StaffActor,
   input: z.output<typeof SiteSettingsRequest>,
   files: Files,
@@ -80,7 +84,8 @@ export async function saveSiteSettings(
     const current = await getSettings(tx, ['recaptcha']);
     await putSetting(tx, 'branding', {
       value1: input.appName,
-      value3: input.appUrl,
+      // The address the server runs at (APP_URL), whatever the form sent: it is read-only there.
+      value3: ctx.config.appUrl,
       value4: input.appCurrency,
       value5: input.demoBalance,
       ...(logo ? { file: logo } : {}),

@@ -52,6 +52,8 @@ describe('site settings', () => {
       whatsapp: '+44 20 7946 0000',
       kycTrade: true,
     });
+    // The App URL is the one the server uses (APP_URL or its own port), not what a form once stored.
+    expect(form.appUrl).toBe(t.ctx.config.appUrl);
     expect(JSON.stringify(form)).not.toContain('secret-1');
     const branding = (await t.app.inject({ method: 'GET', url: '/api/settings/branding' })).json();
     expect(branding.appName).toBe('Acme Markets');

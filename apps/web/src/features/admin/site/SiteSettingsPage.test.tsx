@@ -32,6 +32,8 @@ describe('SiteSettingsPage', () => {
     const { calls } = mockFetch((c) => (c.method === 'POST' ? { message: 'Settings updated successfully' } : settings));
     renderWithProviders(<SiteSettingsPage />);
     const name = await screen.findByRole('textbox', { name: 'App Name' });
+    // The App URL is the server's own (APP_URL), shown read-only.
+    expect((screen.getByRole('textbox', { name: 'App URL' }) as HTMLInputElement).readOnly).toBe(true);
     expect(screen.getByText('A secret is set; leave blank to keep it.')).toBeTruthy();
     expect(screen.getByText('Demo Wallet Initial Balance (USD)')).toBeTruthy();
     for (const label of [

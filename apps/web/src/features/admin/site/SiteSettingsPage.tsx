@@ -92,7 +92,12 @@ function SettingsForm({ settings }: { settings: SiteSettingsDto }) {
         <Paper withBorder p="md" radius="md">
           <SimpleGrid cols={{ base: 1, md: 2 }}>
             <TextInput label={t('App Name')} withAsterisk {...form.getInputProps('appName')} />
-            <TextInput label={t('App URL')} withAsterisk {...form.getInputProps('appUrl')} />
+            <TextInput
+              label={t('App URL')}
+              readOnly
+              description={t('The address the server runs at (APP_URL setting, or its port); used in mailed links.')}
+              {...form.getInputProps('appUrl')}
+            />
             <Select label={t('App Currency')} withAsterisk data={currencies} {...form.getInputProps('appCurrency')} />
             <TextInput
               label={`${t('Demo Wallet Initial Balance')} (${form.values.appCurrency})`}
