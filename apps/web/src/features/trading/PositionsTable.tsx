@@ -1,27 +1,14 @@
 import type { CSSProperties, ReactNode } from 'react';
 import { ActionIcon, Badge, Button, Group, Table, Text, Tooltip } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconShieldDown, IconTargetArrow } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { CLOSE_REASON_LABELS, dec, formatOrderTime, type Decimal, type OrderDto } from '@platform/domain';
+import { CLOSE_REASON_LABELS, dec, formatOrderTime, type OrderDto } from '@platform/domain';
 import { formatPrice, formatProfitLoss, pairLabel } from './figures.ts';
-import type { ProtectionKind } from './ProtectionDialog.tsx';
-import { scrollBoxStyle, stickyActionsStyle, stickyMessageStyle } from '../../ui/data-table/cells.ts';
+import { PositionCards, type PositionsTableProps } from './PositionCards.tsx';
 
-export interface PositionsTableProps {
-  rows: readonly OrderDto[];
-  /** 'open' leaves out the close rate and close time, which open positions do not have yet. */
-  variant: 'all' | 'open';
-  /** Live P/L of open positions by order id. */
-  liveProfitLoss: ReadonlyMap<number, Decimal | null>;
-  currency: string;
-  /** Price digits of an instrument by name. */
-  digitsOf: (instrument: string) => number | undefined;
-  onClosePosition: (order: OrderDto) => void;
-  onProtect: (order: OrderDto, kind: ProtectionKind) => void;
-  /** The order whose close is in flight. */
-  closingId: number | null;
-  emptyText: string;
-}
+export type { PositionsTableProps };
+import { scrollBoxStyle, stickyActionsStyle, stickyMessageStyle } from '../../ui/data-table/cells.ts';
 
 interface Column {
   key: string;
@@ -57,7 +44,13 @@ function cellStyle(key: string, base?: CSSProperties): CSSProperties | undefined
   return base;
 }
 
+/** The positions table; on a phone (up to 48em) cards instead, so P/L and the actions are never off-screen. */
 export function PositionsTable(props: PositionsTableProps) {
+  const phone = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
+  return phone ? <PositionCards {...props} /> : <PositionsTableWide {...props} />;
+}
+
+function PositionsTableWide(props: PositionsTableProps) {
   const { rows, variant, liveProfitLoss, currency, digitsOf, onClosePosition, onProtect, closingId, emptyText } = props;
   const { t } = useTranslation();
   const rate = (o: OrderDto, value: string | null) => {

@@ -1,0 +1,84 @@
+import { describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { dec } from '@platform/domain';
+import { renderScreen } from '../../test/render.tsx';
+import { PositionsTable, type PositionsTableProps } from './PositionsTable.tsx';
+import { quoteStoreOf } from './quotes.ts';
+import { orderFixture } from './testing.ts';
+
+const phone = (matches: boolean) =>
+  vi.stubGlobal('matchMedia', (query: string) => ({
+    matches: matches && query.includes('max-width'),
+    media: query,
+    onchange: null,
+    addListener: () => undefined,
+    removeListener: () => undefined,
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+    dispatchEvent: () => false,
+  }));
+
+const open = orderFixture({ id: 101, type: 'sell', open_rate: '1.08000', profit: '1.07000', loss: '1.09000' });
+const closed = orderFixture({
+  id: 102,
+  close_time: '2025-03-05T14:30:00Z',
+  close_rate: '1.08500',
+  pro_loss: '48',
+  close_reason: 'stop_loss',
+});
+
+function show(over: Partial<PositionsTableProps> = {}) {
+  const props: PositionsTableProps = {
+    rows: [open, closed],
+    variant: 'all',
+    liveProfitLoss: new Map([[101, dec('-12.5')]]),
+    currency: 'USD',
+    digitsOf: () => 5,
+    onClosePosition: vi.fn(),
+    onProtect: vi.fn(),
+    closingId: null,
+    emptyText: 'No positions yet',
+    ...over,
+  };
+  const view = renderScreen(<PositionsTable {...props} />);
+  return { props, ...view };
+}
+
+describe('PositionsTable on a phone', () => {
+  it('shows each position as a card with side, amount, open and live current price, live P/L and the close action', async () => {
+    phone(true);
+    const { props, queryClient } = show();
+    expect(screen.queryByRole('table')).toBeNull();
+    const card = await screen.findByTestId('position-101');
+    expect(card.textContent).toContain('EUR/USD');
+    expect(card.textContent).toContain('SELL');
+    expect(card.textContent).toContain('10000');
+    expect(card.textContent).toContain('1.08000');
+    expect(within(card).getByTestId('pl-101').textContent).toBe('-$12.50000');
+    expect(within(card).getByTestId('current-101').textContent).toBe('-');
+    // The current price of a sell is the ask, and follows the live quotes.
+    act(() =>
+      quoteStoreOf(queryClient).apply([
+        { name: 'EUR_USD', bids: 1.0812, asks: 1.08135, closeoutBid: 1.0812, closeoutAsk: 1.08135, time: Date.now() },
+      ]),
+    );
+    expect(within(card).getByTestId('current-101').textContent).toBe('1.08135');
+    fireEvent.click(within(card).getByRole('button', { name: 'Close' }));
+    expect(props.onClosePosition).toHaveBeenCalledWith(open);
+    fireEvent.click(within(card).getByRole('button', { name: 'Set Stop/Loss' }));
+    expect(props.onProtect).toHaveBeenCalledWith(open, 'loss');
+
+    const done = screen.getByTestId('position-102');
+    expect(within(done).getByTestId('pl-102').textContent).toBe('$48.00000');
+    expect(done.textContent).toContain('1.08500');
+    expect(done.textContent).toContain('Stop loss');
+    expect(within(done).queryByRole('button', { name: 'Close' })).toBeNull();
+  });
+
+  it('keeps the table on wider screens', async () => {
+    phone(false);
+    show();
+    expect(await screen.findByRole('table')).toBeTruthy();
+    expect(screen.queryByTestId('position-cards')).toBeNull();
+  });
+});
