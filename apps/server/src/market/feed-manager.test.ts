@@ -5,7 +5,7 @@ import { putSetting } from '../modules/settings/service.ts';
 import { createRealtime, type Realtime } from '../realtime/realtime.ts';
 import { PriceBook } from './price-book.ts';
 import type { InstrumentRow } from './instruments.ts';
-import type { FeedProvider } from './types.ts';
+import type { FeedProvider } from './feed-provider.ts';
 import { createFeedManager, type FeedManager } from './feed-manager.ts';
 import { FakePolygon } from '../../test/fakes/polygon.ts';
 import { FakeEod } from '../../test/fakes/eod.ts';

@@ -5,7 +5,7 @@ import type { Realtime } from '../realtime/realtime.ts';
 import { getSettings } from '../modules/settings/service.ts';
 import type { PriceBook, Quote } from './price-book.ts';
 import type { InstrumentRegistry, InstrumentRow } from './instruments.ts';
-import type { FeedProvider } from './types.ts';
+import type { FeedProvider } from './feed-provider.ts';
 import type { ProviderTiming, QuoteSink } from './providers/common.ts';
 import { createPolygonFeed } from './providers/polygon.ts';
 import { createEodFeed } from './providers/eod.ts';

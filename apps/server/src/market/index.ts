@@ -11,7 +11,8 @@ import { createQuoteStore } from './quote-store.ts';
 import { createSimulatedFeed } from './simulated-feed.ts';
 import { createFeedManager } from './feed-manager.ts';
 import { ConversionGraph } from './conversion.ts';
-import type { FeedProvider, Market } from './types.ts';
+import type { FeedProvider } from './feed-provider.ts';
+import type { Market } from './types.ts';
 
 export type { Market } from './types.ts';
 

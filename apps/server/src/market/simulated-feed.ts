@@ -3,7 +3,7 @@ import { UNIVERSE } from '../db/seed/instruments.ts';
 import type { InstrumentRow } from './instruments.ts';
 import type { PriceBook, Quote } from './price-book.ts';
 import { createRandom } from './random.ts';
-import type { FeedProvider } from './types.ts';
+import type { FeedProvider } from './feed-provider.ts';
 
 /** Annualised volatility per category, roughly what these markets show. */
 export const ANNUAL_VOLATILITY: Record<Category, number> = {

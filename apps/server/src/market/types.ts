@@ -33,11 +33,3 @@ export interface Market {
   unlead(): Promise<void>;
   stop(): Promise<void>;
 }
-
-/** A source of prices: the simulated feed or one provider adapter. It writes into the price book. */
-export interface FeedProvider {
-  /** Name for logs and heartbeats, e.g. 'simulated', 'polygonForex'. */
-  readonly id: string;
-  start(): Promise<void> | void;
-  stop(): Promise<void> | void;
-}

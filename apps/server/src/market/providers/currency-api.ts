@@ -1,6 +1,6 @@
 import type { DbOrTx } from '../../db/client.ts';
 import { putSetting } from '../../modules/settings/service.ts';
-import type { FeedProvider } from '../types.ts';
+import type { FeedProvider } from '../feed-provider.ts';
 import { providerMessage } from './ws-session.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { FeedProvider } from '../types.ts';
+import type { FeedProvider } from '../feed-provider.ts';
 import type { Quote } from '../price-book.ts';
 import type { InstrumentRow } from '../instruments.ts';
 import { HeartbeatReporter, makeQuote, timingOf, toPrice, type ProviderDeps } from './common.ts';

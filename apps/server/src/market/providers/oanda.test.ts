@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Heartbeat } from '@platform/domain';
 import { PriceBook } from '../price-book.ts';
-import type { FeedProvider } from '../types.ts';
+import type { FeedProvider } from '../feed-provider.ts';
 import { createOandaFeed, oandaStreamHost } from './oanda.ts';
 import { FakeOanda } from '../../../test/fakes/oanda.ts';
 import { instrumentRow } from '../../../test/fakes/instruments.ts';

@@ -1,4 +1,4 @@
-import type { FeedProvider } from '../types.ts';
+import type { FeedProvider } from '../feed-provider.ts';
 import type { InstrumentRow } from '../instruments.ts';
 import { Backoff, HeartbeatReporter, makeQuote, seconds, timingOf, toPrice, type ProviderDeps } from './common.ts';
 import { providerMessage } from './ws-session.ts';

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Heartbeat } from '@platform/domain';
 import { PriceBook } from '../price-book.ts';
-import type { FeedProvider } from '../types.ts';
+import type { FeedProvider } from '../feed-provider.ts';
 import { createPolygonFeed, type PolygonMarket } from './polygon.ts';
 import { FakePolygon } from '../../../test/fakes/polygon.ts';
 import { instrumentRow } from '../../../test/fakes/instruments.ts';

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { WebSocket, type RawData } from 'ws';
-import type { FeedProvider } from '../types.ts';
+import type { FeedProvider } from '../feed-provider.ts';
 import { Backoff, type HeartbeatReporter, seconds, type ProviderTiming } from './common.ts';
 
 export interface SessionDown {
