@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen } from '@testing-library/react';
 import type { KycStatusResponse } from '@platform/domain';
 import { mockMoneyApi, renderMoneyRoutes, stubLocation, type MoneyCall } from '../testing.tsx';
 import { KycPage } from './KycPage.tsx';
@@ -7,11 +7,11 @@ import { KycPage } from './KycPage.tsx';
 const NOT_SUBMITTED: KycStatusResponse = { status: 'not_submitted', type: null, declineReason: null, created_at: null };
 
 function show(
-  kyc: KycStatusResponse,
+  kyc: KycStatusResponse | (() => KycStatusResponse),
   post: (c: MoneyCall) => { status?: number; body: unknown } = () => ({ body: { message: 'Documents received' } }),
 ) {
   const api = mockMoneyApi({}, (c) => {
-    if (c.method === 'GET' && c.path === '/kyc') return { body: kyc };
+    if (c.method === 'GET' && c.path === '/kyc') return { body: typeof kyc === 'function' ? kyc() : kyc };
     if (c.method === 'POST' && c.path === '/kyc') return post(c);
     return undefined;
   });
@@ -22,9 +22,22 @@ function show(
 const fileInputs = () => Array.from(document.querySelectorAll('input[type="file"]')) as HTMLInputElement[];
 
 describe('KycPage', () => {
-  it('offers the three document types, National ID first, and sends type and files as multipart, then reloads', async () => {
+  it('offers the three document types, National ID first, sends type and files as multipart, toasts and shows the new status', async () => {
     const { reload } = stubLocation();
-    const api = show(NOT_SUBMITTED);
+    let sent = false;
+    const pending: KycStatusResponse = {
+      status: 'pending',
+      type: 'passport',
+      declineReason: null,
+      created_at: '2025-03-01T10:00:00Z',
+    };
+    const api = show(
+      () => (sent ? pending : NOT_SUBMITTED),
+      () => {
+        sent = true;
+        return { body: { message: 'Documents received' } };
+      },
+    );
     const type = (await screen.findByRole('combobox', { name: /Document Type/ })) as HTMLInputElement;
     expect(type.value).toBe('National ID');
     fireEvent.click(type);
@@ -36,13 +49,15 @@ describe('KycPage', () => {
     fireEvent.change(back, { target: { files: [new File(['b'], 'back.png', { type: 'image/png' })] } });
     fireEvent.change(address, { target: { files: [new File(['a'], 'bill.pdf', { type: 'application/pdf' })] } });
     fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
-    await waitFor(() => expect(reload).toHaveBeenCalled());
+    // The toast stays on screen: the status is fetched again instead of reloading the page.
+    expect(await screen.findByText('Documents received')).toBeTruthy();
+    expect(reload).not.toHaveBeenCalled();
+    expect(await screen.findByTestId('kyc-submitted')).toBeTruthy();
     const form = api.posted('/kyc')[0].form!;
     expect(form.get('type')).toBe('passport');
     expect((form.get('front') as File).name).toBe('front.jpg');
     expect((form.get('back') as File).name).toBe('back.png');
     expect((form.get('address') as File).name).toBe('bill.pdf');
-    expect(await screen.findByText('Documents received')).toBeTruthy();
   });
 
   it("shows the server's refusal and stays on the form", async () => {

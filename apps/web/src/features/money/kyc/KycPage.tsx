@@ -1,13 +1,15 @@
 import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Center, FileInput, Group, Loader, Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconUpload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { GENERIC_ERROR, KYC_DOCUMENT_TYPES, formatDateTime, type KycStatusResponse } from '@platform/domain';
 import { apiPost, errorMessage } from '../../../api/client.ts';
+import { queryKeys } from '../../../api/hooks.ts';
 import { PageCard } from '../../../ui/PageCard.tsx';
 import { StatusChip } from '../../../ui/data-table/index.ts';
 import { toastError, toastSuccess } from '../../../ui/toast.ts';
-import { useKycStatus } from '../api.ts';
+import { moneyKeys, useKycStatus } from '../api.ts';
 
 const TYPE_LABELS: Record<(typeof KYC_DOCUMENT_TYPES)[number], string> = {
   national_id: 'National ID',
@@ -23,9 +25,13 @@ const STATUS = {
 const ACCEPT = 'image/jpeg,image/png,image/webp,application/pdf';
 type Side = 'front' | 'back' | 'address';
 
-/** The submission form: document type and the three files; after it is sent the page reloads (client-area §4). */
-function KycForm({ onCancel }: { onCancel?: () => void }) {
+/**
+ * The submission form: document type and the three files. Once sent, a success toast and the page shows the new
+ * status (client-area §4 reloads the page; refetching in place keeps the toast on screen).
+ */
+function KycForm({ onCancel, onSent }: { onCancel?: () => void; onSent: () => void }) {
   const { t } = useTranslation();
+  const client = useQueryClient();
   const [type, setType] = useState<string>('national_id');
   const [files, setFiles] = useState<Record<Side, File | null>>({ front: null, back: null, address: null });
   const [sending, setSending] = useState(false);
@@ -41,7 +47,12 @@ function KycForm({ onCancel }: { onCancel?: () => void }) {
     try {
       const res = await apiPost<{ message: string }>('/kyc', form);
       toastSuccess(res.message);
-      window.location.reload();
+      await Promise.all([
+        client.invalidateQueries({ queryKey: moneyKeys.kyc }),
+        client.invalidateQueries({ queryKey: queryKeys.currentUser }),
+      ]);
+      setSending(false);
+      onSent();
     } catch (err) {
       toastError(errorMessage(err, t(GENERIC_ERROR)));
       setSending(false);
@@ -139,9 +150,9 @@ export function KycPage() {
       ) : kyc.isError ? (
         <Text c="red">{errorMessage(kyc.error, t(GENERIC_ERROR))}</Text>
       ) : kyc.data.status === 'not_submitted' ? (
-        <KycForm />
+        <KycForm onSent={() => setResubmitting(false)} />
       ) : resubmitting ? (
-        <KycForm onCancel={() => setResubmitting(false)} />
+        <KycForm onCancel={() => setResubmitting(false)} onSent={() => setResubmitting(false)} />
       ) : (
         <SubmittedCard kyc={kyc.data} onResubmit={() => setResubmitting(true)} />
       )}
