@@ -6,15 +6,13 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema.ts';
 import { pgliteStatements, poolStatements, registerStatements } from './statements.ts';
 
-export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-/** Services take either the database or an open transaction. */
-export type DbOrTx = Db | Tx;
+import type { Db } from './db-types.ts';
+
+export type { Db, DbOrTx, Tx } from './db-types.ts';
 
 /** How the job queue (jobs/queue.ts) reaches the database: a URL for its own pool, or a function running SQL. */
 export type QueueConnection =

@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
-import type { Db } from './client.ts';
+import type { Db } from './db-types.ts';
 
 /**
  * Hand-written SQL for the few statements on the trading hot path (placing and closing orders). Building a query
