@@ -3,6 +3,7 @@ import { createBrowserRouter, type RouteObject } from 'react-router';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { AuthLayout } from './layouts/AuthLayout.tsx';
 import { RequireUser } from './layouts/RequireUser.tsx';
+import { LoadingScreen } from '../ui/shell/LoadingScreen.tsx';
 
 /**
  * A screen loaded on first visit: the sign-in page ships only what it needs, and the chart library, the money screens
@@ -101,6 +102,10 @@ export const routes: RouteObject[] = [
   { path: '*', lazy: page(() => import('../features/placeholder/NotFoundPage.tsx'), 'NotFoundPage') },
 ];
 
+/**
+ * The screens under one root that shows the loading screen while the first page's code arrives: a lazy route has
+ * nothing to render until then, and without a HydrateFallback React Router warns on every first load.
+ */
 export function createAppRouter() {
-  return createBrowserRouter(routes);
+  return createBrowserRouter([{ hydrateFallbackElement: <LoadingScreen />, children: routes }]);
 }
