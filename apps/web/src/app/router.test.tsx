@@ -16,7 +16,7 @@ describe('app router', () => {
   it('opens a lazily loaded page first without React Router warning of a missing HydrateFallback', async () => {
     const warn = vi.spyOn(console, 'warn');
     const error = vi.spyOn(console, 'error');
-    mockApi((method, path) => {
+    mockApi((_method, path) => {
       if (path === '/settings/branding') return { body: brandingFixture() };
       if (path === '/auth/user') return { status: 401, body: { message: 'Unauthenticated.' } };
       if (path === '/countries') return { body: [] };
