@@ -254,20 +254,26 @@ export const notifications = pgTable(
 );
 
 /** Every mail the platform sends; without SMTP this is the outbox admins read. */
-export const mailOutbox = pgTable('mail_outbox', {
-  id: serial('id').primaryKey(),
-  to: varchar('to', { length: 255 }).notNull(),
-  subject: varchar('subject', { length: 255 }).notNull(),
-  text: text('text').notNull(),
-  html: text('html'),
-  sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
-  error: text('error'),
-  /** The link of a verification or reset mail, kept only when no SMTP server delivers mail; `text` never holds it. */
-  secret: text('secret'),
-  /** The auth_tokens row behind that link, to tell whether it still works. No foreign key: the mail outlives the token. */
-  tokenId: integer('token_id'),
-  createdAt: createdAt(),
-});
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: serial('id').primaryKey(),
+    to: varchar('to', { length: 255 }).notNull(),
+    subject: varchar('subject', { length: 255 }).notNull(),
+    text: text('text').notNull(),
+    html: text('html'),
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+    error: text('error'),
+    /** The link of a verification or reset mail, kept only when no SMTP server delivers mail; `text` never holds it. */
+    secret: text('secret'),
+    /** The auth_tokens row behind that link, to tell whether it still works. No foreign key: the mail outlives the token. */
+    tokenId: integer('token_id'),
+    /** The background job that sent it: a retry of that job sends nothing more once the mail went out (or may have). */
+    jobId: varchar('job_id', { length: 64 }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('mail_outbox_job_idx').on(t.jobId)],
+);
 
 export const kycDocuments = pgTable(
   'kyc_documents',

@@ -4,7 +4,8 @@ import { desc, eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { createTestApp, signIn, DEMO, type TestApp } from '../../test/helpers.ts';
 import { auditLogs, mailOutbox } from '../db/schema.ts';
-import { LINK_EMAILED } from './mail.ts';
+import { LINK_EMAILED, MAYBE_SENT } from './mail.ts';
+import { deliverResetLink } from '../modules/auth/service.ts';
 
 interface Received {
   from: string;
@@ -61,6 +62,60 @@ function bodyText(raw: string): string {
 
 const lastOutbox = async (to: string) =>
   (await t.ctx.db.select().from(mailOutbox).where(eq(mailOutbox.to, to)).orderBy(desc(mailOutbox.id)).limit(1))[0];
+
+describe('a mail job retried after a crash', () => {
+  // Before the delivery tests below, which count every mail received from their start.
+  afterAll(() => {
+    received.length = 0;
+  });
+  const toClient = () => received.filter((m) => m.to.includes(DEMO.client)).length;
+
+  it('mails once: a retry of a job whose mail went out sends nothing, and the mailed link still works', async () => {
+    const before = toClient();
+    await deliverResetLink(t.ctx, DEMO.client, 'job-retried-after-send');
+    await deliverResetLink(t.ctx, DEMO.client, 'job-retried-after-send');
+    expect(toClient() - before).toBe(1);
+    const rows = await t.ctx.db.select().from(mailOutbox).where(eq(mailOutbox.jobId, 'job-retried-after-send'));
+    expect(rows).toHaveLength(1);
+    expect(rows[0].sentAt).not.toBeNull();
+    // The retry made no new link, which would have voided the one in the mail.
+    const token = /reset-password\?token=([\w-]+)/.exec(
+      bodyText(received.filter((m) => m.to.includes(DEMO.client)).at(-1)!.raw),
+    )?.[1];
+    expect(token).toBeTruthy();
+    const reset = await t.app.inject({
+      method: 'PUT',
+      url: '/api/forgot-password',
+      payload: { token, password: 'Demo12345!' },
+    });
+    expect(reset.statusCode).toBe(200);
+  });
+
+  it('does not mail again when the attempt before stopped while SMTP had the mail', async () => {
+    const before = toClient();
+    // What a crash between handing the mail to SMTP and recording it leaves: the row, neither sent nor refused.
+    await t.ctx.db
+      .insert(mailOutbox)
+      .values({ to: DEMO.client, subject: 'Reset', text: 'x', jobId: 'job-crashed-mid-send' });
+    await deliverResetLink(t.ctx, DEMO.client, 'job-crashed-mid-send');
+    expect(toClient()).toBe(before);
+    const [row] = await t.ctx.db.select().from(mailOutbox).where(eq(mailOutbox.jobId, 'job-crashed-mid-send'));
+    expect(row.error).toBe(MAYBE_SENT);
+  });
+
+  it('mails again, in the same outbox row, when SMTP refused the attempt before', async () => {
+    const before = toClient();
+    await t.ctx.db
+      .insert(mailOutbox)
+      .values({ to: DEMO.client, subject: 'Reset', text: 'x', jobId: 'job-refused', error: '451 try later' });
+    await deliverResetLink(t.ctx, DEMO.client, 'job-refused');
+    expect(toClient() - before).toBe(1);
+    const rows = await t.ctx.db.select().from(mailOutbox).where(eq(mailOutbox.jobId, 'job-refused'));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ error: null });
+    expect(rows[0].sentAt).not.toBeNull();
+  });
+});
 
 describe('SMTP delivery', () => {
   it('delivers the password-reset mail with its link, marks the outbox row sent and keeps no link', async () => {

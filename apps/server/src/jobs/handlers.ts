@@ -9,8 +9,9 @@ import type { JobHandlers } from './queue.ts';
 /** What each background job does (jobs/queue.ts names them). A handler that throws is retried later. */
 export function jobHandlers(ctx: AppContext): JobHandlers {
   return {
-    'mail.verify-email': ({ userId }) => deliverVerificationMail(ctx, userId),
-    'mail.reset-password': ({ email }) => deliverResetLink(ctx, email),
+    // Keyed by the job: a retry after a crash never mails twice (integrations/mail.ts).
+    'mail.verify-email': ({ userId }, job) => deliverVerificationMail(ctx, userId, job.id),
+    'mail.reset-password': ({ email }, job) => deliverResetLink(ctx, email, job.id),
     'maintenance.sessions': async () => {
       await ctx.db.delete(sessions).where(lt(sessions.expiresAt, sql`now() - interval '1 day'`));
     },

@@ -58,15 +58,15 @@ interface Policy {
 }
 
 /**
- * Mail: a crashed send is retried within 15 + 10 + 5–10 s, under a minute; eight retries from 5 s cover an SMTP
+ * Mail: a crashed send is retried within 30 + 10 + 5–10 s, under a minute; eight retries from 5 s cover an SMTP
  * outage of 20–40 minutes. A payment a provider confirmed must be credited even when the provider's verification API
  * or the database is out for hours: twelve retries from 10 s, 11 to 22 hours in all, and a crashed one is retried
  * within 30 + 10 + 10–20 s. A leads import reads a whole file: ten minutes before it counts as lost, then it runs
  * again from its stored file. Scheduled chores run again on their next tick anyway.
  */
 const POLICIES: Record<JobName, Policy> = {
-  'mail.verify-email': { expireInSeconds: 15, retryLimit: 8, retryDelay: 5, workers: 2 },
-  'mail.reset-password': { expireInSeconds: 15, retryLimit: 8, retryDelay: 5, workers: 2 },
+  'mail.verify-email': { expireInSeconds: 30, retryLimit: 8, retryDelay: 5, workers: 2 },
+  'mail.reset-password': { expireInSeconds: 30, retryLimit: 8, retryDelay: 5, workers: 2 },
   'maintenance.sessions': { expireInSeconds: 120, retryLimit: 2, retryDelay: 30, workers: 1 },
   'payments.callback': { expireInSeconds: 30, retryLimit: 12, retryDelay: 10, workers: 2 },
   'payments.sweep': { expireInSeconds: 60, retryLimit: 2, retryDelay: 30, workers: 1 },
@@ -166,8 +166,9 @@ export function createJobs(connection: QueueConnection, db: Db, opts: { fast?: b
       for (;;) {
         if ((await waiting()).length === 0) return;
         if (Date.now() > until) throw new Error('background jobs still running');
-        for (const ids of workers.values()) for (const id of ids) boss.notifyWorker(id);
-        await new Promise((r) => setTimeout(r, 25));
+        // One worker per queue is enough to ask: each asks again at once while it finds jobs.
+        for (const [id] of workers.values()) if (id) boss.notifyWorker(id);
+        await new Promise((r) => setTimeout(r, 50));
       }
     },
     async depth() {

@@ -64,9 +64,11 @@ function assertDelivered(ctx: AppContext, sent: { delivered: boolean }): void {
  * The job behind sendVerificationMail: the link is made now, at delivery, so it is never stored anywhere but the
  * mail (and, without SMTP, the evaluation outbox). Nothing is sent to an account already verified or gone.
  */
-export async function deliverVerificationMail(ctx: AppContext, userId: number): Promise<void> {
+export async function deliverVerificationMail(ctx: AppContext, userId: number, jobId?: string): Promise<void> {
   const [user] = await ctx.db.select().from(users).where(eq(users.id, userId)).limit(1);
   if (!user || user.deletedAt || user.isEmailVerified) return;
+  // A retry of a job whose mail went out (or may have) sends nothing, and makes no new link voiding the mailed one.
+  if (jobId && !(await ctx.mailer.shouldSend(jobId))) return;
   const { appName } = await getBranding(ctx.db);
   const { id, token } = await issueTokenRow(ctx.db, user.id, 'verify_email');
   const link = `${ctx.config.appUrl}/verify-email?token=${token}`;
@@ -77,6 +79,7 @@ export async function deliverVerificationMail(ctx: AppContext, userId: number): 
       text: `Hello ${user.fullName},\n\nPlease confirm your email address by opening this link:\n${link}\n\nThe link works once and expires in 48 hours.\n\n${appName}`,
     },
     { link, tokenId: id },
+    jobId,
   );
   assertDelivered(ctx, sent);
 }
@@ -339,9 +342,10 @@ export async function requestPasswordReset(
 }
 
 /** The job behind requestPasswordReset: a link made at delivery, for an active account only. */
-export async function deliverResetLink(ctx: AppContext, email: string): Promise<void> {
+export async function deliverResetLink(ctx: AppContext, email: string, jobId?: string): Promise<void> {
   const user = await findUserByEmail(ctx.db, email);
   if (!user || !user.isActive || user.deletedAt) return;
+  if (jobId && !(await ctx.mailer.shouldSend(jobId))) return;
   const { appName } = await getBranding(ctx.db);
   const { id, token } = await issueTokenRow(ctx.db, user.id, 'reset_password');
   const link = `${ctx.config.appUrl}/reset-password?token=${token}`;
@@ -352,6 +356,7 @@ export async function deliverResetLink(ctx: AppContext, email: string): Promise<
       text: `Hello ${user.fullName},\n\nTo set a new password, open this link:\n${link}\n\nThe link works once and expires in 1 hour. If you did not ask for this, ignore this email.\n\n${appName}`,
     },
     { link, tokenId: id },
+    jobId,
   );
   assertDelivered(ctx, sent);
 }
