@@ -116,7 +116,7 @@ export function PlanCards({ currentPlanId }: { currentPlanId: number | null }) {
                   <Text fw={700} fz={28} style={{ fontVariantNumeric: 'tabular-nums' }} data-testid="plan-price">
                     {formatMoney(price.amount, price.currency)}
                   </Text>
-                  {price.converted ? (
+                  {price.converted && dec(plan.price).gt(0) ? (
                     <Text size="xs" c="dimmed">
                       {conversionNote(plan, t)}
                     </Text>

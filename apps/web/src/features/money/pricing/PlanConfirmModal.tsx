@@ -10,10 +10,10 @@ export function planPrice(plan: PricingPlanDto): { amount: string; currency: str
     : { amount: plan.price, currency: plan.currency, converted: false };
 }
 
-/** "$250.00 at 1 EUR = 1.08 USD": how a converted price was reached. */
+/** "$250.00 at 1 EUR = 1.08 USD": how a converted price was reached (nothing for a free plan). */
 export function conversionNote(plan: PricingPlanDto, t: (k: string, o?: Record<string, unknown>) => string): string {
   const c = plan.charge;
-  if (!c || c.currency === plan.currency) return '';
+  if (!c || c.currency === plan.currency || dec(plan.price).lte(0)) return '';
   return t('{{price}} at 1 {{wallet}} = {{rate}} {{plan}}', {
     price: formatMoney(plan.price, plan.currency),
     wallet: c.currency,
