@@ -20,11 +20,8 @@ import {
 } from 'drizzle-orm/pg-core';
 
 import { createdAt, money } from './schema-columns.ts';
-import { promoCodes } from './schema-crm.ts';
 
-// The tables of money movements and of the CRM live in their own files; this module is the one schema drizzle reads.
-export * from './schema-money.ts';
-export * from './schema-crm.ts';
+// The platform's core tables. Money movements and the CRM have files of their own; schema.ts gathers all three.
 
 export const pricingPlans = pgTable('pricing_plans', {
   id: serial('id').primaryKey(),
@@ -465,5 +462,27 @@ export const storedFiles = pgTable(
       'stored_files_location_check',
       sql`(${t.location} = 'db' and ${t.data} is not null) or (${t.location} = 's3' and ${t.data} is null)`,
     ),
+  ],
+);
+
+/**
+ * Staff promo codes (back-office §2 Promo Code). One current code per staff member (`replaced_at` null); a new code
+ * replaces the old one, which is kept for history and links no new sign-ups. Codes are unique across all rows, so an
+ * old code is never handed out again.
+ */
+export const promoCodes = pgTable(
+  'promo_codes',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    code: varchar('code', { length: 16 }).notNull(),
+    replacedAt: timestamp('replaced_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('promo_codes_code_unique').on(t.code),
+    uniqueIndex('promo_codes_user_current_unique').on(t.userId).where(sql`${t.replacedAt} is null`),
   ],
 );

@@ -15,7 +15,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import type { LeadCsvReport } from '@platform/domain';
 import { bytea, createdAt } from './schema-columns.ts';
-import { users } from './schema.ts';
+import { users } from './schema-core.ts';
 
 /**
  * CRM sales statuses (back-office §2 CRM configuration): the values a lead's status may take. Exactly one is the
@@ -148,28 +148,6 @@ export const teamMembers = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.teamId, t.userId] }), index('team_members_user_idx').on(t.userId)],
-);
-
-/**
- * Staff promo codes (back-office §2 Promo Code). One current code per staff member (`replaced_at` null); a new code
- * replaces the old one, which is kept for history and links no new sign-ups. Codes are unique across all rows, so an
- * old code is never handed out again.
- */
-export const promoCodes = pgTable(
-  'promo_codes',
-  {
-    id: serial('id').primaryKey(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    code: varchar('code', { length: 16 }).notNull(),
-    replacedAt: timestamp('replaced_at', { withTimezone: true, mode: 'date' }),
-    createdAt: createdAt(),
-  },
-  (t) => [
-    uniqueIndex('promo_codes_code_unique').on(t.code),
-    uniqueIndex('promo_codes_user_current_unique').on(t.userId).where(sql`${t.replacedAt} is null`),
-  ],
 );
 
 /**

@@ -15,7 +15,7 @@ import {
   varchar,
 } from 'drizzle-orm/pg-core';
 import { createdAt, money } from './schema-columns.ts';
-import { balances, users } from './schema.ts';
+import { balances, users } from './schema-core.ts';
 
 /** One record per gateway kind (back-office §3 field sets); secrets never leave the server in full. */
 export const paymentGateways = pgTable('payment_gateways', {
