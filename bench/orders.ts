@@ -261,34 +261,30 @@ async function createCustomers(db: Db, count: number): Promise<Array<{ id: numbe
           })),
         )
         .returning({ id: users.id, email: users.email });
-      await tx
-        .insert(userProfiles)
-        .values(
-          rows.map((u) => ({
-            userId: u.id,
-            phone: '+44 20 7946 0000',
-            birthDate: '1990-01-01',
-            country: 'United Kingdom',
-            city: 'London',
-            address: '1 Bench Street',
-            postalCode: 'EC1A 1BB',
-          })),
-        );
+      await tx.insert(userProfiles).values(
+        rows.map((u) => ({
+          userId: u.id,
+          phone: '+44 20 7946 0000',
+          birthDate: '1990-01-01',
+          country: 'United Kingdom',
+          city: 'London',
+          address: '1 Bench Street',
+          postalCode: 'EC1A 1BB',
+        })),
+      );
       const wallets = await tx
         .insert(balances)
         .values(rows.map((u) => ({ userId: u.id, mode: 'real', currency: 'USD', balance: '1000000000' })))
         .returning({ id: balances.id, userId: balances.userId, balance: balances.balance });
-      await tx
-        .insert(ledgerEntries)
-        .values(
-          wallets.map((w) => ({
-            balanceId: w.id,
-            kind: 'deposit',
-            amount: w.balance,
-            balanceAfter: w.balance,
-            note: 'Bench funding',
-          })),
-        );
+      await tx.insert(ledgerEntries).values(
+        wallets.map((w) => ({
+          balanceId: w.id,
+          kind: 'deposit',
+          amount: w.balance,
+          balanceAfter: w.balance,
+          note: 'Bench funding',
+        })),
+      );
       await tx.execute(
         sql`update ${users} set active_balance_id = b.id from ${balances} b where b.user_id = ${users.id} and ${inArray(
           users.id,

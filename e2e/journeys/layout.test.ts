@@ -119,21 +119,21 @@ describe('layout at laptop and phone sizes', () => {
       ] as const) {
         const page = await j.reopen();
         await page.setViewportSize(vp);
-          await signInAs(page, email);
-          for (const path of screens) {
-            await page.goto(path);
-            await page.getByRole('banner').waitFor();
-            // Lists and prices settle: no request of the page left in flight.
-            await page.waitForLoadState('networkidle');
-            const r = await measure(page);
-            const where = `${path} at ${vp.width}px`;
-            if (r.overflowX > 0) problems.push(`${where}: page scrolls sideways by ${r.overflowX}px`);
-            for (const c of r.cutTables) problems.push(`${where}: last column "${c}" cannot be reached`);
-            for (const e of r.hiddenEmpty) problems.push(`${where}: empty state "${e}" is not on screen`);
-            if (path === '/dashboard' && vp.width >= 1280 && r.overflowY > 0)
-              problems.push(`${where}: the dashboard scrolls by ${r.overflowY}px`);
-            await snap(page, `layout-${vp.width}${path.replace(/\//g, '_')}`);
-          }
+        await signInAs(page, email);
+        for (const path of screens) {
+          await page.goto(path);
+          await page.getByRole('banner').waitFor();
+          // Lists and prices settle: no request of the page left in flight.
+          await page.waitForLoadState('networkidle');
+          const r = await measure(page);
+          const where = `${path} at ${vp.width}px`;
+          if (r.overflowX > 0) problems.push(`${where}: page scrolls sideways by ${r.overflowX}px`);
+          for (const c of r.cutTables) problems.push(`${where}: last column "${c}" cannot be reached`);
+          for (const e of r.hiddenEmpty) problems.push(`${where}: empty state "${e}" is not on screen`);
+          if (path === '/dashboard' && vp.width >= 1280 && r.overflowY > 0)
+            problems.push(`${where}: the dashboard scrolls by ${r.overflowY}px`);
+          await snap(page, `layout-${vp.width}${path.replace(/\//g, '_')}`);
+        }
       }
       expect(problems).toEqual([]);
     });

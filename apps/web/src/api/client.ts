@@ -35,7 +35,7 @@ export async function api<T>(method: string, path: string, body?: Body, query?: 
     body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
   });
   const text = await res.text();
-  let data: unknown ;
+  let data: unknown;
   try {
     data = text ? JSON.parse(text) : undefined;
   } catch {

@@ -191,16 +191,14 @@ describe('customer detail (share endpoint)', () => {
     // Not (yet) theirs: as if it did not exist.
     expect((await call(6, 'GET', `/admin/share/users/${id}`)).statusCode).toBe(404);
     expect((await call(6, 'POST', `/admin/customers/login-as/${id}`)).statusCode).toBe(404);
-    await t.ctx.db
-      .insert(leads)
-      .values({
-        firstName: 'Ada',
-        email: `${local}@example.test`,
-        leadStatus: 'New',
-        group: 'retentions',
-        linkedUserId: id,
-        retId: await idOf(DEMO.retention),
-      });
+    await t.ctx.db.insert(leads).values({
+      firstName: 'Ada',
+      email: `${local}@example.test`,
+      leadStatus: 'New',
+      group: 'retentions',
+      linkedUserId: id,
+      retId: await idOf(DEMO.retention),
+    });
     const body = (await call(6, 'GET', `/admin/share/users/${id}`)).json();
     expect(body.email).toBe(`ma${local.slice(-2)}****@example.test`);
     expect(body.profile.phone).toBe('******23');

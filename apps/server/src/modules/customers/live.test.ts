@@ -54,15 +54,13 @@ describe('tracking a customer’s page views', () => {
     expect(await watch(manager, clientId)).toEqual({ ok: true });
     // A retention agent watches only the customers in their care.
     expect(await watch(retention, clientId)).toEqual({ ok: false });
-    await t.ctx.db
-      .insert(leads)
-      .values({
-        firstName: 'Chris',
-        leadStatus: 'New',
-        group: 'clients',
-        linkedUserId: clientId,
-        retId: await idOf(DEMO.retention),
-      });
+    await t.ctx.db.insert(leads).values({
+      firstName: 'Chris',
+      leadStatus: 'New',
+      group: 'clients',
+      linkedUserId: clientId,
+      retId: await idOf(DEMO.retention),
+    });
     expect(await watch(retention, clientId)).toEqual({ ok: true });
     expect(await watch(agent, clientId)).toEqual({ ok: false });
     expect(await watch(admin, await idOf(DEMO.manager))).toEqual({ ok: false });

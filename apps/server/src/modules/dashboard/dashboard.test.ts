@@ -78,38 +78,34 @@ describe('admin dashboard', () => {
     const [demo] = await t.ctx.db.select().from(balances).where(eq(balances.mode, 'demo')).limit(1);
     const [u] = await t.ctx.db.select().from(users).where(eq(users.id, demo.userId));
     // Money never moves on a demo wallet: the database itself refuses it, so the totals need no join to leave them out.
-    const onDemo = t.ctx.db
-      .insert(deposits)
-      .values({
-        userId: u.id,
-        balanceId: demo.id,
-        gateway: 'stripe',
-        amount: '777',
-        fee: '0',
-        total: '777',
-        currency: 'USD',
-        status: 'approved',
-        reference: 'DASH-DEMO',
-      });
+    const onDemo = t.ctx.db.insert(deposits).values({
+      userId: u.id,
+      balanceId: demo.id,
+      gateway: 'stripe',
+      amount: '777',
+      fee: '0',
+      total: '777',
+      currency: 'USD',
+      status: 'approved',
+      reference: 'DASH-DEMO',
+    });
     await expect(onDemo).rejects.toThrow();
     expect((await get()).json().totalDeposits).toBe(before.totalDeposits);
     const [eur] = await t.ctx.db
       .insert(balances)
       .values({ userId: u.id, mode: 'real', currency: 'EUR', balance: '0' })
       .returning();
-    await t.ctx.db
-      .insert(deposits)
-      .values({
-        userId: u.id,
-        balanceId: eur.id,
-        gateway: 'bank',
-        amount: '300',
-        fee: '0',
-        total: '300',
-        currency: 'EUR',
-        status: 'approved',
-        reference: 'DASH-EUR',
-      });
+    await t.ctx.db.insert(deposits).values({
+      userId: u.id,
+      balanceId: eur.id,
+      gateway: 'bank',
+      amount: '300',
+      fee: '0',
+      total: '300',
+      currency: 'EUR',
+      status: 'approved',
+      reference: 'DASH-EUR',
+    });
     const after = (await get()).json();
     expect(after.totalDeposits).toBe(before.totalDeposits);
     expect(after.otherCurrencies).toContainEqual({

@@ -1,11 +1,5 @@
 import { and, count, desc, eq, ilike, inArray, or } from 'drizzle-orm';
-import type {
-  KYC_DOCUMENT_TYPES,
-  AdminKycDto,
-  KycStatusResponse,
-  NotificationDto,
-  PagedQuery,
-} from '@platform/domain';
+import type { KYC_DOCUMENT_TYPES, AdminKycDto, KycStatusResponse, NotificationDto, PagedQuery } from '@platform/domain';
 import type { AppContext } from '../../context.ts';
 import { kycDocuments, storedFiles, users } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';

@@ -21,15 +21,13 @@ export async function openCustomerWallets(
     ])
     .returning({ id: balances.id });
   if (Number(demoAmount) > 0)
-    await tx
-      .insert(ledgerEntries)
-      .values({
-        balanceId: demo.id,
-        kind: 'demo_funding',
-        amount: demoAmount,
-        balanceAfter: demoAmount,
-        note: 'Demo wallet initial balance',
-      });
+    await tx.insert(ledgerEntries).values({
+      balanceId: demo.id,
+      kind: 'demo_funding',
+      amount: demoAmount,
+      balanceAfter: demoAmount,
+      note: 'Demo wallet initial balance',
+    });
   await tx.update(users).set({ activeBalanceId: demo.id }).where(eq(users.id, userId));
   return { realId: real.id, demoId: demo.id };
 }

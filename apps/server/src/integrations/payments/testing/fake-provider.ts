@@ -117,7 +117,7 @@ export function incoming(opts: {
   const body = opts.body ?? '';
   const headers = Object.fromEntries(Object.entries(opts.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
   const type = headers['content-type'] ?? '';
-  let parsed: unknown ;
+  let parsed: unknown;
   if (type.includes('json')) {
     try {
       parsed = JSON.parse(body);
