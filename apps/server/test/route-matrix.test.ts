@@ -39,6 +39,7 @@ const EXPECTED: Record<string, RouteAccess> = {
   'GET /api/countries': 'public',
   // account
   'PUT /api/profile/me': 'user',
+  'PUT /api/profile/name': 'user',
   'PUT /api/security/password': 'user',
   'POST /api/dashboard/switch-wallet': 'user',
   'GET /api/dashboard/orders': 'user',

@@ -75,6 +75,10 @@ export const ChangePasswordRequest = z.object({
 export const ProfileUpdateRequest = ProfileFields.extend({ phone: phoneField.optional() });
 export type ProfileUpdateRequest = z.input<typeof ProfileUpdateRequest>;
 
+/** PUT /profile/name: one's own name alone (staff have no customer profile to fill in). */
+export const NameUpdateRequest = ProfileFields.pick({ fullName: true });
+export type NameUpdateRequest = z.input<typeof NameUpdateRequest>;
+
 /** GET /admin/users/{id}/sign-in-lock: locked by failed sign-ins, and the minutes until it opens by itself. */
 export const SignInLockResponse = z.object({ locked: z.boolean(), minutes: z.number().int() });
 export type SignInLockResponse = z.infer<typeof SignInLockResponse>;

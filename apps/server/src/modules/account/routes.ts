@@ -1,7 +1,13 @@
-import { ChangePasswordRequest, MessageResponse, ProfileUpdateRequest, SwitchWalletRequest } from '@platform/domain';
+import {
+  ChangePasswordRequest,
+  MessageResponse,
+  NameUpdateRequest,
+  ProfileUpdateRequest,
+  SwitchWalletRequest,
+} from '@platform/domain';
 import { authOf, type RoutesPlugin } from '../../lib/http.ts';
 import { AppError } from '../../lib/errors.ts';
-import { changePassword, switchWallet, updateProfile } from './service.ts';
+import { changePassword, switchWallet, updateName, updateProfile } from './service.ts';
 
 export const accountRoutes: RoutesPlugin = async (app) => {
   const { db } = app.ctx;
@@ -14,6 +20,19 @@ export const accountRoutes: RoutesPlugin = async (app) => {
     },
     async (req) => {
       await updateProfile(db, authOf(req).user.id, req.body);
+      return { message: 'Profile updated successfully' };
+    },
+  );
+
+  // The back office's own Profile: staff change their name here and their password on Security.
+  app.put(
+    '/profile/name',
+    {
+      config: { access: 'user' },
+      schema: { tags: ['account'], body: NameUpdateRequest, response: { 200: MessageResponse } },
+    },
+    async (req) => {
+      await updateName(db, authOf(req).user.id, req.body);
       return { message: 'Profile updated successfully' };
     },
   );

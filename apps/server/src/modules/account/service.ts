@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { ChangePasswordRequest, ProfileUpdateRequest } from '@platform/domain';
+import type { ChangePasswordRequest, NameUpdateRequest, ProfileUpdateRequest } from '@platform/domain';
 import type { Db } from '../../db/client.ts';
 import { balances, userProfiles, users } from '../../db/schema.ts';
 import { hashPassword, verifyPassword } from '../../lib/crypto.ts';
@@ -28,6 +28,11 @@ export async function updateProfile(
       .values({ userId, ...profile })
       .onConflictDoUpdate({ target: userProfiles.userId, set: profile });
   });
+}
+
+/** PUT /profile/name: the caller's own name, nothing else. */
+export async function updateName(db: Db, userId: number, input: z.output<typeof NameUpdateRequest>): Promise<void> {
+  await db.update(users).set({ fullName: input.fullName }).where(eq(users.id, userId));
 }
 
 /** PUT /security/password: checks the current password, then ends every other session of the account. */

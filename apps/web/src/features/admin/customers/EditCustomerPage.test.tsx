@@ -191,6 +191,33 @@ describe('EditCustomerPage', () => {
     await waitFor(() => expect(fakeSocket.emitted).toContainEqual({ event: 'track:unwatch', payload: { userId: 7 } }));
   });
 
+  it("opens a staff member's own Profile with their name to change and the way to Security", async () => {
+    // The viewer (id 99, a manager) opens their own account from the header's Profile item.
+    const own = customerDetail({ id: 99, full_name: 'Max Manager', email: 'max@demo.test', role_id: 2, balances: [] });
+    const { calls } = mockFetch((c) => {
+      if (c.path === '/auth/user') return currentUser(2, 99);
+      if (c.path === '/admin/share/users/99') return own;
+      if (c.method === 'PUT' && c.path === '/profile/name') return { message: 'Profile updated successfully' };
+      return EMPTY;
+    });
+    renderPage(99);
+    const form = within(await screen.findByTestId('own-profile'));
+    const name = form.getByRole('textbox', { name: /Full Name/ }) as HTMLInputElement;
+    expect(name.readOnly).toBe(false);
+    expect((form.getByRole('textbox', { name: 'Email' }) as HTMLInputElement).readOnly).toBe(true);
+    expect(form.getByRole('link', { name: 'Change Password' }).getAttribute('href')).toBe('/security');
+    fireEvent.change(name, { target: { value: '' } });
+    fireEvent.click(form.getByRole('button', { name: 'Update' }));
+    expect(await form.findByText('Full name is required')).toBeTruthy();
+    fireEvent.change(name, { target: { value: 'Max Mustermann' } });
+    fireEvent.click(form.getByRole('button', { name: 'Update' }));
+    expect(await screen.findByText('Profile updated successfully')).toBeTruthy();
+    expect(calls.find((c) => c.method === 'PUT')).toMatchObject({
+      path: '/profile/name',
+      body: { fullName: 'Max Mustermann' },
+    });
+  });
+
   it('answers an unknown or out-of-scope customer as not found', async () => {
     api(2, { status: 404, body: { message: 'Customer not found.' } });
     renderPage();

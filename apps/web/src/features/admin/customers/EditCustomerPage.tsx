@@ -30,6 +30,7 @@ import { PageNotFound } from '../StatusViews.tsx';
 import { BalanceAdjustModal, type BalanceAdjustTarget } from './BalanceAdjustModal.tsx';
 import { CustomerDepositsTab, CustomerTradesTab, CustomerWithdrawsTab } from './CustomerHistoryTabs.tsx';
 import { CustomerForm } from './CustomerForm.tsx';
+import { OwnProfileForm } from './OwnProfileForm.tsx';
 import { TrackingTab } from './TrackingTab.tsx';
 import { goTo, reloadPage } from './navigation.ts';
 import { usePresence } from './usePresence.ts';
@@ -163,6 +164,8 @@ export function EditCustomerPage() {
     );
   const customer = detail.data;
   const isCustomer = customer.role_id === 3;
+  // The header's Profile item opens this page on the staff member's own account: their name and the way to Security.
+  const ownStaffProfile = !isCustomer && viewer?.id === customer.id;
   // Money and trade histories are for admins and managers; retention agents see the profile and tracking.
   const money = isCustomer && (viewerRoleId === 1 || viewerRoleId === 2);
 
@@ -182,12 +185,20 @@ export function EditCustomerPage() {
               {isCustomer && <Tabs.Tab value="tracking">{t('Tracking')}</Tabs.Tab>}
             </Tabs.List>
             <Tabs.Panel value="profile">
-              <CustomerForm
-                key={customer.id}
-                customer={customer}
-                viewerRoleId={viewerRoleId}
-                onSaved={() => void detail.refetch()}
-              />
+              {ownStaffProfile ? (
+                <OwnProfileForm
+                  fullName={customer.full_name}
+                  email={customer.email}
+                  onSaved={() => void detail.refetch()}
+                />
+              ) : (
+                <CustomerForm
+                  key={customer.id}
+                  customer={customer}
+                  viewerRoleId={viewerRoleId}
+                  onSaved={() => void detail.refetch()}
+                />
+              )}
             </Tabs.Panel>
             {money && (
               <>
