@@ -18,7 +18,6 @@ import { useTranslation } from 'react-i18next';
 import { pageCount } from '@platform/domain';
 import { apiUrl, errorMessage } from '../../api/client.ts';
 import {
-  cellContent,
   defaultRowKey,
   sortRows,
   scrollBoxStyle,
@@ -28,6 +27,9 @@ import {
   type RowKey,
   type SortState,
 } from './cells.ts';
+import { ColumnChooser } from './ColumnChooser.tsx';
+import { isActionsColumn as isActions, tableIdOf, useColumnChoice } from './columnChoice.ts';
+import { DataCell } from './DataCell.tsx';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, usePagedList, type ListFilters } from './usePagedList.ts';
 
 /** Search waits for the user to stop typing before asking the server (spec §9). */
@@ -54,10 +56,16 @@ export interface DataTableProps<T> {
   searchPlaceholder?: string;
   /** Offers "Export CSV": every row matching the current search and filters, streamed by the server. */
   exportable?: boolean;
+  /**
+   * Offers "Columns", a chooser to hide and show columns (columns marked `hidden` start hidden), remembered per
+   * table. Default: on for tables of five columns or more, or with a column hidden by default.
+   */
+  columnChooser?: boolean;
+  /** Which table the column choice is remembered for; default: the url without its ids. */
+  tableId?: string;
+  /** Told the loaded page's rows whenever they change (e.g. to follow live figures of what is on screen). */
+  onRowsChange?: (rows: readonly T[]) => void;
 }
-
-/** The actions column (key `actions`, or any column marked sticky) stays in view when the table scrolls sideways. */
-const isActions = <T,>(c: DataTableColumn<T>) => c.sticky ?? c.key === 'actions';
 
 /** The list table every back-office screen uses (back-office spec §2 "Generic data table"). */
 export function DataTable<T>({
@@ -70,8 +78,14 @@ export function DataTable<T>({
   toolbar,
   searchPlaceholder,
   exportable = false,
+  columnChooser,
+  tableId,
+  onRowsChange,
 }: DataTableProps<T>) {
   const { t } = useTranslation();
+  const chosen = useColumnChoice(tableId ?? tableIdOf(url), columns);
+  const shown = chosen.visible;
+  const withChooser = columnChooser ?? (columns.length >= 5 || columns.some((c) => c.hidden));
   const [searchInput, setSearchInput] = useState('');
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
@@ -100,6 +114,9 @@ export function DataTable<T>({
   }, [list.isFetching, page, pages]);
 
   const rows = useMemo(() => sortRows(list.rows, columns, sort), [list.rows, columns, sort]);
+  useEffect(() => {
+    onRowsChange?.(list.rows);
+  }, [list.rows, onRowsChange]);
   const keys = rows.map(rowKey);
   const selected = new Set(selection?.selected ?? []);
   const allSelected = keys.length > 0 && keys.every((k) => selected.has(k));
@@ -120,7 +137,7 @@ export function DataTable<T>({
     selection.onChange(selected.has(key) ? selection.selected.filter((k) => k !== key) : [...selection.selected, key]);
   };
 
-  const colSpan = columns.length + (selection ? 1 : 0);
+  const colSpan = shown.length + (selection ? 1 : 0);
   const message = (text: string, color?: string) => (
     <Table.Tr>
       <Table.Td colSpan={colSpan}>
@@ -147,9 +164,9 @@ export function DataTable<T>({
             />
           </Table.Td>
         )}
-        {columns.map((c) => (
+        {shown.map((c) => (
           <Table.Td key={c.key} style={isActions(c) ? stickyActionsStyle : undefined}>
-            {cellContent(row, c)}
+            <DataCell row={row} column={c} />
           </Table.Td>
         ))}
       </Table.Tr>
@@ -157,7 +174,7 @@ export function DataTable<T>({
 
   return (
     <Paper withBorder p="md" radius="md" pos="relative">
-      {(searchable || toolbar || exportable) && (
+      {(searchable || toolbar || exportable || withChooser) && (
         <Group justify="space-between" mb="md" gap="sm">
           {searchable ? (
             <TextInput
@@ -174,9 +191,18 @@ export function DataTable<T>({
           ) : (
             <span />
           )}
-          {(toolbar || exportable) && (
+          {(toolbar || exportable || withChooser) && (
             <Group gap="xs">
               {toolbar}
+              {withChooser && (
+                <ColumnChooser
+                  columns={columns}
+                  choice={chosen.choice}
+                  onToggle={chosen.toggle}
+                  onReset={chosen.reset}
+                  customised={chosen.customised}
+                />
+              )}
               {exportable && (
                 <Button
                   component="a"
@@ -197,8 +223,8 @@ export function DataTable<T>({
         overlayProps={{ blur: 1 }}
         loaderProps={{ size: 'sm' }}
       />
-      <Table.ScrollContainer minWidth={Math.max(600, columns.length * 110)} style={scrollBoxStyle}>
-        <Table striped highlightOnHover verticalSpacing="sm">
+      <Table.ScrollContainer minWidth={Math.max(600, shown.length * 100)} style={scrollBoxStyle}>
+        <Table striped highlightOnHover verticalSpacing="sm" horizontalSpacing={8}>
           <Table.Thead>
             <Table.Tr>
               {selection && (
@@ -211,7 +237,7 @@ export function DataTable<T>({
                   />
                 </Table.Th>
               )}
-              {columns.map((c) => (
+              {shown.map((c) => (
                 <Table.Th key={c.key} w={c.width} style={isActions(c) ? stickyActionsStyle : undefined}>
                   {c.sortable ? (
                     <SortButton

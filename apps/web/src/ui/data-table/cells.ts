@@ -18,6 +18,25 @@ export interface DataTableColumn<T> {
   width?: number | string;
   /** Keep the column at the right edge while the table scrolls sideways (default for the `actions` column). */
   sticky?: boolean;
+  /** A secondary column: hidden until the user shows it with the table's column chooser. */
+  hidden?: boolean;
+  /**
+   * Widest the cell grows (px) before its text is cut with an ellipsis, the whole text shown on hover. Default
+   * CELL_MAX_WIDTH; `false` never cuts (the default for the actions and status columns, whose chips and buttons
+   * must show whole).
+   */
+  truncate?: number | false;
+}
+
+/** How wide a cell grows by default before its text is cut (an email of some 30 characters fits). */
+export const CELL_MAX_WIDTH = 180;
+
+/** The width a column's cells are cut at, or null when they are never cut. */
+export function truncateWidth<T>(column: DataTableColumn<T>): number | null {
+  if (column.truncate === false) return null;
+  if (column.truncate !== undefined) return column.truncate;
+  if (column.sticky || column.key === 'actions' || column.key === 'status') return null;
+  return CELL_MAX_WIDTH;
 }
 
 export type SortState = { key: string; direction: 'asc' | 'desc' } | null;
@@ -64,11 +83,11 @@ export function sortRows<T>(rows: readonly T[], columns: readonly DataTableColum
   if (!sort) return [...rows];
   const column = columns.find((c) => c.key === sort.key);
   if (!column) return [...rows];
-  const valueOf = (row: T) => comparable(column.sortValue ? column.sortValue(row) : readPath(row, column.key));
+  const sortKeyOf = (row: T) => comparable(column.sortValue ? column.sortValue(row) : readPath(row, column.key));
   const factor = sort.direction === 'asc' ? 1 : -1;
   return [...rows].sort((a, b) => {
-    const x = valueOf(a);
-    const y = valueOf(b);
+    const x = sortKeyOf(a);
+    const y = sortKeyOf(b);
     if (x === null) return y === null ? 0 : 1;
     if (y === null) return -1;
     if (typeof x === 'number' && typeof y === 'number') return (x - y) * factor;

@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import { render } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import { QueryClient } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import { vi } from 'vitest';
@@ -51,8 +51,20 @@ export function mockFetch(handler: (call: FetchCall) => Reply) {
 
 let i18nStarted = false;
 
+/** Each test's tables start with their default columns (the choice is remembered in localStorage). */
+function forgetColumnChoices(): void {
+  const storage = globalThis.localStorage;
+  if (!storage) return;
+  const keys = Array.from({ length: storage.length }, (_, i) => storage.key(i));
+  for (const key of keys) if (key?.startsWith('table-columns:')) storage.removeItem(key);
+}
+
 /** Renders inside the app's providers and a memory router, texts in English, no retries. */
-export function renderWithProviders(ui: ReactElement, { route = '/' }: { route?: string } = {}) {
+export function renderWithProviders(
+  ui: ReactElement,
+  { route = '/', keepColumnChoices = false }: { route?: string; keepColumnChoices?: boolean } = {},
+) {
+  if (!keepColumnChoices) forgetColumnChoices();
   if (!i18nStarted) {
     void initI18n({ remote: false });
     i18nStarted = true;
@@ -67,4 +79,16 @@ export function renderWithProviders(ui: ReactElement, { route = '/' }: { route?:
     </AppProviders>,
   );
   return { ...result, queryClient };
+}
+
+/**
+ * Opens the table's column chooser and shows every column hidden by default (a test that checks the spec's whole
+ * set of columns), then closes it. Resolves once they are on screen.
+ */
+export async function showAllColumns(): Promise<void> {
+  fireEvent.click(screen.getByRole('button', { name: 'Columns' }));
+  const group = await screen.findByRole('group', { name: 'Columns', hidden: true });
+  for (const box of within(group).getAllByRole('checkbox', { hidden: true }) as HTMLInputElement[])
+    if (!box.checked) fireEvent.click(box);
+  fireEvent.click(screen.getByRole('button', { name: 'Columns' }));
 }

@@ -25,6 +25,9 @@ export interface PagedListParams {
   enabled?: boolean;
 }
 
+/** The rows of a list not loaded yet: one array, so what follows the rows does not see a change on every render. */
+const NO_ROWS: never[] = [];
+
 /** Query key prefix of a list url: invalidating it reloads every page and filter of that list. */
 export const listQueryKey = (url: string) => ['list', url] as const;
 
@@ -41,7 +44,7 @@ export function usePagedList<T>({ url, page, limit, search, filters, enabled = t
   });
   const meta = query.data?.meta;
   return {
-    rows: query.data?.data ?? [],
+    rows: query.data?.data ?? (NO_ROWS as T[]),
     total: meta?.total ?? query.data?.data.length ?? 0,
     /** The server stopped counting (very long lists): total is "at least", and further pages count further. */
     totalCapped: meta?.total_capped === true,

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { notifications } from '@mantine/notifications';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { LeadItem } from '@platform/domain';
-import { mockFetch, renderWithProviders, type FetchCall } from '../../../ui/data-table/testing.tsx';
+import { mockFetch, renderWithProviders, showAllColumns, type FetchCall } from '../../../ui/data-table/testing.tsx';
 import { currentUser } from '../fixtures.ts';
 import { LeadsPage, leadsUrl } from './LeadsPage.tsx';
 import { SalesStatusesPage } from './SalesStatusesPage.tsx';
@@ -94,6 +94,7 @@ describe('LeadsPage', () => {
     const { calls } = serve(1, [leadRow(), leadRow({ id: 42, first_name: 'Tom', notes: [] })]);
     renderWithProviders(<LeadsPage screen={{ kind: 'sales', type: 'all' }} />);
     const hannah = (await screen.findByText('Hannah')).closest('tr') as HTMLElement;
+    await showAllColumns();
     for (const h of [
       'ID',
       'FIRST NAME',

@@ -218,6 +218,9 @@ export function LeadsPage({ screen }: { screen: LeadScreen }) {
       </Group>
     );
     const name = (p: { full_name: string } | null) => p?.full_name;
+    // The spec's columns in the spec's order; the secondary ones start hidden so the sale status and actions fit at
+    // 1440 px (the retention screen shows its retention agent instead of the sale agent), and the table's column
+    // chooser shows the others.
     return [
       { key: 'id', label: t('ID'), sortable: true, width: 70 },
       { key: 'first_name', label: t('FIRST NAME'), sortable: true },
@@ -227,6 +230,7 @@ export function LeadsPage({ screen }: { screen: LeadScreen }) {
         key: 'email',
         label: t('EMAIL'),
         sortable: true,
+        truncate: 150,
         render: (l) => (l.masked ? <span style={{ userSelect: 'none' }}>{l.email}</span> : l.email),
       },
       {
@@ -237,13 +241,19 @@ export function LeadsPage({ screen }: { screen: LeadScreen }) {
             <span style={{ whiteSpace: 'nowrap', userSelect: l.masked ? 'none' : undefined }}>{l.phone}</span>
           ) : null,
       },
-      { key: 'notes', label: t('NOTES'), render: (l) => (l.notes[0] ? notePreview(l.notes[0].content) : null) },
-      { key: 'country', label: t('COUNTRY'), sortable: true },
+      {
+        key: 'notes',
+        label: t('NOTES'),
+        render: (l) => (l.notes[0] ? notePreview(l.notes[0].content) : null),
+        hidden: true,
+      },
+      { key: 'country', label: t('COUNTRY'), sortable: true, truncate: 110 },
       { key: 'lead_status', label: t('SALE STATUS'), sortable: true },
-      { key: 'group', label: t('GROUP'), sortable: true, render: (l) => t(l.group) },
+      { key: 'group', label: t('GROUP'), sortable: true, render: (l) => t(l.group), hidden: true },
       {
         key: 'manager',
         label: t('SALE MANAGER'),
+        hidden: true,
         sortable: true,
         render: (l) => name(l.manager),
         sortValue: (l) => name(l.manager),
@@ -251,36 +261,39 @@ export function LeadsPage({ screen }: { screen: LeadScreen }) {
       {
         key: 'agent',
         label: t('SALE AGENT'),
+        hidden: screen.kind === 'retentions',
         sortable: true,
         render: (l) => name(l.agent),
         sortValue: (l) => name(l.agent),
       },
       { key: 'actions', label: t('ACTIONS'), render: actions },
-      { key: 'created_at', label: t('REGISTERED AT'), sortable: true, type: 'date' },
-      { key: 'city', label: t('CITY'), sortable: true },
+      { key: 'created_at', label: t('REGISTERED AT'), sortable: true, type: 'date', hidden: true },
+      { key: 'city', label: t('CITY'), sortable: true, hidden: true },
       {
         key: 'retAgent',
         label: t('RETENTION AGENT'),
+        hidden: screen.kind !== 'retentions',
         sortable: true,
         render: (l) => name(l.retAgent),
         sortValue: (l) => name(l.retAgent),
       },
-      { key: 'deposited_at', label: t('DEPOSITED AT'), sortable: true, type: 'date' },
-      { key: 'last_access', label: t('LAST ACCESS'), sortable: true, type: 'date' },
-      { key: 'funnel_link', label: t('FUNNEL LINK') },
-      { key: 'reference', label: t('AFFILIATE REFERENCE'), sortable: true },
-      { key: 'lead_source_id', label: t('LEAD SOURCE ID'), sortable: true },
-      { key: 'ftd_at', label: t('FTD AT'), sortable: true, type: 'date' },
+      { key: 'deposited_at', label: t('DEPOSITED AT'), sortable: true, type: 'date', hidden: true },
+      { key: 'last_access', label: t('LAST ACCESS'), sortable: true, type: 'date', hidden: true },
+      { key: 'funnel_link', label: t('FUNNEL LINK'), hidden: true },
+      { key: 'reference', label: t('AFFILIATE REFERENCE'), sortable: true, hidden: true },
+      { key: 'lead_source_id', label: t('LEAD SOURCE ID'), sortable: true, hidden: true },
+      { key: 'ftd_at', label: t('FTD AT'), sortable: true, type: 'date', hidden: true },
       {
         key: 'user',
         label: t('AFFILIATOR'),
+        hidden: true,
         sortable: true,
         render: (l) => name(l.user),
         sortValue: (l) => name(l.user),
       },
-      { key: 'role_id', label: t('ROLE'), render: (l) => (l.role_id === 3 ? t('Customer') : t('N/A')) },
+      { key: 'role_id', label: t('ROLE'), render: (l) => (l.role_id === 3 ? t('Customer') : t('N/A')), hidden: true },
     ];
-  }, [t, staff, affiliate, agent, caller, callAgents, roleId, navigate, remove, copyPhone]);
+  }, [t, staff, affiliate, agent, caller, callAgents, roleId, navigate, remove, copyPhone, screen.kind]);
 
   // A loading view while the current user loads: what the toolbar offers depends on the role.
   if (viewer.isLoading) return <Loader aria-label={t('Loading...')} />;

@@ -63,18 +63,21 @@ export function CustomersPage({ type }: { type: 'all' | 'inactive' }) {
       },
       { key: 'email', label: t('EMAIL'), sortable: true },
       { key: 'phone', label: t('PHONE'), sortable: true },
-      // A calendar date (YYYY-MM-DD) shown as the spec's DD/MM/YYYY, without a time.
+      // A calendar date (YYYY-MM-DD) shown as the spec's DD/MM/YYYY, without a time. Secondary columns (birth date,
+      // role) start hidden so status and actions fit at 1440 px; the column chooser shows them.
       {
         key: 'birth_date',
         label: t('BIRTH DATE'),
         sortable: true,
+        hidden: true,
         render: (c) => c.birth_date?.split('-').reverse().join('/'),
       },
-      { key: 'country', label: t('COUNTRY'), sortable: true },
+      { key: 'country', label: t('COUNTRY'), sortable: true, truncate: 140 },
       {
         key: 'role_id',
         label: t('ROLE'),
         sortable: true,
+        hidden: true,
         render: (c) => (isRoleId(c.role_id) ? t(ROLE_NAMES[c.role_id]) : null),
       },
       {

@@ -33,8 +33,8 @@ function InstrumentsList({ type }: { type: Category }) {
       { key: 'quote', label: t('QUOTE'), sortable: true },
       { key: 'bids', label: t('BIDS'), sortable: true },
       { key: 'asks', label: t('ASKS'), sortable: true },
-      { key: 'tradingview', label: t('CHART PROVIDER'), sortable: true },
-      { key: 'alias', label: t('ALIAS'), sortable: true },
+      { key: 'tradingview', label: t('CHART PROVIDER'), sortable: true, hidden: true },
+      { key: 'alias', label: t('ALIAS'), sortable: true, hidden: true },
       { key: 'leverage', label: t('LEVERAGE'), sortable: true },
       {
         key: 'tradable',

@@ -1,8 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
-import { mockFetch, renderWithProviders, type FetchCall } from '../../../ui/data-table/testing.tsx';
+import { TRADE_PL_EVENT, TRADE_PL_WATCH } from '@platform/domain';
+import { mockFetch, renderWithProviders, showAllColumns, type FetchCall } from '../../../ui/data-table/testing.tsx';
+import { emitRealtime } from '../../trading/testing.ts';
 import { TradesPage } from './TradesPage.tsx';
+
+/** The socket the page asks to watch its open trades on. */
+const socket = vi.hoisted(() => ({ connected: true, emit: vi.fn(), on: vi.fn(), off: vi.fn() }));
+vi.mock('../../../api/realtime.ts', async () => ({
+  ...(await import('../../trading/testing.ts')).realtimeModule,
+  getSocket: () => socket,
+}));
 
 afterEach(cleanup);
 
@@ -18,6 +27,7 @@ const trade = (over: Record<string, unknown> = {}) => ({
   spread: '0.20000000',
   margin_used: '11.00000000',
   pro_loss: null,
+  live_pl: null,
   profit: null,
   loss: '1.05000000',
   leverage: 100,
@@ -57,6 +67,7 @@ describe('TradesPage', () => {
           },
     );
     const open = (await screen.findAllByText('cara@demo.test'))[0].closest('tr') as HTMLElement;
+    await showAllColumns();
     for (const h of [
       'ID',
       'USER',
@@ -85,6 +96,23 @@ describe('TradesPage', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Yes', hidden: true }));
     await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.path === '/admin/trades/close')).toBe(true));
     expect(await screen.findByText('Order closed successfully')).toBeTruthy();
+  });
+
+  it("shows an open trade's floating P/L from the list, watches it and follows the live figures", async () => {
+    render(() => ({
+      data: [
+        trade({ live_pl: '12.34560000' }),
+        trade({ id: 6, close_time: '2026-11-21T10:00:00.000Z', close_rate: '1.09', pro_loss: '-10.00000000' }),
+      ],
+      meta: { total: 2, per_page: 15, page: 1 },
+    }));
+    const cell = await screen.findByTitle('Floating P/L');
+    expect(cell.textContent).toBe('12.3456');
+    // Only the open trade is watched; the closed one keeps its booked P/L.
+    await waitFor(() => expect(socket.emit).toHaveBeenCalledWith(TRADE_PL_WATCH, { ids: [5] }));
+    expect(screen.getByText('-10')).toBeTruthy();
+    emitRealtime(TRADE_PL_EVENT, { pl: { 5: '-3.21000000' } });
+    await waitFor(() => expect(screen.getByTitle('Floating P/L').textContent).toBe('-3.21'));
   });
 
   it('keeps the close rate of an open trade disabled in Edit Order and sends the levels', async () => {

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Anchor, Badge, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
@@ -14,6 +14,7 @@ import {
   type DataTableColumn,
 } from '../../../ui/data-table/index.ts';
 import { toastError, toastSuccess } from '../../../ui/toast.ts';
+import { LivePlProvider, TradePlCell, useLiveTradePl } from './liveTradePl.tsx';
 
 /** A stored decimal without its trailing zeros (1.10000000 → 1.1), as the screens show figures. */
 const plain = (v: string | null) => (v === null ? null : String(Number(v)));
@@ -107,16 +108,22 @@ export function TradesPage() {
   const url = `/admin/trades/api/${type}`;
   const refresh = useRefreshList(url);
   const [editing, setEditing] = useState<AdminTradeDto | null>(null);
+  const [rows, setRows] = useState<readonly AdminTradeDto[]>([]);
+  const onRowsChange = useCallback((r: readonly AdminTradeDto[]) => setRows(r), []);
+  const livePl = useLiveTradePl(rows);
 
-  const act = async (work: () => Promise<unknown>, done: string) => {
-    try {
-      await work();
-      toastSuccess(t(done));
-      await refresh();
-    } catch (err) {
-      toastError(errorMessage(err, t('Something went wrong')));
-    }
-  };
+  const act = useCallback(
+    async (work: () => Promise<unknown>, done: string) => {
+      try {
+        await work();
+        toastSuccess(t(done));
+        await refresh();
+      } catch (err) {
+        toastError(errorMessage(err, t('Something went wrong')));
+      }
+    },
+    [t, refresh],
+  );
 
   const columns = useMemo<DataTableColumn<AdminTradeDto>[]>(
     () => [
@@ -124,27 +131,41 @@ export function TradesPage() {
       {
         key: 'user.email',
         label: t('USER'),
+        // The wallet chip first and the email cut to what is left, so neither spills into the next column.
         render: (r) => (
           <Group gap={6} wrap="nowrap">
-            <Anchor component={Link} to={`/admin/customers/edit/${r.user.id}`} size="sm">
-              {r.user.email}
-            </Anchor>
             <Badge size="xs" color={r.balance.mode === 'demo' ? 'yellow' : 'blue'} style={{ flexShrink: 0 }}>
               {t(r.balance.mode === 'demo' ? 'Demo' : 'Real')}
             </Badge>
+            <Anchor component={Link} to={`/admin/customers/edit/${r.user.id}`} size="sm" truncate="end" miw={0}>
+              {r.user.email}
+            </Anchor>
           </Group>
         ),
       },
       { key: 'type', label: t('TYPE'), sortable: true, render: (r) => t(r.type === 'buy' ? 'Buy' : 'Sell') },
       { key: 'instrument', label: t('INSTRUMENT'), sortable: true },
       { key: 'open_rate', label: t('OPEN RATE'), sortable: true, render: (r) => plain(r.open_rate) },
-      { key: 'close_rate', label: t('CLOSE RATE'), sortable: true, render: (r) => plain(r.close_rate) },
-      { key: 'spread', label: t('SPREAD'), sortable: true, render: (r) => colored(r.spread) },
+      // Secondary columns start hidden so status and actions fit at 1440 px; the column chooser shows them.
+      {
+        key: 'close_rate',
+        label: t('CLOSE RATE'),
+        sortable: true,
+        hidden: type === 'open',
+        render: (r) => plain(r.close_rate),
+      },
+      { key: 'spread', label: t('SPREAD'), sortable: true, hidden: true, render: (r) => colored(r.spread) },
       { key: 'margin_used', label: t('MARGIN USED'), sortable: true, render: (r) => plain(r.margin_used) },
-      { key: 'pro_loss', label: t('PRO/LOSS'), sortable: true, render: (r) => colored(r.pro_loss) },
-      { key: 'profit', label: t('TAKE PROFIT'), render: (r) => plain(r.profit) },
-      { key: 'loss', label: t('STOP LOSS'), render: (r) => plain(r.loss) },
-      { key: 'leverage', label: t('LEVERAGE'), sortable: true },
+      {
+        key: 'pro_loss',
+        label: t('PRO/LOSS'),
+        sortable: true,
+        sortValue: (r) => r.pro_loss ?? r.live_pl,
+        render: (r) => <TradePlCell trade={r} />,
+      },
+      { key: 'profit', label: t('TAKE PROFIT'), hidden: true, render: (r) => plain(r.profit) },
+      { key: 'loss', label: t('STOP LOSS'), hidden: true, render: (r) => plain(r.loss) },
+      { key: 'leverage', label: t('LEVERAGE'), sortable: true, hidden: true },
       {
         key: 'status',
         label: t('STATUS'),
@@ -182,12 +203,21 @@ export function TradesPage() {
         ),
       },
     ],
-    [t, url],
+    [t, type, act],
   );
 
   return (
     <>
-      <DataTable<AdminTradeDto> key={url} url={url} columns={columns} searchable={false} exportable />
+      <LivePlProvider value={livePl}>
+        <DataTable<AdminTradeDto>
+          key={url}
+          url={url}
+          columns={columns}
+          searchable={false}
+          exportable
+          onRowsChange={onRowsChange}
+        />
+      </LivePlProvider>
       {editing && (
         <EditOrderModal
           trade={editing}

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { mockFetch, renderWithProviders, type FetchCall } from '../../../../ui/data-table/testing.tsx';
+import { mockFetch, renderWithProviders, showAllColumns, type FetchCall } from '../../../../ui/data-table/testing.tsx';
 import { BANK, moneyRecord, paged } from '../fixtures.ts';
 import { DepositsPage } from './DepositsPage.tsx';
 
@@ -36,6 +36,7 @@ describe('DepositsPage', () => {
   it('lists deposits with the spec columns, wallet money, bank description, proof link and status chips', async () => {
     const { calls } = render();
     const card = await row(11);
+    await showAllColumns();
     for (const h of [
       'ID',
       'USER',

@@ -30,9 +30,10 @@ export function DepositsPage() {
       {
         key: 'description',
         label: t('DESCRIPTION'),
+        hidden: true,
         render: (r) => (r.formattedDescription ? <BankSummary bank={r.formattedDescription} /> : r.description),
       },
-      { key: 'reference', label: t('REFERENCE') },
+      { key: 'reference', label: t('REFERENCE'), hidden: true },
       {
         key: 'proof',
         label: t('PROOF'),
@@ -44,7 +45,7 @@ export function DepositsPage() {
           ) : null,
       },
       { key: 'amount', label: t('AMOUNT'), sortable: true, render: (r) => walletMoney(r, r.amount) },
-      { key: 'fee', label: t('FEE'), sortable: true, render: (r) => walletMoney(r, r.fee) },
+      { key: 'fee', label: t('FEE'), sortable: true, hidden: true, render: (r) => walletMoney(r, r.fee) },
       { key: 'total', label: t('TOTAL'), sortable: true, render: (r) => walletMoney(r, r.total) },
       { key: 'status', label: t('STATUS'), sortable: true, render: (r) => <ReviewStatusChip status={r.status} /> },
       { key: 'created_at', label: t('DATE'), sortable: true, type: 'date' },

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { mockFetch, renderWithProviders, type FetchCall } from '../../../../ui/data-table/testing.tsx';
+import { mockFetch, renderWithProviders, showAllColumns, type FetchCall } from '../../../../ui/data-table/testing.tsx';
 import { BANK, moneyRecord, paged } from '../fixtures.ts';
 import { PendingWithdrawsPage } from './PendingWithdrawsPage.tsx';
 
@@ -32,6 +32,7 @@ describe('PendingWithdrawsPage', () => {
   it('lists pending withdrawals with wallet money and the bank Details popover', async () => {
     const { calls } = render();
     const bank = await row(21);
+    await showAllColumns();
     for (const h of ['ID', 'USER', 'GATEWAY', 'DESCRIPTION', 'AMOUNT', 'FEE', 'TOTAL', 'STATUS', 'DATE', 'ACTION'])
       expect(screen.getByRole('columnheader', { name: h })).toBeTruthy();
     expect(calls[0].path).toBe('/admin/withdraws/api/pending');

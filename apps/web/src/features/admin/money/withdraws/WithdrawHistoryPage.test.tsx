@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, screen, within } from '@testing-library/react';
-import { mockFetch, renderWithProviders } from '../../../../ui/data-table/testing.tsx';
+import { mockFetch, renderWithProviders, showAllColumns } from '../../../../ui/data-table/testing.tsx';
 import { BANK, moneyRecord, paged } from '../fixtures.ts';
 import { WithdrawHistoryPage } from './WithdrawHistoryPage.tsx';
 
@@ -28,6 +28,7 @@ describe('WithdrawHistoryPage', () => {
     );
     renderWithProviders(<WithdrawHistoryPage />);
     const declined = (await screen.findByText('Wrong IBAN')).closest('tr') as HTMLElement;
+    await showAllColumns();
     for (const h of [
       'ID',
       'USER',

@@ -19,10 +19,11 @@ export function withdrawColumns(t: TFunction) {
       sortable: true,
       render: (r) => (r.formattedDescription ? <BankDetails bank={r.formattedDescription} /> : gatewayLabel(r.gateway)),
     },
-    description: { key: 'description', label: t('DESCRIPTION') },
-    declineReason: { key: 'decline_reason', label: t('DECLINE REASON') },
+    // Secondary at 1440 px (the bank's details are in the gateway cell's popover): shown from the column chooser.
+    description: { key: 'description', label: t('DESCRIPTION'), hidden: true },
+    declineReason: { key: 'decline_reason', label: t('DECLINE REASON'), truncate: 140 },
     amount: { key: 'amount', label: t('AMOUNT'), sortable: true, render: (r) => walletMoney(r, r.amount) },
-    fee: { key: 'fee', label: t('FEE'), sortable: true, render: (r) => walletMoney(r, r.fee) },
+    fee: { key: 'fee', label: t('FEE'), sortable: true, hidden: true, render: (r) => walletMoney(r, r.fee) },
     total: { key: 'total', label: t('TOTAL'), sortable: true, render: (r) => walletMoney(r, r.total) },
     status: {
       key: 'status',
