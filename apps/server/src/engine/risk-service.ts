@@ -16,7 +16,9 @@ type PeerMessage =
   | { op: 'opened'; order: OrderRow; wallet: WalletRef }
   | { op: 'closed'; orderId: number; wallet: { id: number; balance: string } }
   | { op: 'levels'; orderId: number; takeProfit: number | null; stopLoss: number | null }
-  | { op: 'balance'; walletId: number; balance: string };
+  | { op: 'balance'; walletId: number; balance: string }
+  /** A new leader took over: what the old one committed and never announced is in the database only. */
+  | { op: 'reload' };
 
 type WalletFigures = { balance: number; margin: number; positions: number };
 
@@ -100,6 +102,8 @@ export class RiskService implements RiskHooks {
    * crossed while nobody led closes now, once.
    */
   async takeOver(): Promise<void> {
+    // Every instance reloads: a change the dead leader committed but never announced is missing from all of them.
+    this.ctx().cluster.bus.publish('risk', { op: 'reload' } satisfies PeerMessage);
     await this.reload();
     this.acting = true;
     this.sweep();
@@ -250,6 +254,8 @@ export class RiskService implements RiskHooks {
     } else if (m.op === 'closed') this.applyClosed(m.orderId, m.wallet);
     else if (m.op === 'levels') this.applyLevels(m.orderId, m.takeProfit, m.stopLoss);
     else if (m.op === 'balance') this.applyBalance(m.walletId, m.balance);
+    else if (m.op === 'reload')
+      this.reload().catch((err: unknown) => console.error('risk engine: reloading after a takeover failed', err));
   }
 
   private applyOpened(order: OrderRow, wallet: WalletRef): void {

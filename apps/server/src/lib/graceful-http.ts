@@ -4,32 +4,54 @@ import net from 'node:net';
 export interface HttpDrain {
   /**
    * Stops accepting connections and answers every request that reached the server, each answer closing its
-   * connection; kept-alive connections with nothing to answer are closed. Resolves true once every connection is
-   * closed, or false at `deadlineMs`, when the rest are cut.
+   * connection; connections with nothing to answer are closed once quiet for `quietMs`. Resolves true once every
+   * connection is closed, or false at `deadlineMs`, when the rest are cut. `settled` runs once the listener is closed
+   * (close the websockets there).
    */
-  drain(opts?: { settleMs?: number; deadlineMs?: number; settled?: () => Promise<void> }): Promise<boolean>;
+  drain(opts?: { quietMs?: number; deadlineMs?: number; settled?: () => Promise<void> }): Promise<boolean>;
 }
 
 /**
  * A graceful stop for a Node HTTP server behind a load balancer that keeps connections alive. Node's own close()
  * closes every idle connection at once, including one whose request is already on its way (the client gets
  * ECONNRESET, and a proxy answers 502 without retrying a POST), and leaves kept-alive connections open until their
- * clients close them. Here the listener stops first; a request already sent is read within `settleMs` and answered
- * with `Connection: close`, as is every request still in flight; then `settled` runs (close the websockets there:
- * Socket.IO's close closes the server's idle connections too) and idle connections are closed.
+ * clients close them. Here the listener stops first; every request in flight, and every request that arrives on an
+ * open connection, is answered with `Connection: close`; a connection with no request in hand is closed only after
+ * `quietMs` without one (a new connection counts from its opening), from the loop's check phase, after its I/O phase
+ * has read whatever bytes already arrived.
  */
 export function drainable(server: Server): HttpDrain {
   const inFlight = new Set<ServerResponse>();
+  const sockets = new Map<net.Socket, { busy: number; since: number }>();
   let draining = false;
-  server.prependListener('request', (_req, res: ServerResponse) => {
+  server.on('connection', (socket: net.Socket) => {
+    sockets.set(socket, { busy: 0, since: Date.now() });
+    socket.once('close', () => sockets.delete(socket));
+  });
+  server.prependListener('request', (req, res: ServerResponse) => {
     if (draining) res.shouldKeepAlive = false;
     inFlight.add(res);
-    res.once('close', () => inFlight.delete(res));
+    const state = sockets.get(req.socket);
+    if (state) state.busy++;
+    res.once('close', () => {
+      inFlight.delete(res);
+      if (state) {
+        state.busy--;
+        state.since = Date.now();
+      }
+    });
   });
+  const check = () => new Promise<void>((r) => setImmediate(r));
   return {
-    async drain({ settleMs = 200, deadlineMs = 10_000, settled } = {}) {
+    async drain({ quietMs = 500, deadlineMs = 10_000, settled } = {}) {
       draining = true;
       for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+      // Node's close() (Socket.IO's close calls it) would close idle connections at once: the loop below does it.
+      server.closeIdleConnections = () => undefined;
+      // The listener closes after one more pass of the loop's I/O phase, which accepts the connections waiting:
+      // closing it drops those with a reset.
+      await new Promise<void>((r) => setTimeout(r, 0));
+      await check();
       // net's close, not http's: it stops the listener without closing idle connections, and calls back once every
       // connection has ended.
       let done = false;
@@ -39,14 +61,14 @@ export function drainable(server: Server): HttpDrain {
           resolve();
         }),
       );
-      const until = Date.now() + deadlineMs;
-      const wait = (ms: number) => Promise.race([closed, new Promise<void>((r) => setTimeout(r, ms))]);
-      // Bytes a client sent just before the stop are read and parsed meanwhile: their connection is no longer idle.
-      await wait(settleMs);
       await settled?.();
+      const until = Date.now() + deadlineMs;
       while (!done && Date.now() < until) {
-        server.closeIdleConnections();
-        await wait(50);
+        await Promise.race([closed, new Promise<void>((r) => setTimeout(r, 50))]);
+        // In the check phase: bytes that arrived are parsed (their connection busy) before anything is closed here.
+        await check();
+        const now = Date.now();
+        for (const [socket, s] of sockets) if (s.busy === 0 && now - s.since >= quietMs) socket.destroy();
       }
       if (done) return true;
       server.closeAllConnections();
