@@ -28,7 +28,7 @@ function initialValues(user: StaffUserDto | undefined, defaultRoleId: number): S
     password: '',
     roleId: String(user?.role_id ?? defaultRoleId),
     whitelist: user?.whitelists.map((w) => w.ip_address).join(', ') ?? '',
-    isEmailVerified: user?.is_email_verified ?? false,
+    isEmailVerified: user?.is_email_verified ?? true,
     isActive: user?.is_active ?? true,
   };
 }
