@@ -29,7 +29,12 @@ export interface ServerProcess {
   output(): string;
 }
 
-export async function startServerProcess(env: Record<string, string>, port?: number): Promise<ServerProcess> {
+/** `startMs`: how long a start may take (several starting at once on a busy machine take longer than one). */
+export async function startServerProcess(
+  env: Record<string, string>,
+  port?: number,
+  startMs = 90_000,
+): Promise<ServerProcess> {
   const p = port ?? (await freePort());
   const url = `http://127.0.0.1:${p}`;
   const child = spawn(process.execPath, ['--import', 'tsx', serverMain], {
@@ -48,7 +53,7 @@ export async function startServerProcess(env: Record<string, string>, port?: num
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 90_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), startMs);
     const onData = () => {
       if (output.includes('Trading platform: http')) {
         clearTimeout(timer);
