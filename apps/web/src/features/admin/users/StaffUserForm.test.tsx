@@ -53,7 +53,7 @@ describe('StaffUserForm', () => {
       password: 'Secret123!',
       roleId: 1,
       whitelist: '10.0.0.1, 10.0.0.2',
-      isEmailVerified: false,
+      isEmailVerified: true,
       isActive: true,
     });
     expect(await screen.findByText('User added successfully')).toBeTruthy();
