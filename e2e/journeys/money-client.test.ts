@@ -83,17 +83,20 @@ describe('a client funds, withdraws, verifies and picks a plan', () => {
       .filter({ hasText: 'Silver' })
       .getByRole('button', { name: 'Get Started' })
       .click();
+    const pay = page.getByTestId('plan-confirm').getByRole('button', { name: /^Pay / });
+    await expect.poll(() => pay.isEnabled()).toBe(true);
+    await pay.click();
     await expectPath(page, '/deposits');
     await expectToast(page, 'Not enough balance');
     await page.goto('/dashboard');
-    // A subscription reloads the page (client-area §4): wait for that reload before going on.
-    const reloaded = page.waitForEvent('load');
+    // A subscription is confirmed first (a free plan costs nothing), then a toast says it is active.
     await planChooser(page)
       .getByTestId(/^plan-/)
       .filter({ hasText: 'Basic' })
       .getByRole('button', { name: 'Get Started' })
       .click();
-    await reloaded;
+    await page.getByTestId('plan-confirm').getByRole('button', { name: 'Confirm' }).click();
+    await expectToast(page, 'You are now on the Basic plan.');
     await expect.poll(async () => (await api.call<Me>('GET', '/auth/user')).json.user.pricing_table_id).not.toBeNull();
     // On the demo wallet a new client starts on, trading needs no KYC: no banner.
     await page.getByTestId('pricing-plan-panel').waitFor();

@@ -112,14 +112,14 @@ describe('sign-up, email verification, profile and password', () => {
     // --- A new client chooses a plan first (the free one), in the chooser that cannot be dismissed ---
     await signInAs(page, newClient.email, newClient.password);
     const chooser = page.getByRole('dialog').filter({ hasText: 'Choose your plan' });
-    // The subscription reloads the page: wait for it before going on.
-    const reloaded = page.waitForEvent('load');
     await chooser
       .getByTestId(/^plan-/)
       .filter({ hasText: 'Basic' })
       .getByRole('button', { name: 'Get Started' })
       .click();
-    await reloaded;
+    // Every plan is confirmed first (a free one costs nothing), then a toast says it is active.
+    await page.getByTestId('plan-confirm').getByRole('button', { name: 'Confirm' }).click();
+    await expectToast(page, 'You are now on the Basic plan.');
     // On the demo wallet a new client starts on, trading needs no KYC: no banner.
     await page.getByTestId('pricing-plan-panel').waitFor();
     expect(await page.getByTestId('kyc-banner').count()).toBe(0);
