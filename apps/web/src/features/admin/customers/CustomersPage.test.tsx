@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { mockFetch, renderWithProviders } from '../../../ui/data-table/testing.tsx';
+import { mockFetch, renderWithProviders, showAllColumns } from '../../../ui/data-table/testing.tsx';
 import { emitRealtime } from '../../trading/testing.ts';
 import { customerRow } from './testing.ts';
 import { CustomersPage } from './CustomersPage.tsx';
@@ -28,6 +28,7 @@ describe('CustomersPage', () => {
     renderWithProviders(<CustomersPage type="all" />);
     const carl = (await screen.findByText('Carl Client')).closest('tr') as HTMLElement;
     const ina = screen.getByText('Ina Idle').closest('tr') as HTMLElement;
+    await showAllColumns();
     for (const h of [
       'ID',
       'FULL NAME',

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
-import { mockFetch, renderWithProviders, type FetchCall } from '../../../ui/data-table/testing.tsx';
+import { mockFetch, renderWithProviders, showAllColumns, type FetchCall } from '../../../ui/data-table/testing.tsx';
 import { InstrumentsPage } from './InstrumentsPage.tsx';
 import { instrument } from './fixtures.ts';
 
@@ -41,6 +41,7 @@ describe('InstrumentsPage', () => {
     const { calls } = render('forex');
     const eur = (await screen.findByText('EUR_USD')).closest('tr') as HTMLElement;
     const jpy = screen.getByText('USD_JPY').closest('tr') as HTMLElement;
+    await showAllColumns();
     for (const h of [
       'ID',
       'INSTRUMENT NAME',
