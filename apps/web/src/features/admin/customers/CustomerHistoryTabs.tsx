@@ -1,10 +1,11 @@
-import { useMemo } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Badge, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatMoney, type MoneyRecordDto } from '@platform/domain';
 import { DataTable, type DataTableColumn } from '../../../ui/data-table/index.ts';
 import { BankSummary, ReviewStatusChip, gatewayLabel, walletMoney } from '../money/shared.tsx';
 import { withdrawColumns } from '../money/withdraws/withdrawColumns.tsx';
+import { LivePlProvider, useFloatingPl, useLiveTradePl } from '../trades/liveTradePl.tsx';
 
 /** A trade as the back office lists it (back-office spec §3 Trade). */
 export interface AdminTradeRow {
@@ -18,6 +19,8 @@ export interface AdminTradeRow {
   spread: string | null;
   margin_used: string | null;
   pro_loss: string | null;
+  /** An open trade's floating P/L from the risk engine. */
+  live_pl?: string | null;
   profit: string | null;
   loss: string | null;
   leverage: number | null;
@@ -35,9 +38,23 @@ const signed = (value: string | null, currency?: string) => {
   );
 };
 
-/** Trades tab: the customer's trades (/admin/trades/api/all/{userId}), no search; editing them is the Trades screen's. */
+/** PRO/LOSS: booked once closed; while open, the floating P/L the risk engine sends (in italics). */
+function TradePl({ trade }: { trade: AdminTradeRow }) {
+  const floating = useFloatingPl(trade);
+  if (trade.close_time !== null) return signed(trade.pro_loss, trade.balance?.currency) ?? '-';
+  if (floating === null) return '-';
+  return <i>{signed(floating, trade.balance?.currency)}</i>;
+}
+
+/**
+ * Trades tab: the customer's trades (/admin/trades/api/all/{userId}), no search, open ones with their live floating
+ * P/L; editing them is the Trades screen's. Spread, levels and leverage start hidden (the column chooser shows them).
+ */
 export function CustomerTradesTab({ userId }: { userId: number }) {
   const { t } = useTranslation();
+  const [rows, setRows] = useState<readonly AdminTradeRow[]>([]);
+  const onRowsChange = useCallback((r: readonly AdminTradeRow[]) => setRows(r), []);
+  const livePl = useLiveTradePl(rows);
   const columns = useMemo<DataTableColumn<AdminTradeRow>[]>(
     () => [
       { key: 'id', label: t('ID'), sortable: true, width: 70 },
@@ -61,12 +78,12 @@ export function CustomerTradesTab({ userId }: { userId: number }) {
       { key: 'instrument', label: t('INSTRUMENT'), sortable: true },
       { key: 'open_rate', label: t('OPEN RATE'), sortable: true },
       { key: 'close_rate', label: t('CLOSE RATE'), sortable: true },
-      { key: 'spread', label: t('SPREAD'), sortable: true, render: (r) => signed(r.spread) },
+      { key: 'spread', label: t('SPREAD'), sortable: true, hidden: true, render: (r) => signed(r.spread) },
       { key: 'margin_used', label: t('MARGIN USED'), sortable: true },
-      { key: 'pro_loss', label: t('PRO/LOSS'), sortable: true, render: (r) => signed(r.pro_loss, r.balance?.currency) },
-      { key: 'profit', label: t('TAKE PROFIT') },
-      { key: 'loss', label: t('STOP LOSS') },
-      { key: 'leverage', label: t('LEVERAGE'), sortable: true },
+      { key: 'pro_loss', label: t('PRO/LOSS'), sortable: true, render: (r) => <TradePl trade={r} /> },
+      { key: 'profit', label: t('TAKE PROFIT'), hidden: true },
+      { key: 'loss', label: t('STOP LOSS'), hidden: true },
+      { key: 'leverage', label: t('LEVERAGE'), sortable: true, hidden: true },
       {
         key: 'close_time',
         label: t('STATUS'),
@@ -76,7 +93,16 @@ export function CustomerTradesTab({ userId }: { userId: number }) {
     ],
     [t],
   );
-  return <DataTable<AdminTradeRow> url={`/admin/trades/api/all/${userId}`} columns={columns} searchable={false} />;
+  return (
+    <LivePlProvider value={livePl}>
+      <DataTable<AdminTradeRow>
+        url={`/admin/trades/api/all/${userId}`}
+        columns={columns}
+        searchable={false}
+        onRowsChange={onRowsChange}
+      />
+    </LivePlProvider>
+  );
 }
 
 /** Deposits tab: the customer's deposit history, no search. */

@@ -22,7 +22,7 @@ export const LivePlProvider = LivePlContext.Provider;
  * Follows the floating P/L of the open trades on screen: asks the server to watch them (TRADE_PL_WATCH, again after
  * every reconnect and whenever the page's open trades change) and keeps what TRADE_PL_EVENT sends.
  */
-export function useLiveTradePl(rows: readonly AdminTradeDto[]): LivePl {
+export function useLiveTradePl(rows: readonly Pick<AdminTradeDto, 'id' | 'close_time'>[]): LivePl {
   const [live, setLive] = useState<LivePl>(new Map());
   const ids = rows
     .filter((r) => r.close_time === null)
@@ -62,15 +62,25 @@ export function ColoredFigure({ value }: { value: string | null }) {
   );
 }
 
+/** An open trade's floating P/L: the last the server sent, else the list's own; null once closed. */
+export function useFloatingPl(trade: {
+  id: number;
+  close_time: string | null;
+  live_pl?: string | null;
+}): string | null {
+  const live = useContext(LivePlContext);
+  if (trade.close_time !== null) return null;
+  return live.has(trade.id) ? (live.get(trade.id) ?? null) : (trade.live_pl ?? null);
+}
+
 /**
  * PRO/LOSS of a trade: the booked figure once closed; while open, its floating P/L (the last the server sent, else
  * the list's own) in italics, titled as floating.
  */
 export function TradePlCell({ trade }: { trade: AdminTradeDto }) {
   const { t } = useTranslation();
-  const live = useContext(LivePlContext);
+  const value = useFloatingPl(trade);
   if (trade.close_time !== null) return <ColoredFigure value={trade.pro_loss} />;
-  const value = live.has(trade.id) ? (live.get(trade.id) ?? null) : trade.live_pl;
   if (value === null) return EMPTY_CELL;
   return (
     <Text
