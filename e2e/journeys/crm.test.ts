@@ -23,6 +23,15 @@ async function search(page: Page, text: string, expected: number): Promise<void>
 const select = (page: Page, name: string) =>
   dataTable.row(page, name).getByRole('checkbox', { name: 'Select row' }).check();
 
+/** Shows columns a list hides by default, with its column chooser. */
+async function showColumns(page: Page, names: string[]): Promise<void> {
+  const chooser = page.getByRole('button', { name: 'Columns', exact: true });
+  await chooser.click();
+  for (const name of names) await page.getByRole('checkbox', { name, exact: true }).check();
+  await chooser.click();
+  await page.getByRole('group', { name: 'Columns' }).waitFor({ state: 'hidden' });
+}
+
 describe('CRM', () => {
   const j = useJourney();
 
@@ -51,9 +60,10 @@ describe('CRM', () => {
     for (const h of ['ID', 'FIRST NAME', 'EMAIL', 'PHONE', 'SALE STATUS', 'SALE AGENT', 'ACTIONS'])
       await page.getByRole('columnheader', { name: h, exact: true }).waitFor();
     // Secondary columns start hidden; the column chooser offers them.
-    await page.getByRole('button', { name: 'Columns' }).click();
+    await page.getByRole('button', { name: 'Columns', exact: true }).click();
     for (const h of ['NOTES', 'REGISTERED AT']) await page.getByRole('checkbox', { name: h, exact: true }).waitFor();
-    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Columns', exact: true }).click();
+    await page.getByRole('group', { name: 'Columns' }).waitFor({ state: 'hidden' });
     await select(page, alpha);
     await select(page, beta);
     await page.getByRole('button', { name: 'Assign Agent' }).click();
@@ -83,6 +93,8 @@ describe('CRM', () => {
     await expectToast(page, 'Notes created successfully');
     await notes.getByText('Prefers a call after lunch').waitFor();
     await page.keyboard.press('Escape');
+    // The NOTES column (hidden by default) previews the latest note once shown.
+    await showColumns(page, ['NOTES']);
     await dataTable.row(page, alpha).getByText('Prefers a ca…').waitFor();
     await dataTable.row(page, beta).getByRole('button', { name: 'Convert' }).click();
     const convert = modal(page, /Convert Lead #\d+ To User/);
@@ -97,6 +109,7 @@ describe('CRM', () => {
     await signInAs(page, 'admin@demo.test');
     await page.goto('/admin/crm/clients');
     await search(page, tag, 1);
+    await showColumns(page, ['ROLE']);
     await dataTable.row(page, beta).getByText('Customer').waitFor();
     await page.goto('/admin/crm/sales/all');
     await search(page, tag, 2);
@@ -192,6 +205,7 @@ describe('CRM', () => {
     await page.goto('/admin/crm/sales/live');
     await search(page, delta, 1);
     await dataTable.row(page, delta).getByText('Sam Sales').waitFor();
+    await showColumns(page, ['ROLE']);
     await dataTable.row(page, delta).getByText('Customer').waitFor();
   });
 });
