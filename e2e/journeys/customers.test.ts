@@ -32,9 +32,10 @@ describe('Customers', () => {
     for (const h of ['ID', 'FULL NAME', 'EMAIL', 'PHONE', 'COUNTRY', 'EMAIL VERIFIED', 'STATUS', 'ACTIONS'])
       await page.getByRole('columnheader', { name: h, exact: true }).waitFor();
     // Secondary columns start hidden; the column chooser offers them.
-    await page.getByRole('button', { name: 'Columns' }).click();
+    await page.getByRole('button', { name: 'Columns', exact: true }).click();
     for (const h of ['BIRTH DATE', 'ROLE']) await page.getByRole('checkbox', { name: h, exact: true }).waitFor();
-    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Columns', exact: true }).click();
+    await page.getByRole('group', { name: 'Columns' }).waitFor({ state: 'hidden' });
     await snap(page, 'customers-list');
 
     // --- Add a customer; the spec's messages first ---
