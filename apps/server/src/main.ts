@@ -83,22 +83,30 @@ async function shutdown(signal: string) {
   const started = Date.now();
   app.log.info(`${signal} received, shutting down`);
   markDraining();
+  // Which step a stop that hangs was waiting for, for the log line that ends it.
+  let step = 'leadership';
   setTimeout(() => {
-    app.log.error('shutdown took too long; exiting');
+    app.log.error(`shutdown took too long (waiting for: ${step}); exiting`);
     process.exit(1);
   }, config.SHUTDOWN_GRACE_MS).unref();
   const led = ctx.cluster.leadership.isLeader;
   await ctx.cluster.leadership.close();
   if (led) ctx.cluster.bus.publish('leader', { released: true });
+  step = 'requests in flight';
   const drained = await http.drain({
     deadlineMs: Math.max(1000, config.SHUTDOWN_GRACE_MS - 3000),
     settled: () => ctx.realtime.close(),
   });
   if (!drained) app.log.warn('connections still open at the deadline were closed');
+  step = 'http server';
   await app.close();
+  step = 'market';
   await ctx.market.stop();
+  step = 'risk engine';
   await risk.stop();
+  step = 'cluster bus';
   await ctx.cluster.bus.close();
+  step = 'database';
   await database.close();
   app.log.info(`stopped in ${Date.now() - started} ms`);
   process.exit(0);

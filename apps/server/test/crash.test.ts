@@ -144,7 +144,7 @@ describe('a server killed mid-flight', () => {
       r.text(),
     );
     const followed = Number(/^risk_engine_positions (\d+)$/m.exec(metrics)?.[1]);
-    expect(await server.stop()).toBe(0);
+    expect(await server.stop(), server.output()).toBe(0);
 
     const db = await open();
     try {

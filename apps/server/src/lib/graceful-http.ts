@@ -61,7 +61,9 @@ export function drainable(server: Server): HttpDrain {
           resolve();
         }),
       );
-      await settled?.();
+      // Not awaited before the loop: Socket.IO's close waits for the listener's close callback, which comes only once
+      // the loop below has closed the idle connections.
+      const settling = Promise.resolve(settled?.());
       const until = Date.now() + deadlineMs;
       while (!done && Date.now() < until) {
         await Promise.race([closed, new Promise<void>((r) => setTimeout(r, 50))]);
@@ -70,9 +72,10 @@ export function drainable(server: Server): HttpDrain {
         const now = Date.now();
         for (const [socket, s] of sockets) if (s.busy === 0 && now - s.since >= quietMs) socket.destroy();
       }
-      if (done) return true;
-      server.closeAllConnections();
-      return false;
+      const drained = done;
+      if (!drained) server.closeAllConnections();
+      await settling;
+      return drained;
     },
   };
 }
