@@ -100,19 +100,23 @@ export function StatementsPage() {
       {s.close_reason === 'manual' ? t('CLOSED') : t(CLOSE_REASON_LABELS[s.close_reason])}
     </Badge>
   );
-  const message =
-    list.isLoading || list.isError || list.rows.length === 0 ? (
-      <Text ta="center" c={list.isError ? 'red' : 'dimmed'} py="lg" style={stickyMessageStyle}>
-        {list.isLoading
-          ? t('Loading...')
-          : list.isError
-            ? errorMessage(list.error, t('Something went wrong'))
-            : t('No data found')}
+  const messageText = list.isLoading
+    ? t('Loading...')
+    : list.isError
+      ? errorMessage(list.error, t('Something went wrong'))
+      : list.rows.length === 0
+        ? t('No data found')
+        : null;
+  // In the table the message is pinned to the scroll box's visible width; among the phone's cards it is plain text.
+  const message = (style?: typeof stickyMessageStyle) =>
+    messageText === null ? null : (
+      <Text ta="center" c={list.isError ? 'red' : 'dimmed'} py="lg" style={style}>
+        {messageText}
       </Text>
-    ) : null;
+    );
   const cards = (
     <Stack gap="xs" data-testid="statement-cards">
-      {message ??
+      {message() ??
         list.rows.map((s) => {
           const pl = formatProfitLoss(s.pro_loss, currency);
           return (
@@ -145,10 +149,10 @@ export function StatementsPage() {
   );
 
   let body: ReactNode;
-  if (message)
+  if (messageText !== null)
     body = (
       <Table.Tr>
-        <Table.Td colSpan={headers.length}>{message}</Table.Td>
+        <Table.Td colSpan={headers.length}>{message(stickyMessageStyle)}</Table.Td>
       </Table.Tr>
     );
   else

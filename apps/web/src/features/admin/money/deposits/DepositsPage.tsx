@@ -33,7 +33,7 @@ export function DepositsPage() {
         hidden: true,
         render: (r) => (r.formattedDescription ? <BankSummary bank={r.formattedDescription} /> : r.description),
       },
-      { key: 'reference', label: t('REFERENCE'), hidden: true },
+      { key: 'reference', label: t('REFERENCE'), truncate: 110 },
       {
         key: 'proof',
         label: t('PROOF'),
