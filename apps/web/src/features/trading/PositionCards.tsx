@@ -1,9 +1,9 @@
-import { ActionIcon, Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
-import { IconShieldDown, IconTargetArrow } from '@tabler/icons-react';
+import { Badge, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { CLOSE_REASON_LABELS, closePrice, type Decimal, dec, formatOrderTime, type OrderDto } from '@platform/domain';
 import { formatPrice, formatProfitLoss, pairLabel } from './figures.ts';
 import type { ProtectionKind } from './ProtectionDialog.tsx';
+import { PositionActions } from './PositionActions.tsx';
 import { useQuote } from './quotes.ts';
 
 export interface PositionsTableProps {
@@ -112,33 +112,13 @@ export function PositionCards(props: PositionsTableProps) {
                 <Text size="xs" c="dimmed">
                   {t('SL')} {rate(o, o.loss)} · {t('TP')} {rate(o, o.profit)}
                 </Text>
-                <Group gap={6} wrap="nowrap">
-                  <Tooltip label={t('Set Stop/Loss')}>
-                    <ActionIcon
-                      variant="light"
-                      color="red"
-                      size="lg"
-                      aria-label={t('Set Stop/Loss')}
-                      onClick={() => onProtect(o, 'loss')}
-                    >
-                      <IconShieldDown size={18} />
-                    </ActionIcon>
-                  </Tooltip>
-                  <Tooltip label={t('Set Take/Profit')}>
-                    <ActionIcon
-                      variant="light"
-                      color="teal"
-                      size="lg"
-                      aria-label={t('Set Take/Profit')}
-                      onClick={() => onProtect(o, 'profit')}
-                    >
-                      <IconTargetArrow size={18} />
-                    </ActionIcon>
-                  </Tooltip>
-                  <Button size="xs" color="gray" loading={closingId === o.id} onClick={() => onClosePosition(o)}>
-                    {t('Close')}
-                  </Button>
-                </Group>
+                <PositionActions
+                  order={o}
+                  closing={closingId === o.id}
+                  large
+                  onProtect={onProtect}
+                  onClose={onClosePosition}
+                />
               </Group>
             ) : (
               <Group justify="space-between" mt="xs" wrap="nowrap">

@@ -1,11 +1,11 @@
 import type { CSSProperties, ReactNode } from 'react';
-import { ActionIcon, Badge, Button, Group, Table, Text, Tooltip } from '@mantine/core';
+import { Badge, Group, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconShieldDown, IconTargetArrow } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { CLOSE_REASON_LABELS, dec, formatOrderTime, type OrderDto } from '@platform/domain';
 import { formatPrice, formatProfitLoss, pairLabel } from './figures.ts';
 import { PositionCards, type PositionsTableProps } from './PositionCards.tsx';
+import { PositionActions } from './PositionActions.tsx';
 
 export type { PositionsTableProps };
 import { scrollBoxStyle, stickyActionsStyle, stickyMessageStyle } from '../../ui/data-table/cells.ts';
@@ -81,32 +81,7 @@ function PositionsTableWide(props: PositionsTableProps) {
 
   const actions = (o: OrderDto) =>
     isOpen(o) && (
-      <Group gap={4} wrap="nowrap">
-        <Tooltip label={t('Set Stop/Loss')}>
-          <ActionIcon
-            variant="light"
-            color="red"
-            size="md"
-            aria-label={t('Set Stop/Loss')}
-            onClick={() => onProtect(o, 'loss')}
-          >
-            <IconShieldDown size={16} />
-          </ActionIcon>
-        </Tooltip>
-        <Tooltip label={t('Set Take/Profit')}>
-          <ActionIcon
-            variant="light"
-            color="teal"
-            aria-label={t('Set Take/Profit')}
-            onClick={() => onProtect(o, 'profit')}
-          >
-            <IconTargetArrow size={16} />
-          </ActionIcon>
-        </Tooltip>
-        <Button size="compact-xs" color="gray" loading={closingId === o.id} onClick={() => onClosePosition(o)}>
-          {t('Close')}
-        </Button>
-      </Group>
+      <PositionActions order={o} closing={closingId === o.id} onProtect={onProtect} onClose={onClosePosition} />
     );
 
   const profitLoss = (o: OrderDto) => {
