@@ -98,10 +98,19 @@ export async function expectToast(page: Page, text: string | RegExp): Promise<Lo
 /** Closes all toasts so the next expectToast cannot match an old one. */
 export async function dismissToasts(page: Page): Promise<void> {
   const toasts = page.locator('.mantine-Notification-root');
-  // Toasts slide while they enter and leave, so no stability wait: a missed click just means it is already going.
-  for (const close of await toasts.locator('button.mantine-Notification-closeButton').all())
-    await close.click({ force: true, timeout: 2_000 }).catch(() => undefined);
-  await expect.poll(() => toasts.count(), { timeout: 5_000 }).toBe(0);
+  // A toast may still arrive (a server notification pushed over the websocket), so close what is
+  // there on every poll until none is left. Toasts slide while they enter and leave, so no
+  // stability wait: a missed click just means it is already going.
+  await expect
+    .poll(
+      async () => {
+        for (const close of await toasts.locator('button.mantine-Notification-closeButton').all())
+          await close.click({ force: true, timeout: 1_000 }).catch(() => undefined);
+        return toasts.count();
+      },
+      { timeout: 10_000, intervals: [250, 500, 1_000] },
+    )
+    .toBe(0);
 }
 
 /** A Mantine modal (dialog) by its title. */

@@ -26,3 +26,5 @@ export * from './schemas/affiliate.ts';
 export * from './schemas/calls.ts';
 export * from './schemas/crm-config.ts';
 export * from './schemas/simulator.ts';
+export * from './schemas/pending-orders.ts';
+export * from './schemas/alerts.ts';

@@ -23,23 +23,29 @@ import { createdAt, money } from './schema-columns.ts';
 
 // The platform's core tables. Money movements and the CRM have files of their own; schema.ts gathers all three.
 
-export const pricingPlans = pgTable('pricing_plans', {
-  id: serial('id').primaryKey(),
-  name: varchar('name', { length: 120 }).notNull(),
-  description: text('description'),
-  price: money('price').notNull().default('0'),
-  forexLeverage: integer('forex_leverage'),
-  commodityLeverage: integer('commodity_leverage'),
-  indexLeverage: integer('index_leverage'),
-  stockLeverage: integer('stock_leverage'),
-  cryptoLeverage: integer('crypto_leverage'),
-  forexStopout: integer('forex_stopout'),
-  commodityStopout: integer('commodity_stopout'),
-  indexStopout: integer('index_stopout'),
-  stockStopout: integer('stock_stopout'),
-  cryptoStopout: integer('crypto_stopout'),
-  createdAt: createdAt(),
-});
+export const pricingPlans = pgTable(
+  'pricing_plans',
+  {
+    id: serial('id').primaryKey(),
+    name: varchar('name', { length: 120 }).notNull(),
+    description: text('description'),
+    price: money('price').notNull().default('0'),
+    forexLeverage: integer('forex_leverage'),
+    commodityLeverage: integer('commodity_leverage'),
+    indexLeverage: integer('index_leverage'),
+    stockLeverage: integer('stock_leverage'),
+    cryptoLeverage: integer('crypto_leverage'),
+    forexStopout: integer('forex_stopout'),
+    commodityStopout: integer('commodity_stopout'),
+    indexStopout: integer('index_stopout'),
+    stockStopout: integer('stock_stopout'),
+    cryptoStopout: integer('crypto_stopout'),
+    /** Hedging (several positions per instrument, each closed on its own) or netting (one position per instrument). */
+    accountType: varchar('account_type', { length: 8 }).notNull().default('hedging'),
+    createdAt: createdAt(),
+  },
+  (t) => [check('pricing_plans_account_type_check', sql`${t.accountType} in ('hedging', 'netting')`)],
+);
 
 export const users = pgTable(
   'users',
@@ -389,9 +395,17 @@ export const orders = pgTable(
     /** Set when staff delete a trade: the row stays, its money is reversed through the ledger, lists leave it out. */
     voidedAt: timestamp('voided_at', { withTimezone: true, mode: 'date' }),
     voidedBy: integer('voided_by').references(() => users.id, { onDelete: 'restrict' }),
+    /** A server-side trailing stop: the stop-loss follows the price at this distance, in steps of at least `step`. */
+    trailingDistance: money('trailing_distance'),
+    trailingStep: money('trailing_step'),
+    /** The closed part of a partial close is a deal of its own that names the position it was cut from. */
+    partialOf: integer('partial_of').references((): AnyPgColumn => orders.id, { onDelete: 'restrict' }),
+    /** The pending order whose fill opened this position. */
+    pendingOrderId: integer('pending_order_id'),
     createdAt: createdAt(),
   },
   (t) => [
+    index('orders_partial_of_idx').on(t.partialOf).where(sql`${t.partialOf} is not null`),
     index('orders_balance_open_idx').on(t.balanceId).where(sql`${t.closeTime} is null`),
     index('orders_balance_closed_idx').on(t.balanceId, t.closeTime),
     index('orders_open_idx').on(t.instrumentId).where(sql`${t.closeTime} is null`),
@@ -399,6 +413,10 @@ export const orders = pgTable(
     // and 0016_orders_fewer_indexes (every index is written twice per trade, at its open and its close).
     check('orders_type_check', sql`${t.type} in ('buy', 'sell')`),
     check('orders_amount_positive', sql`${t.tradeAmount} > 0`),
+    check(
+      'orders_trailing_check',
+      sql`(${t.trailingDistance} is null and ${t.trailingStep} is null) or (${t.trailingDistance} > 0 and ${t.trailingStep} >= 0)`,
+    ),
   ],
 );
 

@@ -113,7 +113,7 @@ export const MAX_ORDER_AMOUNT = 1_000_000_000;
 export const MAX_PRICE = 1_000_000_000;
 
 /** A number or decimal string from a form, kept as an exact decimal string, at most `max`. */
-const decimalInput = (required: string, max: number) =>
+export const decimalInput = (required: string, max: number) =>
   z
     .union([z.number({ error: required }), z.string({ error: required })], { error: required })
     .transform((v) => (typeof v === 'number' ? v.toString() : v.trim()))
@@ -124,16 +124,47 @@ const decimalInput = (required: string, max: number) =>
         .refine((s) => Number(s) <= max, { error: `Must be at most ${max}` }),
     );
 
-const rateInput = decimalInput('Enter a rate', MAX_PRICE).nullable();
+export const rateInput = decimalInput('Enter a rate', MAX_PRICE).nullable();
 
-/** POST /dashboard/orders. The client never sends a price: the server fills at its own quote. */
-export const OrderCreateRequest = z.object({
-  type: OrderType,
-  instrument: requiredString('Instrument is required', 40),
-  amount: decimalInput('Amount is required', MAX_ORDER_AMOUNT),
-  profit: rateInput.optional().default(null),
-  loss: rateInput.optional().default(null),
-});
+/** Market orders fill now at the server's price; the three pending kinds wait on the server for their price. */
+export const ORDER_KINDS = ['market', 'limit', 'stop', 'stop_limit'] as const;
+export const OrderKind = z.enum(ORDER_KINDS, { error: 'Unknown order type' });
+export type OrderKind = z.infer<typeof OrderKind>;
+export const PENDING_KINDS = ['limit', 'stop', 'stop_limit'] as const;
+export type PendingKind = (typeof PENDING_KINDS)[number];
+
+/** How long a pending order waits: good till cancelled, the instrument's trading day, or an ISO date-time. */
+export const ExpiryInput = z.union(
+  [z.enum(['gtc', 'day']), z.iso.datetime({ offset: true, error: 'Use gtc, day or an ISO date and time' })],
+  { error: 'Use gtc, day or an ISO date and time' },
+);
+export type ExpiryInput = z.infer<typeof ExpiryInput>;
+
+/**
+ * POST /dashboard/orders. A market order (no orderType, or `market`) never sends a price: the server fills at its own
+ * quote. A pending order (limit, stop, stop_limit) sends its `price` (and a stop-limit its `limitPrice`) and an expiry.
+ */
+export const OrderCreateRequest = z
+  .object({
+    type: OrderType,
+    instrument: requiredString('Instrument is required', 40),
+    amount: decimalInput('Amount is required', MAX_ORDER_AMOUNT),
+    profit: rateInput.optional().default(null),
+    loss: rateInput.optional().default(null),
+    orderType: OrderKind.optional().default('market'),
+    price: decimalInput('Enter the order price', MAX_PRICE).optional(),
+    limitPrice: decimalInput('Enter the limit price', MAX_PRICE).optional(),
+    expiry: ExpiryInput.optional().default('gtc'),
+  })
+  .superRefine((v, ctx) => {
+    if (v.orderType === 'market') return;
+    if (v.price === undefined || Number(v.price) <= 0)
+      ctx.addIssue({ code: 'custom', path: ['price'], message: 'Enter the order price' });
+    if (v.orderType === 'stop_limit' && (v.limitPrice === undefined || Number(v.limitPrice) <= 0))
+      ctx.addIssue({ code: 'custom', path: ['limitPrice'], message: 'Enter the limit price' });
+    if (v.orderType !== 'stop_limit' && v.limitPrice !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['limitPrice'], message: 'Only a stop-limit order has a limit price' });
+  });
 export type OrderCreateRequest = z.input<typeof OrderCreateRequest>;
 
 export const OrderCloseRequest = z.object({
@@ -143,13 +174,29 @@ export const OrderCloseRequest = z.object({
     .positive({ error: 'Order is required' })
     .max(2_147_483_647),
   instrument: z.string().trim().max(40).refine(isSafeText, { error: UNSAFE_TEXT_MESSAGE }).optional(),
+  /** A partial close: the part of the position's amount to close (the whole position when absent). */
+  amount: decimalInput('Enter the amount to close', MAX_ORDER_AMOUNT).optional(),
 });
 export type OrderCloseRequest = z.input<typeof OrderCloseRequest>;
 
-/** PUT /dashboard/orders/{id}: a new stop-loss (`loss`) and/or take-profit (`profit`); null removes it. */
+/** A trailing stop: the stop-loss follows the price at `distance` (in price), moving in steps of at least `step`. */
+export const TrailingInput = z.object({
+  distance: decimalInput('Enter the trailing distance', MAX_PRICE).refine((s) => Number(s) > 0, {
+    error: 'The trailing distance must be above zero',
+  }),
+  step: decimalInput('Enter the trailing step', MAX_PRICE).optional().default('0'),
+});
+export type TrailingInput = z.input<typeof TrailingInput>;
+
+/**
+ * PUT /dashboard/orders/{id}: a new stop-loss (`loss`) and/or take-profit (`profit`), null removes it; `trailing`
+ * sets a trailing stop, null removes it.
+ */
 export const OrderUpdateRequest = z
-  .object({ profit: rateInput.optional(), loss: rateInput.optional() })
-  .refine((v) => v.profit !== undefined || v.loss !== undefined, { error: 'Nothing to change' });
+  .object({ profit: rateInput.optional(), loss: rateInput.optional(), trailing: TrailingInput.nullable().optional() })
+  .refine((v) => v.profit !== undefined || v.loss !== undefined || v.trailing !== undefined, {
+    error: 'Nothing to change',
+  });
 export type OrderUpdateRequest = z.input<typeof OrderUpdateRequest>;
 
 export const OrderDto = z.object({
@@ -178,6 +225,13 @@ export const OrderDto = z.object({
   /** Realised profit or loss in the wallet currency once closed. */
   pro_loss: MoneyString.nullable(),
   close_reason: CloseReason.nullable(),
+  /** The trailing stop's distance and step in price, or null without one. */
+  trailing_distance: MoneyString.nullable(),
+  trailing_step: MoneyString.nullable(),
+  /** A partial close's closed part names the position it was cut from. */
+  partial_of: z.number().int().nullable(),
+  /** The pending order whose fill opened the position. */
+  pending_order_id: z.number().int().nullable(),
 });
 export type OrderDto = z.infer<typeof OrderDto>;
 
@@ -260,7 +314,15 @@ export interface ServerEvents {
   marketStatus: (status: MarketStatus) => void;
   heartbeat: (beat: Heartbeat) => void;
   /** Open positions or the wallet changed (order placed, closed, modified, or closed by the risk engine). */
-  ordersChanged: (change: { balanceId: number; orderId: number; reason: CloseReason | 'opened' | 'modified' }) => void;
+  ordersChanged: (change: {
+    balanceId: number;
+    orderId: number;
+    reason: CloseReason | 'opened' | 'modified' | 'partial';
+  }) => void;
+  /** A pending order of the wallet was placed, changed, filled, cancelled or expired. */
+  pendingOrdersChanged: (change: { balanceId: number; pendingOrderId: number; status: string }) => void;
+  /** The user's price alerts changed (created, edited, deleted or fired). */
+  alertsChanged: (change: { alertId: number; fired: boolean }) => void;
   /** Staff added, edited or deleted an instrument: dashboards reload the catalogue (tradability, names, new rows). */
   instrumentsChanged: (change: { at: number }) => void;
 }

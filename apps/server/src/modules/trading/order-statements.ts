@@ -164,6 +164,10 @@ export interface OrderColumns {
   closed_by: number | null;
   voided_at: Date | null;
   voided_by: number | null;
+  trailing_distance: string | null;
+  trailing_step: string | null;
+  partial_of: number | null;
+  pending_order_id: number | null;
   created_at: Date;
 }
 
@@ -197,6 +201,10 @@ export function orderOfColumns(r: OrderColumns): OrderRow {
     closedBy: r.closed_by,
     voidedAt: r.voided_at,
     voidedBy: r.voided_by,
+    trailingDistance: r.trailing_distance,
+    trailingStep: r.trailing_step,
+    partialOf: r.partial_of,
+    pendingOrderId: r.pending_order_id,
     createdAt: r.created_at,
   };
 }

@@ -85,6 +85,10 @@ export function orderDto(o: OrderRow): OrderDto {
     leverage: o.leverage,
     pro_loss: o.proLoss,
     close_reason: (o.closeReason as CloseReason | null) ?? null,
+    trailing_distance: o.trailingDistance,
+    trailing_step: o.trailingStep,
+    partial_of: o.partialOf,
+    pending_order_id: o.pendingOrderId,
   };
 }
 

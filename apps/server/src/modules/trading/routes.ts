@@ -16,6 +16,7 @@ import {
   RatesQuery,
 } from '@platform/domain';
 import { authOf, type RoutesPlugin } from '../../lib/http.ts';
+import { fieldError } from '../../lib/errors.ts';
 import { closeOrder, listOrders, orderDto, placeOrder, updateOrderLevels } from './orders.service.ts';
 import { addFavorite, conversionRate, listFavorites, lotState, removeFavorite } from './market-info.service.ts';
 
@@ -35,6 +36,7 @@ export const tradingRoutes: RoutesPlugin = async (app) => {
     '/dashboard/orders',
     { config: { access: [3] }, schema: { tags, body: OrderCreateRequest, response: { 200: OrderResponse } } },
     async (req) => {
+      if (req.body.orderType !== 'market') throw fieldError('orderType', 'Pending orders are not open yet.');
       const order = await placeOrder(ctx, authOf(req).user.id, req.body);
       return { message: 'Order Placed Successfully', order: orderDto(order) };
     },

@@ -77,6 +77,10 @@ export function orderFixture(overrides: Partial<OrderDto> = {}): OrderDto {
     leverage: 100,
     pro_loss: null,
     close_reason: null,
+    trailing_distance: null,
+    trailing_step: null,
+    partial_of: null,
+    pending_order_id: null,
     ...overrides,
   };
 }

@@ -1,0 +1,105 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, pgTable, serial, text, timestamp, varchar } from 'drizzle-orm/pg-core';
+import { createdAt, money } from './schema-columns.ts';
+import { balances, instruments, orders, users } from './schema-core.ts';
+
+// Trading beyond market orders: pending orders (limit, stop, stop-limit) and price alerts.
+
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/**
+ * A pending order waits for its price on the server. Its state changes once, one way: pending → filled | cancelled |
+ * expired, each with the time and a reason; the row is never deleted (a broker keeps its order records).
+ */
+export const pendingOrders = pgTable(
+  'pending_orders',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    balanceId: integer('balance_id')
+      .notNull()
+      .references(() => balances.id, { onDelete: 'restrict' }),
+    instrumentId: integer('instrument_id')
+      .notNull()
+      .references(() => instruments.id, { onDelete: 'restrict' }),
+    instrument: varchar('instrument', { length: 40 }).notNull(),
+    /** buy or sell. */
+    side: varchar('side', { length: 4 }).notNull(),
+    /** limit, stop or stop_limit. */
+    orderType: varchar('order_type', { length: 10 }).notNull(),
+    amount: money('amount').notNull(),
+    /** The limit price (limit) or the stop price (stop, stop_limit). */
+    price: money('price').notNull(),
+    /** A stop-limit's limit price, placed as a limit order when the stop price is crossed. */
+    limitPrice: money('limit_price'),
+    takeProfit: money('take_profit'),
+    stopLoss: money('stop_loss'),
+    /** gtc, day (the instrument's trading day) or date. */
+    expiry: varchar('expiry', { length: 4 }).notNull().default('gtc'),
+    expiresAt: at('expires_at'),
+    status: varchar('status', { length: 10 }).notNull().default('pending'),
+    reason: text('reason'),
+    /** When a stop-limit's stop price was crossed and its limit order started waiting. */
+    activatedAt: at('activated_at'),
+    /** One-cancels-the-other: the linked order of the same wallet. */
+    ocoId: integer('oco_id'),
+    /** The position the fill opened. */
+    orderId: integer('order_id').references(() => orders.id, { onDelete: 'restrict' }),
+    fillPrice: money('fill_price'),
+    /** Who cancelled it: the client, staff, or null for the server (expiry, margin, OCO). */
+    closedBy: integer('closed_by').references(() => users.id, { onDelete: 'restrict' }),
+    closedAt: at('closed_at'),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('pending_orders_balance_idx').on(t.balanceId, t.status),
+    index('pending_orders_waiting_idx').on(t.instrumentId).where(sql`${t.status} = 'pending'`),
+    index('pending_orders_expiry_idx')
+      .on(t.expiresAt)
+      .where(sql`${t.status} = 'pending' and ${t.expiresAt} is not null`),
+    check('pending_orders_side_check', sql`${t.side} in ('buy', 'sell')`),
+    check('pending_orders_type_check', sql`${t.orderType} in ('limit', 'stop', 'stop_limit')`),
+    check('pending_orders_status_check', sql`${t.status} in ('pending', 'filled', 'cancelled', 'expired')`),
+    check('pending_orders_expiry_check', sql`${t.expiry} in ('gtc', 'day', 'date')`),
+    check('pending_orders_amount_positive', sql`${t.amount} > 0 and ${t.price} > 0`),
+    check(
+      'pending_orders_closed_check',
+      sql`(${t.status} = 'pending') = (${t.closedAt} is null) and (${t.status} = 'filled') = (${t.orderId} is not null)`,
+    ),
+  ],
+);
+
+/** "Bid/ask crosses X" on an instrument: fired once by the server, then kept as fired. */
+export const priceAlerts = pgTable(
+  'price_alerts',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    instrumentId: integer('instrument_id')
+      .notNull()
+      .references(() => instruments.id, { onDelete: 'cascade' }),
+    instrument: varchar('instrument', { length: 40 }).notNull(),
+    /** bid or ask. */
+    side: varchar('side', { length: 3 }).notNull(),
+    /** above or below. */
+    condition: varchar('condition', { length: 5 }).notNull(),
+    price: money('price').notNull(),
+    email: boolean('email').notNull().default(false),
+    firedAt: at('fired_at'),
+    firedPrice: money('fired_price'),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('price_alerts_user_idx').on(t.userId),
+    index('price_alerts_active_idx').on(t.instrumentId).where(sql`${t.firedAt} is null`),
+    check('price_alerts_side_check', sql`${t.side} in ('bid', 'ask')`),
+    check('price_alerts_condition_check', sql`${t.condition} in ('above', 'below')`),
+    check('price_alerts_price_positive', sql`${t.price} > 0`),
+  ],
+);
