@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Badge, Center, Group, Loader, Modal, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { GENERIC_ERROR, type InstrumentDto, type Side } from '@platform/domain';
@@ -9,22 +9,26 @@ import { toastError } from '../../ui/toast.ts';
 import { useLotState, useRate } from './api.ts';
 import { formatPrice, pairLabel } from './figures.ts';
 import { OrderForm } from './OrderForm.tsx';
+import type { OrderChoice } from './orderKinds.ts';
 import { useQuote } from './quotes.ts';
 import { useLivePositions } from './useLivePositions.ts';
 
 export interface OrderDialogProps {
+  /** The side the dialog opens with (its BUY or SELL button); a pending kind chosen inside may change it. */
   side: Side;
   instrument: InstrumentDto;
   onClose: () => void;
 }
 
 /**
- * Buy order and Sell order dialogs. Opening loads the conversion rate of the instrument's quote currency and
+ * Buy order and Sell order dialogs (market by default, or a pending order of the type chosen). Opening loads the conversion rate of the instrument's quote currency and
  * the lot mode of its category, with a spinner meanwhile (spec §4). A failure says what is missing: the server's
  * message, else which conversion rate (or the lot sizes) could not be loaded, never a bare "Something went wrong".
  */
-export function OrderDialog({ side, instrument, onClose }: OrderDialogProps) {
+export function OrderDialog({ side: initialSide, instrument, onClose }: OrderDialogProps) {
   const { t } = useTranslation();
+  const [choice, setChoice] = useState<OrderChoice>({ side: initialSide, kind: 'market' });
+  const side = choice.side;
   const { data: current } = useCurrentUser();
   const rate = useRate(instrument.quote, true);
   const lot = useLotState(instrument.category, true);
@@ -72,7 +76,8 @@ export function OrderDialog({ side, instrument, onClose }: OrderDialogProps) {
   else
     body = (
       <OrderForm
-        side={side}
+        choice={choice}
+        onChoose={setChoice}
         instrument={instrument}
         prices={{ bid: quote.bid, ask: quote.ask }}
         conversionRate={rate.data.rate}

@@ -1,30 +1,37 @@
 import { useState } from 'react';
 import { ActionIcon, Button, Group, NumberInput, Select, Stack, Text } from '@mantine/core';
 import { IconMinus, IconPlus } from '@tabler/icons-react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import {
   AMOUNT_STEP,
   dec,
   formatMoney,
-  GENERIC_ERROR,
   newOrderBounds,
   type BalanceDto,
   type InstrumentDto,
   type LotStateResponse,
-  type OrderCreateRequest,
-  type OrderResponse,
   type PricingTableDto,
-  type Side,
 } from '@platform/domain';
-import { apiPost, errorMessage } from '../../api/client.ts';
-import { toastError, toastSuccess } from '../../ui/toast.ts';
-import { refreshTrading } from './api.ts';
 import { estimateOrder, formatPrice, leverageOf, startingLevel, type Prices } from './figures.ts';
+import {
+  choiceOf,
+  defaultExpiryDate,
+  expiryValue,
+  fillPrice,
+  pendingLabel,
+  pendingPriceHint,
+  pricesAt,
+  startingPrices,
+  type OrderChoice,
+} from './orderKinds.ts';
+import { OrderTypeSelect, PendingFields, type PendingValues } from './OrderTypeFields.tsx';
 import { ProtectionField, rateAllowed } from './RateInput.tsx';
+import { usePlaceOrder } from './usePlaceOrder.ts';
 
 export interface OrderFormProps {
-  side: Side;
+  /** Market (today's order) or a pending kind, and its side. */
+  choice: OrderChoice;
+  onChoose: (choice: OrderChoice) => void;
   instrument: InstrumentDto;
   prices: Prices;
   /** Quote-currency units per wallet-currency unit. */
@@ -50,9 +57,16 @@ function Line({ label, value, color }: { label: string; value: string; color?: s
   );
 }
 
-/** The body of the Buy and Sell dialogs (spec §4, §5): size, take-profit, stop-loss, margin figures, submit. */
+const OFF = { on: false, value: '' };
+
+/**
+ * The body of the Buy and Sell dialogs (spec §4, §5): order type, size, take-profit, stop-loss, margin figures, submit.
+ * A pending order adds its price(s) and expiry; its take-profit and stop-loss bounds and its figures are taken at the
+ * price where it would fill, and margin is only shown (the server checks it when the order fills).
+ */
 export function OrderForm({
-  side,
+  choice,
+  onChoose,
   instrument,
   prices,
   conversionRate,
@@ -63,19 +77,44 @@ export function OrderForm({
   onDone,
 }: OrderFormProps) {
   const { t } = useTranslation();
-  const client = useQueryClient();
+  const { side, kind } = choice;
   // Opens at the smallest preset (lot mode) or the category's smallest step (amount mode).
   const step = AMOUNT_STEP[instrument.category];
   const [amount, setAmount] = useState<string>(() =>
     lot.lotState === 'lot' ? String(lot.lotSelector[0]?.value ?? '') : step,
   );
-  const [takeProfit, setTakeProfit] = useState<{ on: boolean; value: string }>({ on: false, value: '' });
-  const [stopLoss, setStopLoss] = useState<{ on: boolean; value: string }>({ on: false, value: '' });
+  const [takeProfit, setTakeProfit] = useState<{ on: boolean; value: string }>(OFF);
+  const [stopLoss, setStopLoss] = useState<{ on: boolean; value: string }>(OFF);
+  const [pending, setPending] = useState<PendingValues>({
+    price: '',
+    limitPrice: '',
+    expiry: 'gtc',
+    expiryDate: defaultExpiryDate(),
+  });
+
+  const choose = (value: string) => {
+    const next = choiceOf(value, side);
+    onChoose(next);
+    // Levels of the other side or another price would be out of their bounds: they start again.
+    setTakeProfit(OFF);
+    setStopLoss(OFF);
+    const nextKind = next.kind;
+    if (nextKind !== 'market')
+      setPending((p) => ({ ...p, ...startingPrices(next.side, nextKind, prices, instrument.digits) }));
+  };
+
+  const isPending = kind !== 'market';
+  const orderPrice = isPending ? fillPrice(kind, pending.price, pending.limitPrice) : '';
+  const priced = isPending && /^\d*\.?\d+$/.test(orderPrice) && Number(orderPrice) > 0;
+  // A pending order's figures and bounds are those of a fill at its price, the spread kept.
+  const atPrice = priced ? pricesAt(side, orderPrice, prices) : prices;
+  const hint = isPending ? pendingPriceHint(side, kind, prices, pending.price, pending.limitPrice) : null;
+  const expiry = isPending ? expiryValue(pending.expiry, pending.expiryDate) : null;
 
   const leverage = leverageOf(plan, instrument.category, instrument.leverage);
   const estimate = estimateOrder({
     side,
-    prices,
+    prices: atPrice,
     instrument,
     amount,
     leverage,
@@ -84,28 +123,30 @@ export function OrderForm({
     margin: wallet.margin,
     openProfitLoss,
   });
-  const bounds = newOrderBounds(side, prices);
+  const bounds = newOrderBounds(side, atPrice);
   const levelsValid =
     (!takeProfit.on || rateAllowed(takeProfit.value, bounds.takeProfit)) &&
     (!stopLoss.on || rateAllowed(stopLoss.value, bounds.stopLoss));
 
-  const place = useMutation({
-    mutationFn: (body: OrderCreateRequest) => apiPost<OrderResponse>('/dashboard/orders', body),
-    onSuccess: () => {
-      toastSuccess(t('Order Placed Successfully'));
-      void refreshTrading(client);
-      onDone();
-    },
-    onError: (err) => toastError(errorMessage(err, t(GENERIC_ERROR))),
-  });
-  const submit = () =>
-    place.mutate({
+  const place = usePlaceOrder(onDone);
+  const submit = () => {
+    const base = {
       type: side,
       instrument: instrument.name,
       amount: dec(amount).toString(),
       profit: takeProfit.on ? takeProfit.value : null,
       loss: stopLoss.on ? stopLoss.value : null,
+    };
+    // A market order is sent exactly as before the pending kinds existed.
+    if (kind === 'market') return place.mutate(base);
+    place.mutate({
+      ...base,
+      orderType: kind,
+      price: pending.price.trim(),
+      ...(kind === 'stop_limit' ? { limitPrice: pending.limitPrice.trim() } : {}),
+      expiry: expiry ?? 'gtc',
     });
+  };
 
   const stepAmount = (by: number) => {
     const current = /^\d*\.?\d+$/.test(amount) ? dec(amount) : dec(0);
@@ -113,10 +154,24 @@ export function OrderForm({
     setAmount((next.isNegative() ? dec(0) : next).toString());
   };
   const currency = wallet.currency;
-  const blocked = !estimate.hasAmount || estimate.problem !== null || !levelsValid;
+  // Side rules are only hinted (the quote moves; the server's answer counts); a missing price or a past date blocks.
+  const pendingBlocked = isPending && (!priced || hint?.missing === true || (pending.expiry === 'date' && !expiry));
+  const blocked = !estimate.hasAmount || (!isPending && estimate.problem !== null) || !levelsValid || pendingBlocked;
 
   return (
     <Stack gap="md">
+      <OrderTypeSelect choice={choice} onChoose={choose} />
+      {isPending && (
+        <PendingFields
+          side={side}
+          kind={kind}
+          digits={instrument.digits}
+          values={pending}
+          onChange={(v) => setPending((p) => ({ ...p, ...v }))}
+          hint={hint ? t(hint.text, hint.values) : null}
+          expiryInvalid={pending.expiry === 'date' && !expiry}
+        />
+      )}
       {lot.lotState === 'lot' ? (
         <Select
           label={t('Select lot size')}
@@ -152,7 +207,10 @@ export function OrderForm({
         label={t('Take Profit')}
         enabled={takeProfit.on}
         onToggle={(on) =>
-          setTakeProfit((s) => ({ on, value: s.value || startingLevel(side, 'takeProfit', prices, instrument.digits) }))
+          setTakeProfit((s) => ({
+            on,
+            value: s.value || startingLevel(side, 'takeProfit', atPrice, instrument.digits),
+          }))
         }
         value={takeProfit.value}
         onChange={(value) => setTakeProfit({ on: true, value })}
@@ -163,7 +221,7 @@ export function OrderForm({
         label={t('Stop Loss')}
         enabled={stopLoss.on}
         onToggle={(on) =>
-          setStopLoss((s) => ({ on, value: s.value || startingLevel(side, 'stopLoss', prices, instrument.digits) }))
+          setStopLoss((s) => ({ on, value: s.value || startingLevel(side, 'stopLoss', atPrice, instrument.digits) }))
         }
         value={stopLoss.value}
         onChange={(value) => setStopLoss({ on: true, value })}
@@ -172,8 +230,8 @@ export function OrderForm({
       />
       <Stack gap={4} data-testid="order-figures">
         <Line
-          label={side === 'buy' ? t('Ask') : t('Bid')}
-          value={formatPrice(estimate.price.toString(), instrument.digits)}
+          label={isPending ? t('Order price') : side === 'buy' ? t('Ask') : t('Bid')}
+          value={isPending && !priced ? '-' : formatPrice(estimate.price.toString(), instrument.digits)}
         />
         <Line label={t('Leverage')} value={`1:${leverage}`} />
         <Line label={t('Required Margin')} value={formatMoney(estimate.requiredMargin, currency)} />
@@ -185,7 +243,7 @@ export function OrderForm({
         />
       </Stack>
       {estimate.problem && (
-        <Text c="red" size="sm" fw={600} role="alert">
+        <Text c={isPending ? 'orange' : 'red'} size="sm" fw={600} role="alert">
           {t(estimate.problem)}
         </Text>
       )}
@@ -196,7 +254,7 @@ export function OrderForm({
         loading={place.isPending}
         onClick={submit}
       >
-        {side === 'buy' ? t('Buy') : t('Sell')}
+        {kind !== 'market' ? t(pendingLabel(side, kind)) : side === 'buy' ? t('Buy') : t('Sell')}
       </Button>
     </Stack>
   );
