@@ -16,6 +16,8 @@ import { SignInLimits } from './modules/auth/sign-in-limits.ts';
 import { createMarket } from './market/index.ts';
 import { noRisk } from './engine/hooks.ts';
 import { RiskService } from './engine/risk-service.ts';
+import { AlertWatcher } from './modules/alerts/watch.ts';
+import { noAlerts } from './modules/alerts/hooks.ts';
 import { setPeerPublisher, type PeerCacheMessage } from './cluster/peers.ts';
 import { forgetUserSessionsHere } from './modules/auth/sessions.ts';
 import { invalidateSettingsHere } from './modules/settings/service.ts';
@@ -78,15 +80,21 @@ export async function boot(config: Config, opts: { memory?: boolean } = {}): Pro
     signInLimits: new SignInLimits(bus.redis ? { client: bus.redis, prefix: `${config.CLUSTER_NAME}:` } : null),
     market: await createMarket({ config, db: database.db, realtime }),
     risk: noRisk,
+    alerts: noAlerts,
     cluster: { bus, leadership },
   };
   const risk = new RiskService(() => ctx);
   ctx.risk = risk;
   await risk.start();
+  const alerts = new AlertWatcher(() => ctx);
+  ctx.alerts = alerts;
+  await alerts.start();
   await database.exclusive(() => ctx.jobs.start(jobHandlers(ctx)));
   // Whoever closes the database stops the queue's workers first (they poll it).
   const close = database.close;
   database.close = async () => {
+    // Alerts firing now finish (and queue their mail) before the queue and the database go.
+    await alerts.stop();
     await ctx.jobs.stop();
     await close();
   };

@@ -10,6 +10,7 @@ import type { ClusterBus } from './cluster/bus.ts';
 import type { Leadership } from './cluster/leader.ts';
 import type { Jobs } from './jobs/queue.ts';
 import type { ObjectStore } from './modules/files/object-store.ts';
+import type { AlertHooks } from './modules/alerts/hooks.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -35,6 +36,8 @@ export interface AppContext {
   market: Market;
   /** The risk engine's view of open positions; replaced by the engine at boot. */
   risk: RiskHooks;
+  /** The price alerts' watcher, told of every committed alert change; replaced by the watcher at boot. */
+  alerts: AlertHooks;
   /** The other instances of the deployment (REDIS_URL) and which one leads; a sole instance always leads. */
   cluster: { bus: ClusterBus; leadership: Leadership };
 }

@@ -4,6 +4,7 @@ import { sessions } from '../db/schema.ts';
 import { deliverResetLink, deliverVerificationMail } from '../modules/auth/service.ts';
 import { processStoredCallback, sweepStrandedCallbacks } from '../modules/payments/callbacks.ts';
 import { runLeadImport } from '../modules/crm/lead-imports.ts';
+import { deliverAlertMail } from '../modules/alerts/fire.ts';
 import type { JobHandlers } from './queue.ts';
 
 /** What each background job does (jobs/queue.ts names them). A handler that throws is retried later. */
@@ -22,5 +23,7 @@ export function jobHandlers(ctx: AppContext): JobHandlers {
       await sweepStrandedCallbacks(ctx);
     },
     'crm.import-leads': ({ importId }) => runLeadImport(ctx, importId),
+    // Keyed by the firing (alert and time), not the job: the same firing queued twice mails once.
+    'mail.price-alert': (mail) => deliverAlertMail(ctx, mail),
   };
 }

@@ -22,6 +22,17 @@ export interface JobPayloads {
   'payments.sweep': Record<string, never>;
   /** Import one uploaded leads CSV file (the file stays in lead_imports); see modules/crm/lead-imports.ts. */
   'crm.import-leads': { importId: number };
+  /** Mail a client that their price alert fired (the facts of that firing); see modules/alerts/fire.ts. */
+  'mail.price-alert': {
+    alertId: number;
+    userId: number;
+    instrument: string;
+    side: 'bid' | 'ask';
+    condition: 'above' | 'below';
+    price: string;
+    firedPrice: string;
+    firedAt: string;
+  };
 }
 export type JobName = keyof JobPayloads;
 /** A handler gets the job's data and its id (stable across retries: a key for work that must happen once). */
@@ -34,6 +45,7 @@ export const JOB_NAMES: readonly JobName[] = [
   'payments.callback',
   'payments.sweep',
   'crm.import-leads',
+  'mail.price-alert',
 ];
 
 /** Cron schedules (UTC); pg-boss fires each tick once whichever instances are running. */
@@ -71,6 +83,7 @@ const POLICIES: Record<JobName, Policy> = {
   'payments.callback': { expireInSeconds: 30, retryLimit: 12, retryDelay: 10, workers: 2 },
   'payments.sweep': { expireInSeconds: 60, retryLimit: 2, retryDelay: 30, workers: 1 },
   'crm.import-leads': { expireInSeconds: 600, retryLimit: 5, retryDelay: 30, workers: 1 },
+  'mail.price-alert': { expireInSeconds: 30, retryLimit: 8, retryDelay: 5, workers: 2 },
 };
 
 /** Seconds between the queue's maintenance passes, which retry the jobs of dead instances (pg-boss's default: 120). */

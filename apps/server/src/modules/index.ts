@@ -31,6 +31,7 @@ import { crmRoutes } from './crm/routes.ts';
 import { affiliateRoutes } from './affiliate/routes.ts';
 import { crmConfigRoutes } from './crm/config-routes.ts';
 import { simulatorRoutes } from './simulator/routes.ts';
+import { alertsRoutes } from './alerts/routes.ts';
 
 /** Every business area's routes, mounted under /api. */
 export const apiRoutes: RoutesPlugin = async (app) => {
@@ -66,4 +67,5 @@ export const apiRoutes: RoutesPlugin = async (app) => {
   await app.register(affiliateRoutes);
   await app.register(crmConfigRoutes);
   await app.register(simulatorRoutes);
+  await app.register(alertsRoutes);
 };
