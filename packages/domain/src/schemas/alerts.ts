@@ -35,4 +35,6 @@ export const AlertDto = z.object({
 });
 export type AlertDto = z.infer<typeof AlertDto>;
 export const AlertsResponse = z.object({ data: z.array(AlertDto) });
+export type AlertsResponse = z.infer<typeof AlertsResponse>;
 export const AlertResponse = z.object({ message: z.string(), alert: AlertDto });
+export type AlertResponse = z.infer<typeof AlertResponse>;
