@@ -5,7 +5,7 @@ import { balances, orders, pricingPlans, users } from '../db/schema.ts';
 import { AppError } from '../lib/errors.ts';
 import { countPositions } from '../lib/metrics.ts';
 import type { Quote } from '../market/price-book.ts';
-import { closeOrder } from '../modules/trading/orders.service.ts';
+import { closeOrder } from '../modules/trading/close-order.ts';
 import type { OrderRow, RiskHooks, WalletRef } from './hooks.ts';
 import { RiskEngine, type RiskAction } from './risk-engine.ts';
 

@@ -4,7 +4,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { type Decimal, closePrice, dec, profitLoss, type Side } from '@platform/domain';
 import { createTestApp, DEMO, resetWalletTo, signIn, type TestApp } from '../../test/helpers.ts';
 import { balances, ledgerEntries, orders, users } from '../db/schema.ts';
-import { closeOrder } from '../modules/trading/orders.service.ts';
+import { closeOrder } from '../modules/trading/close-order.ts';
 import type { RiskService } from './risk-service.ts';
 
 /**

@@ -15,7 +15,8 @@ import { writeAudit } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
 import { countBound, countUnlessWalking, pageMeta, walkFrom, walkOffset, type Walk } from '../../lib/paging.ts';
 import { customerScope, type StaffActor } from '../../lib/staff-scope.ts';
-import { closeOrder, updateOrderLevels } from '../trading/orders.service.ts';
+import { closeOrder } from '../trading/close-order.ts';
+import { updateOrderLevels } from '../trading/modify-order.ts';
 import { tradingMemoryOf } from '../trading/trading-memory.ts';
 import { livePlOf, moveMoney, onWallet } from '../wallets/ledger.ts';
 

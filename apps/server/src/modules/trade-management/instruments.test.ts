@@ -3,7 +3,7 @@ import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import { createTestApp, DEMO, signIn, type TestApp } from '../../../test/helpers.ts';
 import { auditLogs, candles, instruments, orders } from '../../db/schema.ts';
 import { writeBars } from '../../market/candles.ts';
-import { closeOrder } from '../trading/orders.service.ts';
+import { closeOrder } from '../trading/close-order.ts';
 import type { RiskService } from '../../engine/risk-service.ts';
 
 let t: TestApp;

@@ -7,7 +7,10 @@ import type { OrderRow } from '../../engine/hooks.ts';
  * BEGIN/COMMIT round trips are spent. The data-modifying CTEs of a statement all commit or none does.
  */
 
-/** The caller's active wallet, pricing-plan terms and KYC state, read without a lock (PLACE_ORDER re-checks them). */
+/**
+ * The caller's active wallet (or the wallet $2 of theirs), pricing-plan terms and KYC state, read without a lock
+ * (PLACE_ORDER re-checks them).
+ */
 export const LOAD_TRADER: Statement = {
   name: 'trading_load_trader',
   text: `
@@ -15,7 +18,7 @@ export const LOAD_TRADER: Statement = {
            p.id AS plan_id, p.forex_leverage, p.commodity_leverage, p.index_leverage, p.stock_leverage, p.crypto_leverage, p.forex_stopout,
            EXISTS (SELECT 1 FROM kyc_documents k WHERE k.user_id = u.id AND k.status = 'approved') AS kyc
       FROM users u
-      JOIN balances b ON b.id = u.active_balance_id AND b.user_id = u.id
+      JOIN balances b ON b.id = COALESCE($2::int, u.active_balance_id) AND b.user_id = u.id
       LEFT JOIN pricing_plans p ON p.id = u.pricing_table_id
      WHERE u.id = $1::int`,
 };
@@ -44,8 +47,12 @@ const ORDER_COLUMNS =
  * when required, and the margin within the balance and the free margin (balance − held margin + the live P/L passed
  * in). It always returns the trader's current figures; the order columns are null when nothing was written, and the
  * figures tell why (a changed wallet or plan is simply priced again).
+ * A pending order's fill ($22 its id) opens the position on the pending order's own wallet ($2, whichever wallet is
+ * active now), only while the pending order is still pending, and in the same statement marks it filled and cancels
+ * its OCO partner; `pending_open` says whether it was still pending.
  * $1 user, $2 expected wallet, $3 margin, $4 live P/L, $5 category, $6 expected plan leverage of the category or
- * null, $7 KYC required (real wallets; demo wallets trade without it), $8.. the order's columns from instrument_id on.
+ * null, $7 KYC required (real wallets; demo wallets trade without it), $8.. the order's columns from instrument_id on,
+ * $22 pending order or null.
  */
 export const PLACE_ORDER: Statement = {
   name: 'trading_place_order',
@@ -57,25 +64,39 @@ export const PLACE_ORDER: Statement = {
                            WHEN 'stock' THEN p.stock_leverage WHEN 'crypto' THEN p.crypto_leverage END AS plan_leverage,
              EXISTS (SELECT 1 FROM kyc_documents k WHERE k.user_id = u.id AND k.status = 'approved') AS kyc
         FROM users u
-        JOIN balances b ON b.id = u.active_balance_id AND b.user_id = u.id
+        JOIN balances b ON b.id = CASE WHEN $22::int IS NULL THEN u.active_balance_id ELSE $2::int END AND b.user_id = u.id
         LEFT JOIN pricing_plans p ON p.id = u.pricing_table_id
        WHERE u.id = $1::int
          FOR UPDATE OF b
+    ), pend AS (
+      SELECT id, oco_id FROM pending_orders
+       WHERE id = $22::int AND status = 'pending' AND balance_id = $2::int AND EXISTS (SELECT 1 FROM trader)
+         FOR UPDATE
     ), placed AS (
-      INSERT INTO orders (${ORDER_COLUMNS})
+      INSERT INTO orders (${ORDER_COLUMNS}, pending_order_id)
       SELECT $1::int, trader.wallet_id, trader.wallet_mode, trader.wallet_currency, $8::int, $9::text, $10::text, $11::text, $5::text, $12::text, $13::numeric, $14::numeric,
-             $15::numeric, $16::numeric, $17::numeric, $18::numeric, $19::numeric, $20::numeric, $3::numeric, $21::int
+             $15::numeric, $16::numeric, $17::numeric, $18::numeric, $19::numeric, $20::numeric, $3::numeric, $21::int, $22::int
         FROM trader
        WHERE trader.wallet_id = $2::int
          AND trader.plan_leverage IS NOT DISTINCT FROM $6::int
          AND (NOT $7::boolean OR trader.kyc OR trader.wallet_mode = 'demo')
          AND trader.wallet_balance >= $3::numeric
          AND trader.wallet_balance - trader.wallet_margin + $4::numeric >= $3::numeric
+         AND ($22::int IS NULL OR EXISTS (SELECT 1 FROM pend))
       RETURNING *
     ), hold AS (
       UPDATE balances SET margin = balances.margin + placed.margin_used FROM placed WHERE balances.id = placed.balance_id
+    ), filled AS (
+      UPDATE pending_orders SET status = 'filled', order_id = placed.id, fill_price = placed.open_rate, closed_at = now(), updated_at = now(),
+             reason = 'Filled at ' || placed.open_rate::text
+        FROM placed WHERE pending_orders.id = placed.pending_order_id
+    ), oco AS (
+      UPDATE pending_orders SET status = 'cancelled', closed_at = now(), updated_at = now(),
+             reason = 'Cancelled: its OCO order #' || pend.id || ' filled'
+        FROM pend, placed WHERE pending_orders.id = pend.oco_id AND pending_orders.status = 'pending'
+      RETURNING pending_orders.id AS oco_cancelled_id
     )
-    SELECT trader.*, placed.*
+    SELECT trader.*, placed.*, EXISTS (SELECT 1 FROM pend) AS pending_open, (SELECT oco_cancelled_id FROM oco) AS oco_cancelled_id
       FROM trader LEFT JOIN placed ON true`,
 };
 

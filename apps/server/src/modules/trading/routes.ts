@@ -17,7 +17,11 @@ import {
 } from '@platform/domain';
 import { authOf, type RoutesPlugin } from '../../lib/http.ts';
 import { fieldError } from '../../lib/errors.ts';
-import { closeOrder, listOrders, orderDto, placeOrder, updateOrderLevels } from './orders.service.ts';
+import { closeOrder } from './close-order.ts';
+import { listOrders } from './list-orders.ts';
+import { updateOrderLevels } from './modify-order.ts';
+import { orderDto } from './order-dto.ts';
+import { placeOrder } from './place-order.ts';
 import { addFavorite, conversionRate, listFavorites, lotState, removeFavorite } from './market-info.service.ts';
 
 const tags = ['trading'];

@@ -20,9 +20,9 @@ export interface Trader {
   kycApproved: boolean;
 }
 
-/** The caller's active wallet, plan terms and KYC state in one named statement. */
-export async function loadTrader(db: Db, userId: number): Promise<Trader> {
-  const [row] = await statementsOf(db).rows<TraderRow>(LOAD_TRADER, [userId]);
+/** The caller's active wallet (or the given wallet of theirs), plan terms and KYC state in one named statement. */
+export async function loadTrader(db: Db, userId: number, walletId: number | null = null): Promise<Trader> {
+  const [row] = await statementsOf(db).rows<TraderRow>(LOAD_TRADER, [userId, walletId]);
   if (!row) throw new AppError('NO_ACTIVE_WALLET');
   return traderOfRow(userId, row);
 }

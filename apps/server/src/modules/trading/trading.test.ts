@@ -11,7 +11,7 @@ import {
 } from '../../../test/helpers.ts';
 import { balances, instruments, kycDocuments, ledgerEntries, orders, pricingPlans, users } from '../../db/schema.ts';
 import { putSetting } from '../settings/service.ts';
-import { closeOrder } from './orders.service.ts';
+import { closeOrder } from './close-order.ts';
 import type { RiskService } from '../../engine/risk-service.ts';
 
 let t: TestApp;

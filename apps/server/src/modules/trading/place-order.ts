@@ -1,0 +1,200 @@
+import type { z } from 'zod';
+import {
+  Decimal,
+  dec,
+  newOrderBounds,
+  openPrice,
+  requiredMargin,
+  spreadCost,
+  type OrderCreateRequest,
+} from '@platform/domain';
+import { statementsOf } from '../../db/statements.ts';
+import type { OrderRow } from '../../engine/hooks.ts';
+import { AppError } from '../../lib/errors.ts';
+import { ordersPlaced } from '../../lib/metrics.ts';
+import type { InstrumentRow } from '../../market/instruments.ts';
+import { PLACE_ORDER, orderOfColumns, type OrderColumns, type TraderRow } from './order-statements.ts';
+import {
+  MAX_OPEN_POSITIONS,
+  checkLevels,
+  conversionOf,
+  needsKyc,
+  quoteOf,
+  round,
+  str,
+  tradableInstrument,
+  type Ctx,
+} from './order-pricing.ts';
+import {
+  kycRequiredForTrade,
+  leverageFor,
+  loadTrader,
+  planLeverageOf,
+  spreadSettingOf,
+  stopoutFor,
+  tradingSettings,
+  traderOfRow,
+  type Trader,
+} from './trader.ts';
+import { tradingMemoryOf } from './trading-memory.ts';
+
+type PlacedColumns = TraderRow & {
+  wallet_balance: string;
+  wallet_margin: string;
+  plan_leverage: number | null;
+  pending_open: boolean;
+  oco_cancelled_id: number | null;
+} & (OrderColumns | { [K in keyof OrderColumns]: null });
+
+/** A pending order's fill: its wallet, and the quote of the tick that triggered it. */
+export interface PendingFill {
+  pendingOrderId: number;
+  walletId: number;
+  quote: { bid: string; ask: string };
+}
+
+/** Input of a market order: the request's fields a position is opened from. */
+export type MarketOrderInput = Pick<
+  z.output<typeof OrderCreateRequest>,
+  'type' | 'instrument' | 'amount' | 'profit' | 'loss'
+>;
+
+/**
+ * POST /dashboard/orders: opens a position on the caller's active wallet at the server's price (buy at ask,
+ * sell at bid). One statement locks the wallet, re-checks the trader's wallet, plan and KYC state, checks the margin
+ * against the balance and the free margin (balance − margin + live P/L), writes the order and puts the margin on
+ * hold; nothing is written if a check fails. A pending order's fill goes the same way on the pending order's wallet
+ * at the triggering tick's quote, and marks the pending order filled in the same statement (PENDING_NOT_OPEN when
+ * it no longer waits).
+ */
+export async function placeOrder(ctx: Ctx, userId: number, input: MarketOrderInput): Promise<OrderRow> {
+  return (await place(ctx, userId, input)).order;
+}
+
+/** Opens the position of a triggered pending order; also says which OCO partner the fill cancelled. */
+export function fillPendingOrder(
+  ctx: Ctx,
+  userId: number,
+  input: MarketOrderInput,
+  fill: PendingFill,
+): Promise<Placed> {
+  return place(ctx, userId, input, fill);
+}
+
+type Placed = { order: OrderRow; ocoCancelledId: number | null };
+
+async function place(ctx: Ctx, userId: number, input: MarketOrderInput, fill?: PendingFill): Promise<Placed> {
+  const amount = dec(input.amount);
+  if (amount.lte(0)) throw new AppError('AMOUNT_NOT_POSITIVE');
+  const instrument = tradableInstrument(ctx, input.instrument);
+  const settings = await tradingSettings(ctx.db);
+  const kycRequired = kycRequiredForTrade(settings);
+  const memory = tradingMemoryOf(ctx.db);
+  let trader = fill ? await loadTrader(ctx.db, userId, fill.walletId) : memory.trader(userId);
+  // A remembered refusal is confirmed against the database before the client is told.
+  if (!trader || needsKyc(kycRequired, trader)) trader = await loadTrader(ctx.db, userId, fill?.walletId ?? null);
+  if (needsKyc(kycRequired, trader)) throw new AppError('KYC_REQUIRED_TRADE');
+
+  // A changed wallet or plan is priced again with the current figures; twice in a row means it keeps changing.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const priced: Trader = trader;
+    const outcome = await memory.walletQueue.run(priced.wallet.id, () =>
+      placeFor(ctx, priced, instrument, input, amount, settings, kycRequired, fill),
+    );
+    if ('order' in outcome) {
+      ordersPlaced.inc({ category: instrument.category });
+      return outcome;
+    }
+    trader = outcome.current;
+  }
+  throw new AppError('CONFLICT', 'Your account changed while the order was placed. Please try again.');
+}
+
+async function placeFor(
+  ctx: Ctx,
+  trader: Trader,
+  instrument: InstrumentRow,
+  input: MarketOrderInput,
+  amount: Decimal,
+  settings: Awaited<ReturnType<typeof tradingSettings>>,
+  kycRequired: boolean,
+  fill: PendingFill | undefined,
+): Promise<Placed | { current: Trader }> {
+  const memory = tradingMemoryOf(ctx.db);
+  const side = input.type;
+  const wallet = trader.wallet;
+  const quote = fill?.quote ?? quoteOf(ctx, instrument);
+  checkLevels(side, newOrderBounds(side, quote), input.profit, input.loss);
+  const conversion = conversionOf(ctx, instrument.quote, wallet.currency);
+  const leverage = leverageFor(trader.plan, instrument.category, instrument.leverage);
+  const rate = openPrice(side, quote);
+  // Margin is rounded up so the hold always covers the exact figure.
+  const margin = round(requiredMargin({ price: rate, amount, leverage, conversionRate: conversion }), Decimal.ROUND_UP);
+  const spread = round(
+    spreadCost({
+      ask: quote.ask,
+      bid: quote.bid,
+      spreadSetting: spreadSettingOf(settings, instrument.category),
+      amount,
+    }),
+  );
+  if (ctx.risk.openPositions(wallet.id) >= MAX_OPEN_POSITIONS) throw new AppError('TOO_MANY_POSITIONS');
+  const livePl = round(dec(ctx.risk.unrealizedPl(wallet.id)));
+  const [row] = await statementsOf(ctx.db).rows<PlacedColumns>(PLACE_ORDER, [
+    trader.userId,
+    wallet.id,
+    str(margin),
+    str(livePl),
+    instrument.category,
+    planLeverageOf(trader.plan, instrument.category),
+    kycRequired,
+    instrument.id,
+    instrument.name,
+    instrument.base,
+    instrument.quote,
+    side,
+    str(amount),
+    str(rate),
+    quote.bid,
+    quote.ask,
+    input.profit ?? null,
+    input.loss ?? null,
+    str(spread),
+    str(conversion),
+    leverage,
+    fill?.pendingOrderId ?? null,
+  ]);
+  if (!row) {
+    if (!fill) memory.forgetTrader(trader.userId);
+    throw new AppError('NO_ACTIVE_WALLET');
+  }
+  const current = traderOfRow(trader.userId, row);
+  // A fill's wallet need not be the active one, which is what the memory keeps.
+  if (!fill) memory.rememberTrader(current);
+  if (row.id === null) {
+    if (fill && !row.pending_open) throw new AppError('PENDING_NOT_OPEN');
+    if (needsKyc(kycRequired, current)) throw new AppError('KYC_REQUIRED_TRADE');
+    if (
+      current.wallet.id !== wallet.id ||
+      planLeverageOf(current.plan, instrument.category) !== planLeverageOf(trader.plan, instrument.category)
+    ) {
+      return { current };
+    }
+    if (margin.gt(row.wallet_balance)) throw new AppError('INSUFFICIENT_BALANCE');
+    throw new AppError('INSUFFICIENT_FREE_MARGIN');
+  }
+  const order = orderOfColumns(row);
+  memory.rememberOpenOrder({ order, walletCurrency: wallet.currency });
+  ctx.risk.opened(order, {
+    id: order.balanceId,
+    balance: row.wallet_balance,
+    currency: wallet.currency,
+    stopoutPercent: stopoutFor(current.plan),
+  });
+  ctx.realtime.toUser(trader.userId, 'ordersChanged', {
+    balanceId: order.balanceId,
+    orderId: order.id,
+    reason: 'opened',
+  });
+  return { order, ocoCancelledId: row.oco_cancelled_id ?? null };
+}
