@@ -112,7 +112,7 @@ export function DashboardPage() {
               />
             )
           }
-          positions={<PositionsPanel currency={currency} digitsOf={digitsOf} fill />}
+          positions={<PositionsPanel currency={currency} digitsOf={digitsOf} instrument={chartInstrument} fill />}
         />
         {orderDialog}
       </>
@@ -135,7 +135,7 @@ export function DashboardPage() {
               {chartInstrument && (
                 <ChartPanel instrument={chartInstrument} marketOpen={marketOpen(chartInstrument)} onTrade={onTrade} />
               )}
-              <PositionsPanel currency={currency} digitsOf={digitsOf} />
+              <PositionsPanel currency={currency} digitsOf={digitsOf} instrument={chartInstrument} />
             </Stack>
           </Grid.Col>
         </Grid>

@@ -17,6 +17,8 @@ export interface PositionsTableProps {
   digitsOf: (instrument: string) => number | undefined;
   onClosePosition: (order: OrderDto) => void;
   onProtect: (order: OrderDto, kind: ProtectionKind) => void;
+  /** Opens the partial close of a position. */
+  onPartialClose?: (order: OrderDto) => void;
   /** The order whose close is in flight. */
   closingId: number | null;
   emptyText: string;
@@ -57,7 +59,8 @@ function CurrentPrice({ order, digits }: { order: OrderDto; digits: number | und
  * price, final P/L, why it closed and when.
  */
 export function PositionCards(props: PositionsTableProps) {
-  const { rows, liveProfitLoss, currency, digitsOf, onClosePosition, onProtect, closingId, emptyText } = props;
+  const { rows, liveProfitLoss, currency, digitsOf, onClosePosition, onProtect, onPartialClose, closingId, emptyText } =
+    props;
   const { t } = useTranslation();
   const rate = (o: OrderDto, value: string | null) => {
     if (value === null) return '-';
@@ -110,13 +113,15 @@ export function PositionCards(props: PositionsTableProps) {
             {open ? (
               <Group justify="space-between" mt="xs" wrap="nowrap">
                 <Text size="xs" c="dimmed">
-                  {t('SL')} {rate(o, o.loss)} · {t('TP')} {rate(o, o.profit)}
+                  {t('SL')} {rate(o, o.loss)}
+                  {o.trailing_distance !== null && ` (${t('trailing')})`} · {t('TP')} {rate(o, o.profit)}
                 </Text>
                 <PositionActions
                   order={o}
                   closing={closingId === o.id}
                   large
                   onProtect={onProtect}
+                  onPartialClose={onPartialClose}
                   onClose={onClosePosition}
                 />
               </Group>

@@ -2,35 +2,66 @@ import { lazy, Suspense, useState } from 'react';
 import { Badge, Group, LoadingOverlay, Pagination, Paper, Tabs } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { pageCount, type MessageResponse, type OrderCloseRequest, type OrderDto } from '@platform/domain';
+import {
+  pageCount,
+  type InstrumentDto,
+  type MessageResponse,
+  type OrderCloseRequest,
+  type OrderDto,
+} from '@platform/domain';
 import { apiPost } from '../../api/client.ts';
 import { toastSuccess } from '../../ui/toast.ts';
 import { refreshTrading, useOrdersPage } from './api.ts';
+import { HistoryPanel } from './HistoryPanel.tsx';
+import { usePendingOrders } from './pendingApi.ts';
+import { PendingOrdersPanel } from './PendingOrdersPanel.tsx';
 import { PositionsTable } from './PositionsTable.tsx';
 import type { ProtectionKind } from './ProtectionDialog.tsx';
 import { useLivePositions } from './useLivePositions.ts';
 
 // Loaded when a position's stop-loss or take-profit is first edited.
 const ProtectionDialog = lazy(() => import('./ProtectionDialog.tsx').then((m) => ({ default: m.ProtectionDialog })));
+const PartialCloseDialog = lazy(() =>
+  import('./PartialCloseDialog.tsx').then((m) => ({ default: m.PartialCloseDialog })),
+);
+
+// Price alerts are their own area; their panel loads when the Alerts tab is first opened.
+const AlertsPanel = lazy(() => import('./alerts/AlertsPanel.tsx').then((m) => ({ default: m.AlertsPanel })));
 
 const PAGE_SIZE = 15;
+const noShrink = { flexShrink: 0, whiteSpace: 'nowrap' } as const;
 
 export interface PositionsPanelProps {
   currency: string;
   digitsOf: (instrument: string) => number | undefined;
+  /** The instrument on the chart: the Alerts tab starts on it. */
+  instrument?: InstrumentDto;
   /** Fill the height of its container (the terminal layout) and scroll inside it. */
   fill?: boolean;
 }
 
-/** Tabs "All Positions" (paged history of the wallet) and "Opened Positions" (live) below the chart. */
-export function PositionsPanel({ currency, digitsOf, fill = false }: PositionsPanelProps) {
+const countBadge = (n: number) =>
+  n > 0 ? (
+    <Badge size="xs" circle variant="filled">
+      {n}
+    </Badge>
+  ) : null;
+
+/**
+ * Tabs below the chart: "All Positions" (paged positions of the wallet), "Opened Positions" (live), Pending Orders,
+ * Alerts and History (closed deals and ended pending orders).
+ */
+export function PositionsPanel({ currency, digitsOf, instrument, fill = false }: PositionsPanelProps) {
   const live = useLivePositions();
   const { t } = useTranslation();
   const client = useQueryClient();
   const [tab, setTab] = useState<string | null>('open');
   const [page, setPage] = useState(1);
   const [protect, setProtect] = useState<{ order: OrderDto; kind: ProtectionKind } | null>(null);
+  const [partial, setPartial] = useState<OrderDto | null>(null);
   const all = useOrdersPage(page, PAGE_SIZE);
+  const pending = usePendingOrders();
+  const pendingCount = (pending.data ?? []).filter((o) => o.status === 'pending').length;
 
   const close = useMutation({
     mutationFn: (body: OrderCloseRequest) => apiPost<MessageResponse>('/dashboard/orders/close', body),
@@ -49,6 +80,7 @@ export function PositionsPanel({ currency, digitsOf, fill = false }: PositionsPa
       digitsOf={digitsOf}
       onClosePosition={(o) => close.mutate({ orderId: o.id, instrument: o.instrument })}
       onProtect={(order, kind) => setProtect({ order, kind })}
+      onPartialClose={setPartial}
       closingId={closingId}
       emptyText={emptyText}
     />
@@ -65,19 +97,25 @@ export function PositionsPanel({ currency, digitsOf, fill = false }: PositionsPa
       data-testid="positions-panel"
     >
       <Tabs value={tab} onChange={setTab} keepMounted={false}>
-        <Tabs.List mb="xs">
-          <Tabs.Tab value="all">{t('All Positions')}</Tabs.Tab>
-          <Tabs.Tab
-            value="open"
-            rightSection={
-              live.orders.length > 0 ? (
-                <Badge size="xs" circle variant="filled">
-                  {live.orders.length}
-                </Badge>
-              ) : null
-            }
-          >
+        {/* The tabs scroll sideways on a phone rather than wrapping onto a second line. */}
+        <Tabs.List
+          mb="xs"
+          style={{ flexWrap: 'nowrap', overflowX: 'auto', overflowY: 'hidden', scrollbarWidth: 'thin' }}
+        >
+          <Tabs.Tab value="all" style={noShrink}>
+            {t('All Positions')}
+          </Tabs.Tab>
+          <Tabs.Tab value="open" style={noShrink} rightSection={countBadge(live.orders.length)}>
             {t('Opened Positions')}
+          </Tabs.Tab>
+          <Tabs.Tab value="pending" style={noShrink} rightSection={countBadge(pendingCount)}>
+            {t('Pending Orders')}
+          </Tabs.Tab>
+          <Tabs.Tab value="alerts" style={noShrink}>
+            {t('Alerts')}
+          </Tabs.Tab>
+          <Tabs.Tab value="history" style={noShrink}>
+            {t('History')}
           </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="all" pos="relative">
@@ -95,6 +133,17 @@ export function PositionsPanel({ currency, digitsOf, fill = false }: PositionsPa
         <Tabs.Panel value="open">
           {table('open', live.orders, live.isLoading ? t('Loading...') : t('No open positions'))}
         </Tabs.Panel>
+        <Tabs.Panel value="pending">
+          <PendingOrdersPanel digitsOf={digitsOf} />
+        </Tabs.Panel>
+        <Tabs.Panel value="alerts">
+          <Suspense fallback={null}>
+            <AlertsPanel instrument={instrument} />
+          </Suspense>
+        </Tabs.Panel>
+        <Tabs.Panel value="history">
+          <HistoryPanel currency={currency} digitsOf={digitsOf} />
+        </Tabs.Panel>
       </Tabs>
       {protect && (
         <Suspense fallback={null}>
@@ -103,6 +152,15 @@ export function PositionsPanel({ currency, digitsOf, fill = false }: PositionsPa
             kind={protect.kind}
             digits={digitsOf(protect.order.instrument) ?? 5}
             onClose={() => setProtect(null)}
+          />
+        </Suspense>
+      )}
+      {partial && (
+        <Suspense fallback={null}>
+          <PartialCloseDialog
+            order={partial}
+            digits={digitsOf(partial.instrument) ?? 5}
+            onClose={() => setPartial(null)}
           />
         </Suspense>
       )}

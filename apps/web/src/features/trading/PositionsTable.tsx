@@ -1,5 +1,5 @@
 import type { CSSProperties, ReactNode } from 'react';
-import { Badge, Group, Table, Text } from '@mantine/core';
+import { Badge, Group, Table, Text, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import { CLOSE_REASON_LABELS, dec, formatOrderTime, type OrderDto } from '@platform/domain';
@@ -51,7 +51,9 @@ export function PositionsTable(props: PositionsTableProps) {
 }
 
 function PositionsTableWide(props: PositionsTableProps) {
-  const { rows, variant, liveProfitLoss, currency, digitsOf, onClosePosition, onProtect, closingId, emptyText } = props;
+  const { rows, variant, liveProfitLoss, currency, digitsOf, onClosePosition, onProtect, onPartialClose, closingId } =
+    props;
+  const { emptyText } = props;
   const { t } = useTranslation();
   const rate = (o: OrderDto, value: string | null) => {
     if (value === null) return '-';
@@ -70,6 +72,11 @@ function PositionsTableWide(props: PositionsTableProps) {
         <Badge color="yellow" variant="light" miw="max-content">
           {t('CLOSED')}
         </Badge>
+        {o.partial_of !== null && (
+          <Text size="xs" c="dimmed" style={nowrap}>
+            {t('Part of #{{id}}', { id: o.partial_of })}
+          </Text>
+        )}
         {/* Closes the owner did not make (take-profit, stop-loss, stop-out, broker) say why. */}
         {o.close_reason && o.close_reason !== 'manual' && (
           <Text size="xs" c="dimmed" style={nowrap}>
@@ -81,7 +88,13 @@ function PositionsTableWide(props: PositionsTableProps) {
 
   const actions = (o: OrderDto) =>
     isOpen(o) && (
-      <PositionActions order={o} closing={closingId === o.id} onProtect={onProtect} onClose={onClosePosition} />
+      <PositionActions
+        order={o}
+        closing={closingId === o.id}
+        onProtect={onProtect}
+        onPartialClose={onPartialClose}
+        onClose={onClosePosition}
+      />
     );
 
   const profitLoss = (o: OrderDto) => {
@@ -117,7 +130,20 @@ function PositionsTableWide(props: PositionsTableProps) {
     { key: 'open', label: t('Open Rate'), cell: (o) => rate(o, o.open_rate) },
     { key: 'close', label: t('Close Rate'), cell: (o) => rate(o, o.close_rate), closedOnly: true },
     { key: 'tp', label: t('Take Profit'), cell: (o) => rate(o, o.profit) },
-    { key: 'sl', label: t('Stop Loss'), cell: (o) => rate(o, o.loss) },
+    {
+      key: 'sl',
+      label: t('Stop Loss'),
+      cell: (o) =>
+        o.trailing_distance === null || !isOpen(o) ? (
+          rate(o, o.loss)
+        ) : (
+          <Tooltip label={t('Trailing stop {{distance}}', { distance: rate(o, o.trailing_distance) })}>
+            <span style={nowrap} data-testid={`trailing-${o.id}`}>
+              {rate(o, o.loss)} ⤴
+            </span>
+          </Tooltip>
+        ),
+    },
     { key: 'pl', label: t('P/L'), cell: profitLoss },
     { key: 'status', label: t('Status'), cell: status },
     { key: 'closeTime', label: t('Close Time'), cell: (o) => <When value={o.close_time} />, closedOnly: true },

@@ -5,11 +5,11 @@ import { renderScreen } from '../../test/render.tsx';
 import { callsTo, mockTradingFetch, orderFixture, tradingApi } from './testing.ts';
 import { ProtectionDialog, type ProtectionKind } from './ProtectionDialog.tsx';
 
-function open(order: OrderDto, kind: ProtectionKind, status = 200) {
+function open(order: OrderDto, kind: ProtectionKind, status = 200, message = 'ok') {
   const fetchMock = mockTradingFetch(
     tradingApi({
       extra: (method, path) =>
-        method === 'PUT' && path === `/dashboard/orders/${order.id}` ? { status, body: { message: 'ok' } } : undefined,
+        method === 'PUT' && path === `/dashboard/orders/${order.id}` ? { status, body: { message } } : undefined,
     }),
   );
   const onClose = vi.fn();
@@ -75,5 +75,38 @@ describe('ProtectionDialog', () => {
     fireEvent.click(button('Save'));
     expect(await screen.findByText('Something went wrong')).toBeTruthy();
     expect(callsTo(fetchMock, 'PUT', '/dashboard/orders/101')[0]?.body).toEqual({ loss: null });
+  });
+
+  it('sets a trailing stop with distance and step, shown in pips, leaving the stop-loss as it is', async () => {
+    const { fetchMock } = open(orderFixture({ open_rate: '1.08000', loss: '1.07500' }), 'loss');
+    fireEvent.click(await screen.findByRole('switch', { name: 'Trailing stop' }));
+    const distance = input('Trailing distance');
+    // Starts at the stop-loss's distance from the price (no live quote here: the open rate).
+    expect(distance.value).toBe('0.005');
+    expect(screen.getByText('50 pips')).toBeTruthy();
+    fireEvent.change(distance, { target: { value: '0.002' } });
+    fireEvent.change(input('Trailing step'), { target: { value: '0.0005' } });
+    expect(screen.getByText('20 pips')).toBeTruthy();
+    expect(screen.getByText('5 pips')).toBeTruthy();
+    fireEvent.change(distance, { target: { value: '0' } });
+    expect(button('Save').disabled).toBe(true);
+    fireEvent.change(distance, { target: { value: '0.002' } });
+    fireEvent.click(button('Save'));
+    expect(await screen.findByText('Stop Loss Set Successfully')).toBeTruthy();
+    expect(callsTo(fetchMock, 'PUT', '/dashboard/orders/101')[0]?.body).toEqual({
+      trailing: { distance: '0.002', step: '0.0005' },
+    });
+  });
+
+  it("removes a trailing stop with null and shows the server's refusal of one as it is", async () => {
+    const order = orderFixture({ loss: '1.07500', trailing_distance: '0.00200000', trailing_step: '0.00000000' });
+    const { fetchMock } = open(order, 'loss', 400, 'The trailing distance is too small.');
+    const toggle = (await screen.findByRole('switch', { name: 'Trailing stop' })) as HTMLInputElement;
+    expect(toggle.checked).toBe(true);
+    expect(input('Trailing distance').value).toBe('0.002');
+    fireEvent.click(toggle);
+    fireEvent.click(button('Save'));
+    expect(await screen.findByText('The trailing distance is too small.')).toBeTruthy();
+    expect(callsTo(fetchMock, 'PUT', '/dashboard/orders/101')[0]?.body).toEqual({ trailing: null });
   });
 });

@@ -4,10 +4,12 @@ import type {
   CategoryName,
   CurrentUserResponse,
   FavoriteDto,
+  HistoryEntry,
   InstrumentDto,
   LotStateResponse,
   MarketStatus,
   OrderDto,
+  PendingOrderDto,
 } from '@platform/domain';
 import { vi } from 'vitest';
 import { brandingFixture, currentUserFixture } from '../../test/fixtures.ts';
@@ -85,6 +87,34 @@ export function orderFixture(overrides: Partial<OrderDto> = {}): OrderDto {
   };
 }
 
+export function pendingOrderFixture(overrides: Partial<PendingOrderDto> = {}): PendingOrderDto {
+  return {
+    id: 201,
+    balance_id: 11,
+    created_at: '2025-03-04T10:00:00Z',
+    updated_at: '2025-03-04T10:00:00Z',
+    type: 'buy',
+    order_type: 'limit',
+    instrument: 'EUR_USD',
+    kind: 'forex',
+    amount: '10000',
+    price: '1.08000',
+    limit_price: null,
+    profit: null,
+    loss: null,
+    expiry: 'gtc',
+    expires_at: null,
+    status: 'pending',
+    reason: null,
+    activated_at: null,
+    oco_id: null,
+    order_id: null,
+    fill_price: null,
+    closed_at: null,
+    ...overrides,
+  };
+}
+
 type Listener = (payload: unknown) => void;
 const listeners = new Map<string, Set<Listener>>();
 
@@ -125,6 +155,8 @@ export interface TradingApiOptions {
   marketStatus?: MarketStatus;
   openOrders?: OrderDto[];
   allOrders?: OrderDto[];
+  pendingOrders?: PendingOrderDto[];
+  history?: HistoryEntry[];
   favorites?: FavoriteDto[];
   rate?: string;
   lotState?: LotStateResponse;
@@ -184,6 +216,11 @@ export function tradingApi(o: TradingApiOptions = {}): TradingResponder {
     if (path.startsWith('/dashboard/lot-state/'))
       return { body: o.lotState ?? { lotState: 'amount', lotSelector: [] } };
     if (path === '/market/candles') return { body: [] };
+    if (method === 'GET' && path === '/dashboard/pending-orders') return { body: { data: o.pendingOrders ?? [] } };
+    if (method === 'GET' && path === '/dashboard/orders/history') {
+      const rows = o.history ?? [];
+      return { body: { data: rows, meta: { total: rows.length, per_page: 15, page: Number(query.get('page') ?? 1) } } };
+    }
     if (method === 'GET' && path === '/dashboard/orders') {
       const rows = query.get('status') === 'open' ? (o.openOrders ?? []) : (o.allOrders ?? o.openOrders ?? []);
       return { body: { data: rows, meta: { total: rows.length, per_page: 15, page: Number(query.get('page') ?? 1) } } };

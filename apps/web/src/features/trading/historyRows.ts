@@ -1,0 +1,65 @@
+import type { TFunction } from 'i18next';
+import { CLOSE_REASON_LABELS, dec, type HistoryEntry, type Side } from '@platform/domain';
+import { formatProfitLoss, pairLabel } from './figures.ts';
+import { instrumentLabel, pendingTypeLabel, rateText, STATUS_COLORS, STATUS_LABELS } from './pendingFormat.ts';
+
+/** One line of the History tab, a closed deal or an ended pending order, ready to show. */
+export interface HistoryRow {
+  key: string;
+  time: string;
+  instrument: string;
+  side: Side;
+  type: string;
+  amount: string;
+  price: string;
+  profitLoss: { text: string; color: string | undefined } | null;
+  status: { label: string; color: string };
+  detail: string | null;
+}
+
+export function historyRow(
+  entry: HistoryEntry,
+  digitsOf: (instrument: string) => number | undefined,
+  currency: string,
+  t: TFunction,
+): HistoryRow {
+  if (entry.entry === 'deal') {
+    const d = entry.deal;
+    const digits = digitsOf(d.instrument);
+    const reason = d.close_reason && d.close_reason !== 'manual' ? t(CLOSE_REASON_LABELS[d.close_reason]) : null;
+    const partial = d.partial_of !== null ? t('Part of position #{{id}}', { id: d.partial_of }) : null;
+    return {
+      key: `deal-${d.id}`,
+      time: entry.time,
+      instrument: pairLabel(d.base_symbol, d.quote_symbol),
+      side: d.type,
+      type: d.type === 'buy' ? t('BUY') : t('SELL'),
+      amount: dec(d.trade_amount).toString(),
+      price: `${rateText(d.open_rate, digits)} → ${rateText(d.close_rate, digits)}`,
+      profitLoss: formatProfitLoss(d.pro_loss, currency),
+      status: { label: partial ? t('PARTIAL CLOSE') : t('CLOSED'), color: partial ? 'orange' : 'yellow' },
+      detail: [partial, reason].filter(Boolean).join(' · ') || null,
+    };
+  }
+  const o = entry.order;
+  const digits = digitsOf(o.instrument);
+  const filled =
+    o.status === 'filled' && o.fill_price !== null
+      ? t('Filled at {{price}}', { price: rateText(o.fill_price, digits) })
+      : null;
+  return {
+    key: `order-${o.id}`,
+    time: entry.time,
+    instrument: instrumentLabel(o.instrument),
+    side: o.type,
+    type: t(pendingTypeLabel(o)),
+    amount: dec(o.amount).toString(),
+    price:
+      o.limit_price === null
+        ? rateText(o.price, digits)
+        : `${rateText(o.price, digits)} / ${rateText(o.limit_price, digits)}`,
+    profitLoss: null,
+    status: { label: t(STATUS_LABELS[o.status]), color: STATUS_COLORS[o.status] },
+    detail: [filled, o.reason].filter(Boolean).join(' · ') || null,
+  };
+}
