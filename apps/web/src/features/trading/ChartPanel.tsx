@@ -3,6 +3,7 @@ import { Badge, Box, Group, Paper, SegmentedControl, Stack, Text, UnstyledButton
 import { useTranslation } from 'react-i18next';
 import { CHART_INTERVALS, type ChartInterval, type InstrumentDto, type Side } from '@platform/domain';
 import { formatPrice, pairLabel } from './figures.ts';
+import { OneClickSwitch } from './OneClickSwitch.tsx';
 import { PriceChart } from './PriceChart.tsx';
 import { useQuote } from './quotes.ts';
 
@@ -113,6 +114,7 @@ export function ChartPanel({ instrument, marketOpen, onTrade, fill = false }: Ch
           data={CHART_INTERVALS.map((v) => ({ value: v, label: INTERVAL_LABELS[v] }))}
           style={{ marginLeft: 'auto' }}
         />
+        <OneClickSwitch />
         {!marketOpen && (
           <Badge color="gray" variant="light">
             {t('Market Closed')}

@@ -13,6 +13,7 @@ import { PositionsPanel } from './PositionsPanel.tsx';
 import { needsKyc } from '../money/KycNotice.tsx';
 import { PricingPlanPanel } from './PricingPlanPanel.tsx';
 import { TerminalLayout } from './TerminalLayout.tsx';
+import { useOneClickTrade } from './useOneClickTrade.ts';
 
 // The order dialog (and its number inputs) loads on the first Buy or Sell, not with the dashboard.
 const OrderDialog = lazy(() => import('./OrderDialog.tsx').then((m) => ({ default: m.OrderDialog })));
@@ -39,7 +40,14 @@ export function DashboardPage() {
   const digitsOf = useCallback((name: string) => byName.get(name)?.digits, [byName]);
   // Stable handlers keep the instrument rows from re-rendering on every price batch.
   const onSelect = useCallback((i: InstrumentDto) => setSelected(i.name), []);
-  const onTrade = useCallback((side: Side, i: InstrumentDto) => setTrade({ side, name: i.name }), []);
+  const oneClick = useOneClickTrade();
+  // With one-click trading on (and an amount already used on the instrument) the order goes out with no dialog.
+  const onTrade = useCallback(
+    (side: Side, i: InstrumentDto) => {
+      if (!oneClick(side, i)) setTrade({ side, name: i.name });
+    },
+    [oneClick],
+  );
 
   const chartInstrument = byName.get(selected) ?? list[0];
   const tradeInstrument = trade ? byName.get(trade.name) : undefined;
