@@ -65,6 +65,24 @@ describe('AlertBook', () => {
     );
   });
 
+  it('loads in steps to the same book as in one go, pausing between steps', async () => {
+    const entries = fc.sample(entry, 500).map((e, i) => ({ ...e, id: i + 1 }));
+    const whole = new AlertBook();
+    whole.load(entries);
+    const stepped = new AlertBook();
+    let pauses = 0;
+    await stepped.loadInSteps(entries, async () => {
+      pauses++;
+    });
+    expect(pauses).toBeGreaterThan(1);
+    expect(stepped.size).toBe(whole.size);
+    for (const id of [1, 2, 3]) {
+      const bid = 0.9 + id / 20;
+      const ids = (b: AlertBook) => b.takeCrossed(id, bid, bid + 0.01).map((e) => e.id);
+      expect(ids(stepped)).toEqual(ids(whole));
+    }
+  });
+
   it('an edit moves an alert: the old level no longer fires it', () => {
     const book = new AlertBook();
     book.upsert({ id: 1, instrumentId: 7, side: 'bid', condition: 'above', price: 1.1 });

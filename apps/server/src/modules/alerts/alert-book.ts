@@ -59,6 +59,20 @@ class Bucket {
   }
 }
 
+/** A bucket from one slot's alerts, sorted by key (minus the price for `above`, the price for `below`) then id. */
+function sortedBucket(items: AlertEntry[]): Bucket {
+  items.sort((x, y) => keyOf(x) - keyOf(y) || x.id - y.id);
+  const b = new Bucket();
+  for (const e of items) {
+    b.keys.push(keyOf(e));
+    b.entries.push(e);
+  }
+  return b;
+}
+
+/** Alerts grouped by in `pause`-separated steps of this many. */
+const STEP = 50_000;
+
 const slotOf = (e: Pick<AlertEntry, 'side' | 'condition'>): number =>
   (e.side === 'bid' ? 0 : 2) + (e.condition === 'above' ? 0 : 1);
 const keyOf = (e: Pick<AlertEntry, 'condition' | 'price'>): number => (e.condition === 'above' ? -e.price : e.price);
@@ -128,27 +142,44 @@ export class AlertBook {
 
   /** Replaces the whole book (start, takeover): one sort per bucket instead of an insert per alert. */
   load(entries: readonly AlertEntry[]): void {
+    const lists = new Map<number, AlertEntry[][]>();
     this.byInstrument.clear();
     this.byId.clear();
-    const lists = new Map<number, Array<Array<{ key: number; e: AlertEntry }>>>();
-    for (const e of entries) {
+    this.group(entries, 0, entries.length, lists);
+    for (const [instrumentId, l] of lists) this.byInstrument.set(instrumentId, l.map(sortedBucket));
+  }
+
+  /**
+   * The same in steps (50,000 alerts grouped, or one bucket sorted, at a time) with `pause()` between them, so a
+   * million alerts never hold the event loop (ticks, requests) for long. The book is incomplete until it resolves:
+   * callers fill a new book and swap.
+   */
+  async loadInSteps(entries: readonly AlertEntry[], pause: () => Promise<void>): Promise<void> {
+    const lists = new Map<number, AlertEntry[][]>();
+    this.byInstrument.clear();
+    this.byId.clear();
+    for (let from = 0; from < entries.length; from += STEP) {
+      this.group(entries, from, Math.min(from + STEP, entries.length), lists);
+      await pause();
+    }
+    for (const [instrumentId, l] of lists) {
+      const buckets: Bucket[] = [];
+      for (const items of l) {
+        buckets.push(sortedBucket(items));
+        await pause();
+      }
+      this.byInstrument.set(instrumentId, buckets);
+    }
+  }
+
+  private group(entries: readonly AlertEntry[], from: number, to: number, lists: Map<number, AlertEntry[][]>): void {
+    for (let i = from; i < to; i++) {
+      const e = entries[i];
       if (this.byId.has(e.id)) continue;
       this.byId.set(e.id, e);
       let l = lists.get(e.instrumentId);
       if (!l) lists.set(e.instrumentId, (l = [[], [], [], []]));
-      l[slotOf(e)].push({ key: keyOf(e), e });
-    }
-    for (const [instrumentId, l] of lists) {
-      const buckets = l.map((items) => {
-        items.sort((a, b) => a.key - b.key || a.e.id - b.e.id);
-        const b = new Bucket();
-        for (const { key, e } of items) {
-          b.keys.push(key);
-          b.entries.push(e);
-        }
-        return b;
-      });
-      this.byInstrument.set(instrumentId, buckets);
+      l[slotOf(e)].push(e);
     }
   }
 

@@ -38,7 +38,7 @@ const isEntry = (e: unknown): e is AlertEntry => {
  * update in the database (modules/alerts/fire.ts), so a stale book, a takeover or two instances never fire twice.
  */
 export class AlertWatcher implements AlertHooks {
-  readonly book = new AlertBook();
+  private current = new AlertBook();
   /** Alerts taken out of the book by a tick and not yet settled in the database. */
   private readonly firing = new Map<number, AlertEntry>();
   private readonly inFlight = new Set<Promise<unknown>>();
@@ -53,6 +53,11 @@ export class AlertWatcher implements AlertHooks {
     console.error(`price alert ${alertId}: firing failed`, err);
 
   constructor(private readonly ctx: () => Ctx) {}
+
+  /** The active alerts this instance holds. */
+  get book(): AlertBook {
+    return this.current;
+  }
 
   async start(): Promise<void> {
     const { market, cluster } = this.ctx();
@@ -136,23 +141,28 @@ export class AlertWatcher implements AlertHooks {
     return next;
   }
 
+  /**
+   * Reads the active alerts and builds a new book from them beside the current one (one instrument at a time, so
+   * ticks keep flowing), then swaps. Every change told meanwhile is newer than the read and wins: the swap takes
+   * those alerts as the current book holds them, and leaves out the ones firing.
+   */
   private async load(): Promise<void> {
     const journal = new Set<number>();
     this.journal = journal;
-    let rows: AlertRow[];
     try {
-      rows = await this.ctx().db.select().from(priceAlerts).where(isNull(priceAlerts.firedAt));
+      const rows = await this.ctx().db.select().from(priceAlerts).where(isNull(priceAlerts.firedAt));
+      const next = new AlertBook();
+      await next.loadInSteps(rows.map(entryOf), () => new Promise((resolve) => setImmediate(resolve)));
+      for (const id of journal) {
+        const e = this.current.get(id);
+        if (e) next.upsert(e);
+        else next.remove(id);
+      }
+      for (const id of this.firing.keys()) next.remove(id);
+      this.current = next;
     } finally {
       this.journal = null;
     }
-    const entries: AlertEntry[] = [];
-    for (const r of rows) if (!journal.has(r.id) && !this.firing.has(r.id)) entries.push(entryOf(r));
-    // What changed during the read is already in the book as it now stands.
-    for (const id of journal) {
-      const e = this.book.get(id);
-      if (e) entries.push(e);
-    }
-    this.book.load(entries);
   }
 
   // ---- ticks --------------------------------------------------------------------------------------------------------
