@@ -3,7 +3,7 @@ import { and, eq, like, sql } from 'drizzle-orm';
 import { type AlertDto, MAX_ACTIVE_ALERTS, dec } from '@platform/domain';
 import { createTestApp, DEMO, newVerifiedCustomer, signIn, type TestApp } from '../../../test/helpers.ts';
 import { mailOutbox, notifications, priceAlerts, users } from '../../db/schema.ts';
-import { alertMailKey, fireAlert, queueMissedAlertMail } from './fire.ts';
+import { alertMailKey, fireAlerts, queueMissedAlertMail } from './fire.ts';
 import { AlertWatcher, entryOf } from './watch.ts';
 
 let t: TestApp;
@@ -45,6 +45,8 @@ const quote = async (bid: string, ask: string, instrument = EUR) => {
   await watcher.idle();
   await t.ctx.jobs.idle();
 };
+const fireOne = async (e: ReturnType<typeof entryOf>, q: { bid: number; ask: number }) =>
+  (await fireAlerts(t.ctx, [e], q, DIGITS))[0] ?? null;
 const alertNotices = async (userId: number) =>
   t.ctx.db
     .select()
@@ -240,6 +242,24 @@ describe('firing', () => {
     expect(watcher.book.get(up.id)).toBeUndefined();
   });
 
+  it('fires every alert one tick crosses, each for its owner, in one go', async () => {
+    await quote('1.10000', '1.10020');
+    const mine = await create({ side: 'bid', condition: 'below', price: '1.09900' });
+    const mine2 = await create({ side: 'ask', condition: 'below', price: '1.09950' });
+    const theirs = await create({ side: 'bid', condition: 'below', price: '1.09850' }, other);
+    const untouched = await create({ side: 'bid', condition: 'below', price: '1.09000' }, other);
+    const [mineBefore, theirsBefore] = [(await alertNotices(clientId)).length, (await alertNotices(otherId)).length];
+    await quote('1.09800', '1.09820');
+    expect((await byId(mine.id))?.status).toBe('fired');
+    expect((await byId(mine2.id))?.fired_price).toBe('1.0982');
+    const theirList = await list(other);
+    expect(theirList.find((a) => a.id === theirs.id)?.status).toBe('fired');
+    expect(theirList.find((a) => a.id === untouched.id)?.status).toBe('active');
+    expect((await alertNotices(clientId)).length).toBe(mineBefore + 2);
+    expect((await alertNotices(otherId)).length).toBe(theirsBefore + 1);
+    await api('DELETE', `/${untouched.id}`, other);
+  });
+
   it('fires at the first price after a gap, and reports that price', async () => {
     await quote('1.10000', '1.10020');
     const down = await create({ side: 'ask', condition: 'below', price: '1.09500' });
@@ -278,13 +298,13 @@ describe('firing', () => {
     const [row] = await t.ctx.db.select().from(priceAlerts).where(eq(priceAlerts.id, a.id));
     const entry = entryOf(row);
     // Not met by the quote given: nothing happens.
-    expect(await fireAlert(t.ctx, entry, { bid: 1.1015, ask: 1.1017 }, DIGITS)).toBeNull();
+    expect(await fireOne(entry, { bid: 1.1015, ask: 1.1017 })).toBeNull();
     const hits = await Promise.all([
-      fireAlert(t.ctx, entry, { bid: 1.1021, ask: 1.1023 }, DIGITS),
-      fireAlert(t.ctx, entry, { bid: 1.1022, ask: 1.1024 }, DIGITS),
+      fireOne(entry, { bid: 1.1021, ask: 1.1023 }),
+      fireOne(entry, { bid: 1.1022, ask: 1.1024 }),
     ]);
     expect(hits.filter(Boolean).length).toBe(1);
-    expect(await fireAlert(t.ctx, entry, { bid: 1.103, ask: 1.1032 }, DIGITS)).toBeNull();
+    expect(await fireOne(entry, { bid: 1.103, ask: 1.1032 })).toBeNull();
     const notices = (await alertNotices(clientId)).filter((n) => n.description?.includes('above 1.10200'));
     expect(notices.length).toBe(1);
     watcher.removed(a.id);
@@ -296,7 +316,7 @@ describe('firing', () => {
     const [row] = await t.ctx.db.select().from(priceAlerts).where(eq(priceAlerts.id, a.id));
     const stale = entryOf(row);
     await api('PUT', `/${a.id}`, client, { instrument: EUR, side: 'bid', condition: 'above', price: '1.12000' });
-    expect(await fireAlert(t.ctx, stale, { bid: 1.1025, ask: 1.1027 }, DIGITS)).toBeNull();
+    expect(await fireOne(stale, { bid: 1.1025, ask: 1.1027 })).toBeNull();
     expect((await byId(a.id))?.status).toBe('active');
   });
 

@@ -1,9 +1,9 @@
 import { and, eq, gt, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import { dec } from '@platform/domain';
 import type { AppContext } from '../../context.ts';
-import { mailOutbox, priceAlerts, users } from '../../db/schema.ts';
+import { mailOutbox, notifications, priceAlerts, users } from '../../db/schema.ts';
 import type { JobPayloads } from '../../jobs/queue.ts';
-import { emitNotification, insertNotification } from '../notifications/service.ts';
+import { emitNotification, notificationDto } from '../notifications/service.ts';
 import { getBranding } from '../settings/service.ts';
 import type { AlertEntry } from './alert-book.ts';
 import type { AlertRow } from './hooks.ts';
@@ -33,55 +33,65 @@ const mailOf = (row: AlertRow): AlertMail => ({
 });
 
 /**
- * Fires one alert the watcher saw crossed, at most once: the conditional update takes only a row that is still
- * active and whose definition (possibly edited since the watcher read it) this quote meets, and the client's
- * notification is written in the same transaction. Then, after the commit: the `user:{id}` notification (toast),
- * `alertsChanged`, and the mail job when the client asked for email. Returns the fired row, or null when there was
- * nothing to fire (fired, edited or deleted meanwhile).
+ * Fires the alerts of one instrument a tick crossed, each at most once: one conditional update takes only the rows
+ * still active whose definition (possibly edited since the watcher read it) this quote meets, and the clients'
+ * notifications are written in the same transaction. Then, after the commit: each `user:{id}` notification (toast),
+ * `alertsChanged`, and the mail jobs of those who asked for email. Returns the rows fired; an alert missing from them
+ * had nothing to fire (fired, edited or deleted meanwhile).
  */
-export async function fireAlert(
+export async function fireAlerts(
   ctx: Ctx,
-  entry: AlertEntry,
+  entries: readonly AlertEntry[],
   quote: { bid: number; ask: number },
   digits: number,
-): Promise<AlertRow | null> {
+): Promise<AlertRow[]> {
+  if (entries.length === 0) return [];
   const bid = quote.bid.toFixed(digits);
   const ask = quote.ask.toFixed(digits);
   const observed = sql`(case when ${priceAlerts.side} = 'bid' then ${bid}::numeric else ${ask}::numeric end)`;
+  const ids = entries.map((e) => e.id);
   const fired = await ctx.db.transaction(async (tx) => {
-    const [row] = await tx
+    const rows = await tx
       .update(priceAlerts)
       // Milliseconds: the time a JS Date holds exactly, so the mail key built from it is the same on every read.
       .set({ firedAt: sql`date_trunc('milliseconds', now())`, firedPrice: observed })
       .where(
         and(
-          eq(priceAlerts.id, entry.id),
+          inArray(priceAlerts.id, ids),
           isNull(priceAlerts.firedAt),
           sql`case when ${priceAlerts.condition} = 'above' then ${priceAlerts.price} <= ${observed} else ${priceAlerts.price} >= ${observed} end`,
         ),
       )
       .returning();
-    if (!row) return null;
-    const label = instrumentLabel(row.instrument);
-    const side = row.side === 'bid' ? 'Bid' : 'Ask';
-    const moved = row.condition === 'above' ? 'rose to' : 'fell to';
-    const notice = await insertNotification(tx, row.userId, {
-      title: `Price alert: ${label}`,
-      description: `${side} ${moved} ${dec(row.firedPrice!).toFixed(digits)} (your alert: ${row.condition} ${dec(row.price).toFixed(digits)}).`,
-      url: '/dashboard',
-    });
-    return { row, notice };
+    if (rows.length === 0) return [];
+    const notices = await tx
+      .insert(notifications)
+      .values(rows.map((r) => ({ userId: r.userId, ...noticeOf(r, digits) })))
+      .returning();
+    return rows.map((row, i) => ({ row, notice: notificationDto(notices[i]) }));
   });
-  if (!fired) return null;
-  const { row, notice } = fired;
-  emitNotification(ctx, row.userId, notice);
-  ctx.realtime.toUser(row.userId, 'alertsChanged', { alertId: row.id, fired: true });
+  for (const { row, notice } of fired) {
+    emitNotification(ctx, row.userId, notice);
+    ctx.realtime.toUser(row.userId, 'alertsChanged', { alertId: row.id, fired: true });
+  }
   // The fire stands even if queueing fails; the next leader's start queues the mail it finds missing.
-  if (row.email)
-    await ctx.jobs
-      .send('mail.price-alert', mailOf(row))
-      .catch((err: unknown) => console.error(`price alert ${row.id}: queueing its mail failed`, err));
-  return row;
+  for (const { row } of fired)
+    if (row.email)
+      await ctx.jobs
+        .send('mail.price-alert', mailOf(row))
+        .catch((err: unknown) => console.error(`price alert ${row.id}: queueing its mail failed`, err));
+  return fired.map((f) => f.row);
+}
+
+/** What the client's notification says: the instrument, the price that met the alert, and the alert. */
+function noticeOf(row: AlertRow, digits: number): { title: string; description: string; url: string } {
+  const side = row.side === 'bid' ? 'Bid' : 'Ask';
+  const moved = row.condition === 'above' ? 'rose to' : 'fell to';
+  return {
+    title: `Price alert: ${instrumentLabel(row.instrument)}`,
+    description: `${side} ${moved} ${dec(row.firedPrice ?? '0').toFixed(digits)} (your alert: ${row.condition} ${dec(row.price).toFixed(digits)}).`,
+    url: '/dashboard',
+  };
 }
 
 /**

@@ -3,13 +3,13 @@ import type { AppContext } from '../../context.ts';
 import { priceAlerts } from '../../db/schema.ts';
 import type { Quote } from '../../market/price-book.ts';
 import { AlertBook, type AlertEntry } from './alert-book.ts';
-import { fireAlert, queueMissedAlertMail } from './fire.ts';
+import { fireAlerts, queueMissedAlertMail } from './fire.ts';
 import type { AlertHooks, AlertRow } from './hooks.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'market' | 'realtime' | 'cluster' | 'jobs'>;
 
 /** An alert change committed on another instance (JSON over the cluster bus). */
-type PeerMessage = { op: 'upsert'; alert: AlertEntry } | { op: 'remove'; alertId: number };
+type PeerMessage = { op: 'upsert'; alert: AlertEntry } | { op: 'remove'; alertIds: number[] };
 
 export const entryOf = (r: AlertRow): AlertEntry => ({
   id: r.id,
@@ -49,8 +49,8 @@ export class AlertWatcher implements AlertHooks {
   private stopped = false;
   private detach: Array<() => void> = [];
   /** Failed fires, for logs and tests; the alert goes back into the book and is tried again on its next tick. */
-  onError: (err: unknown, alertId: number) => void = (err, alertId) =>
-    console.error(`price alert ${alertId}: firing failed`, err);
+  onError: (err: unknown, alertIds: number[]) => void = (err, alertIds) =>
+    console.error(`price alerts ${alertIds.join(', ')}: firing failed`, err);
 
   constructor(private readonly ctx: () => Ctx) {}
 
@@ -64,7 +64,11 @@ export class AlertWatcher implements AlertHooks {
     await this.reload();
     this.detach.push(cluster.bus.subscribe('alerts', (m) => this.onPeer(m as PeerMessage)));
     this.detach.push(market.book.onTicks((changed) => this.onTicks(changed)));
-    cluster.leadership.onChange((leader) => (leader ? this.takeOver() : this.standDown()));
+    cluster.leadership.onChange((leader) =>
+      leader
+        ? this.takeOver().catch((err: unknown) => console.error('price alerts: taking over failed', err))
+        : this.standDown(),
+    );
     if (cluster.leadership.isLeader) await this.lead();
   }
 
@@ -110,12 +114,13 @@ export class AlertWatcher implements AlertHooks {
 
   removed(alertId: number): void {
     this.applyRemove(alertId);
-    this.ctx().cluster.bus.publish('alerts', { op: 'remove', alertId } satisfies PeerMessage);
+    this.ctx().cluster.bus.publish('alerts', { op: 'remove', alertIds: [alertId] } satisfies PeerMessage);
   }
 
   private onPeer(m: PeerMessage): void {
     if (m.op === 'upsert' && isEntry(m.alert)) this.applyUpsert(m.alert);
-    else if (m.op === 'remove' && typeof m.alertId === 'number') this.applyRemove(m.alertId);
+    else if (m.op === 'remove' && Array.isArray(m.alertIds))
+      for (const id of m.alertIds) if (typeof id === 'number') this.applyRemove(id);
   }
 
   private applyUpsert(alert: AlertEntry): void {
@@ -193,26 +198,36 @@ export class AlertWatcher implements AlertHooks {
     const instrument = market.instruments.byIdOf(instrumentId);
     // A closed market's held price is no tick: its alerts wait for the first price after the open.
     if (!instrument || !market.isOpen(instrument.category)) return;
-    for (const alert of this.book.takeCrossed(instrumentId, q.bid, q.ask)) this.fire(alert, q, instrument.digits);
+    const crossed = this.book.takeCrossed(instrumentId, q.bid, q.ask);
+    if (crossed.length > 0) this.fire(crossed, q, instrument.digits);
   }
 
-  private fire(alert: AlertEntry, q: Pick<Quote, 'bid' | 'ask'>, digits: number): void {
-    this.firing.set(alert.id, alert);
-    const settled = () => {
-      const mine = this.firing.get(alert.id) === alert;
-      if (mine) this.firing.delete(alert.id);
+  /** One transaction for the alerts of an instrument one tick crossed. */
+  private fire(alerts: AlertEntry[], q: Pick<Quote, 'bid' | 'ask'>, digits: number): void {
+    for (const a of alerts) this.firing.set(a.id, a);
+    // Each alert's own: true unless an edit or delete replaced it while it fired.
+    const settled = (a: AlertEntry) => {
+      const mine = this.firing.get(a.id) === a;
+      if (mine) this.firing.delete(a.id);
       return mine;
     };
-    const p = fireAlert(this.ctx(), alert, { bid: q.bid, ask: q.ask }, digits)
-      .then((row) => {
-        settled();
-        // The others drop it from their books; nothing was fired means the database holds no such active alert.
-        if (row) this.ctx().cluster.bus.publish('alerts', { op: 'remove', alertId: alert.id } satisfies PeerMessage);
+    const p = fireAlerts(this.ctx(), alerts, { bid: q.bid, ask: q.ask }, digits)
+      .then((rows) => {
+        for (const a of alerts) settled(a);
+        // The others drop them from their books; an alert not fired is not active in that form in the database.
+        if (rows.length > 0)
+          this.ctx().cluster.bus.publish('alerts', {
+            op: 'remove',
+            alertIds: rows.map((r) => r.id),
+          } satisfies PeerMessage);
       })
       .catch((err: unknown) => {
-        // Neither edited nor deleted meanwhile: back into the book, to be tried on its next tick.
-        if (settled() && !this.book.get(alert.id) && !this.stopped) this.book.upsert(alert);
-        this.onError(err, alert.id);
+        // Back into the book, to be tried on the next tick, unless edited or deleted meanwhile.
+        for (const a of alerts) if (settled(a) && !this.book.get(a.id) && !this.stopped) this.book.upsert(a);
+        this.onError(
+          err,
+          alerts.map((a) => a.id),
+        );
       })
       .finally(() => this.inFlight.delete(p));
     this.inFlight.add(p);
