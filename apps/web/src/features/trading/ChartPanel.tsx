@@ -6,6 +6,7 @@ import { formatPrice, pairLabel } from './figures.ts';
 import { OneClickSwitch } from './OneClickSwitch.tsx';
 import { PriceChart } from './PriceChart.tsx';
 import { useQuote } from './quotes.ts';
+import { useChartOrders } from './useChartOrders.ts';
 
 export interface ChartPanelProps {
   instrument: InstrumentDto;
@@ -85,12 +86,16 @@ function useChartInterval(): [ChartInterval, (v: ChartInterval) => void] {
   return [interval, choose];
 }
 
-/** The selected instrument's chart (daily by default, other timeframes on demand) with floating SELL (bid) and BUY (ask) buttons (spec §2). */
+/**
+ * The selected instrument's chart (daily by default, other timeframes on demand) with floating SELL (bid) and BUY (ask)
+ * buttons (spec §2), the one-click trading switch, and the lines of the trader's positions and pending orders.
+ */
 export function ChartPanel({ instrument, marketOpen, onTrade, fill = false }: ChartPanelProps) {
   const { t } = useTranslation();
   const quote = useQuote(instrument.name);
   const disabled = !instrument.tradable || !marketOpen || !quote;
   const [interval, setInterval] = useChartInterval();
+  const { lines, onLineDrop } = useChartOrders(instrument);
   return (
     <Paper
       withBorder
@@ -132,6 +137,8 @@ export function ChartPanel({ instrument, marketOpen, onTrade, fill = false }: Ch
           digits={instrument.digits}
           interval={interval}
           height={fill ? '100%' : 'clamp(320px, 52vh, 560px)'}
+          lines={lines}
+          onLineDrop={onLineDrop}
         />
         <Group gap="xs" pos="absolute" top={12} left={12} style={{ zIndex: 3 }}>
           <PriceButton

@@ -12,7 +12,9 @@ import {
 import { CHART_INTERVAL_SPECS, type Candle, type ChartInterval } from '@platform/domain';
 import { useCandles } from './api.ts';
 import { liveBar } from './chartBars.ts';
+import type { ChartLine } from './chartLines.ts';
 import { useQuote } from './quotes.ts';
+import { useChartLines, type LineDropHandler } from './useChartLines.ts';
 
 export interface PriceChartProps {
   /** Instrument name, e.g. USD_CNH. */
@@ -22,15 +24,22 @@ export interface PriceChartProps {
   height: number | string;
   /** Bar length (daily by default, spec §2). */
   interval?: ChartInterval;
+  /** Horizontal lines (positions' entries, SL/TP, pending orders); those with a target can be dragged. */
+  lines?: readonly ChartLine[];
+  /** A dragged line's new price; a rejection puts the line back. */
+  onLineDrop?: LineDropHandler;
 }
+
+const NO_LINES: readonly ChartLine[] = [];
 
 const toBar = (c: Candle) => ({ ...c, time: c.time as UTCTimestamp });
 
 /**
  * Candles of one instrument from our candles API (daily unless another timeframe is chosen), dark, with the last bar
- * following the live bid. The symbol is chosen by the page (the chart itself offers no symbol change).
+ * following the live bid. The symbol is chosen by the page (the chart itself offers no symbol change). Lines of the
+ * trader's positions and pending orders are drawn on it, the SL/TP and pending ones draggable.
  */
-export function PriceChart({ symbol, digits, height, interval = '1d' }: PriceChartProps) {
+export function PriceChart({ symbol, digits, height, interval = '1d', lines = NO_LINES, onLineDrop }: PriceChartProps) {
   const { t } = useTranslation();
   const theme = useMantineTheme();
   const containerRef = useRef<HTMLDivElement>(null);
@@ -73,6 +82,8 @@ export function PriceChart({ symbol, digits, height, interval = '1d' }: PriceCha
       seriesRef.current = null;
     };
   }, [theme]);
+
+  useChartLines(containerRef, chartRef, seriesRef, lines, digits, onLineDrop);
 
   useEffect(() => {
     seriesRef.current?.applyOptions({ priceFormat: { type: 'price', precision: digits, minMove: 1 / 10 ** digits } });
