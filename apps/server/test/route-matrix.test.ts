@@ -138,6 +138,11 @@ const EXPECTED: Record<string, RouteAccess> = {
   'DELETE /api/admin/instruments/:id': [1],
   // simulated feed control
   'POST /api/admin/simulator/price': [1],
+  // price alerts
+  'GET /api/dashboard/alerts': [3],
+  'POST /api/dashboard/alerts': [3],
+  'PUT /api/dashboard/alerts/:id': [3],
+  'DELETE /api/dashboard/alerts/:id': [3],
   // files
   'GET /api/files/:id': 'public',
   // gateways and external payments
