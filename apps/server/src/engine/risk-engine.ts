@@ -1,15 +1,7 @@
-import { resolveStopout } from '@platform/domain';
 import type { RiskAction, RiskBlockView, RiskPosition, RiskWalletState } from './risk-types.ts';
 import { Block, CLOSING, CLOSING_STOPOUT, grow, OPEN } from './risk-block.ts';
-import {
-  exitReason,
-  sweepBlock,
-  sweepBlockLevels,
-  sweepUnquoted,
-  tickBlock,
-  tickBlockLevels,
-  type WalletColumns,
-} from './risk-loops.ts';
+import { exitReason, sweepBlock, sweepBlockLevels, sweepUnquoted, tickBlock, tickBlockLevels } from './risk-loops.ts';
+import { RiskWallets } from './risk-wallets.ts';
 
 export type { RiskAction, RiskBlockView, RiskPosition, RiskReason, RiskWalletState } from './risk-types.ts';
 
@@ -20,7 +12,7 @@ export type { RiskAction, RiskBlockView, RiskPosition, RiskReason, RiskWalletSta
  * removePosition / releaseClosing / setWalletBalance.
  *
  * Layout: positions in blocks of columns, one per (instrument, side, conversion slot), and a small hot record per
- * wallet; risk-block.ts describes it, risk-loops.ts holds the loops over it.
+ * wallet; risk-block.ts describes it, risk-loops.ts holds the loops over it, risk-wallets.ts the wallets.
  *
  * Numbers are doubles. That is enough to decide when to close:
  * - Prices reach the engine as doubles parsed from decimal text with at most 8 decimals (the price book rounds them
@@ -32,16 +24,9 @@ export type { RiskAction, RiskBlockView, RiskPosition, RiskReason, RiskWalletSta
  *   exactly the decimal answer, including the "reaches" (equal) case.
  * - P/L, equity and margin level are sums and products, so they carry rounding errors of a few 1e-16 of the
  *   magnitudes involved; the stop-out decision can only differ from the decimal one when the margin level is within
- *   that hair of the threshold (see TIE), and the close itself is computed in decimal by the order service. The
- *   sweep recomputes the P/L from scratch, which also removes the drift of the incremental sums.
+ *   that hair of the threshold (see TIE in risk-wallets.ts), and the close itself is computed in decimal by the order
+ *   service. The sweep recomputes the P/L from scratch, which also removes the drift of the incremental sums.
  */
-
-/**
- * A margin level exactly at the stop-out in decimal can come out a hair above it in doubles (1.0 → 0.9413 on 10 000
- * gives a P/L of −586.9999999999998, not −587). The spec closes "at or below", so the comparison allows a billionth
- * of the level: exact ties close, and nothing closes earlier by more than that (well under a cent of equity).
- */
-const TIE = 1 + 1e-9;
 
 const NONE: readonly RiskAction[] = Object.freeze([]);
 
@@ -65,25 +50,8 @@ export class RiskEngine {
   private nextPid = 0;
   private readonly pidOfOrder = new Map<number, number>();
 
-  // Wallets in slots. wHot holds [P/L sum, stop-out limit] per wallet; the rest is read off the hot path.
-  private wN = 0;
-  private wHot = new Float64Array(1024 * 2);
-  private wMargin = new Float64Array(1024);
-  private wBalance = new Float64Array(1024);
-  private wId = new Float64Array(1024);
-  private wStopout = new Float64Array(1024);
-  /** 1 while a stop-out close of this wallet is in flight: the next one is decided after it lands (checkWallet). */
-  private wInflight = new Uint8Array(1024);
-  /** Tick stamp, so a wallet in danger is looked at once per tick. */
-  private wStamp = new Int32Array(1024);
-  private wList: number[][] = [];
-  private readonly slotOfWallet = new Map<number, number>();
-  private candidates = new Int32Array(1024);
-  /** The sweep's P/L sums per wallet. */
-  private wSum = new Float64Array(1024);
-  private stamp = 0;
-  /** The wallet columns the tick loops update, in one object (replaced with the arrays when the wallets grow). */
-  private tickColumns: WalletColumns = { hot: this.wHot, stamp: this.wStamp, candidates: this.candidates };
+  /** Wallets in slots, with the hot record the tick loops update (risk-wallets.ts). */
+  private readonly w = new RiskWallets();
 
   /** Inverse conversion rates by slot (a product is cheaper than a division); NaN until set. */
   private invConv = new Float64Array(64).fill(NaN);
@@ -104,17 +72,7 @@ export class RiskEngine {
 
   /** Creates or updates a wallet. `stopoutPercent` null or 0 means the default (50, spec §9). */
   upsertWallet(walletId: number, w: { balance: number; stopoutPercent: number | null }): void {
-    let slot = this.slotOfWallet.get(walletId);
-    if (slot === undefined) {
-      slot = this.wN++;
-      if (slot === this.wId.length) this.growWallets();
-      this.slotOfWallet.set(walletId, slot);
-      this.wId[slot] = walletId;
-      this.wList.push([]);
-    }
-    this.wBalance[slot] = w.balance;
-    this.wStopout[slot] = resolveStopout(w.stopoutPercent);
-    this.refreshLimit(slot);
+    this.w.upsert(walletId, w.balance, w.stopoutPercent);
   }
 
   /**
@@ -122,29 +80,12 @@ export class RiskEngine {
    * not know. It does not re-evaluate the wallet: call checkWallet when a lower balance may cross the stop-out.
    */
   setWalletBalance(walletId: number, balance: number): boolean {
-    const slot = this.slotOfWallet.get(walletId);
-    if (slot === undefined) return false;
-    this.wBalance[slot] = balance;
-    this.refreshLimit(slot);
-    return true;
+    return this.w.setBalance(walletId, balance);
   }
 
   /** Balance, used margin, P/L sum, equity and margin level of a wallet, or null when unknown. */
   walletState(walletId: number): RiskWalletState | null {
-    const w = this.slotOfWallet.get(walletId);
-    if (w === undefined) return null;
-    const balance = this.wBalance[w];
-    const margin = this.wMargin[w];
-    const pl = this.wHot[w * 2];
-    const equity = balance + pl;
-    return {
-      balance,
-      margin,
-      pl,
-      equity,
-      marginLevel: margin > 0 ? (equity / margin) * 100 : null,
-      positions: this.wList[w].length,
-    };
+    return this.w.state(walletId);
   }
 
   /**
@@ -153,8 +94,8 @@ export class RiskEngine {
    * stop-out close is still in flight, or when every position is already closing.
    */
   checkWallet(walletId: number): RiskAction | null {
-    const w = this.slotOfWallet.get(walletId);
-    if (w === undefined || !(this.wHot[w * 2] <= this.wHot[w * 2 + 1])) return null;
+    const w = this.w.slotOf(walletId);
+    if (w === undefined || !this.w.inDanger(w)) return null;
     return this.stopOut(w);
   }
 
@@ -182,7 +123,7 @@ export class RiskEngine {
    */
   addPosition(p: RiskPosition): void {
     if (this.pidOfOrder.has(p.orderId)) throw new Error(`position ${p.orderId} is already tracked`);
-    const w = this.slotOfWallet.get(p.walletId);
+    const w = this.w.slotOf(p.walletId);
     if (w === undefined) throw new Error(`wallet ${p.walletId} is not tracked`);
     if (!(p.convSlot >= 0 && this.invConv[p.convSlot] > 0))
       throw new Error(`conversion slot ${p.convSlot} has no rate`);
@@ -218,12 +159,7 @@ export class RiskEngine {
     this.pidOfOrder.set(p.orderId, pid);
     this.n++;
 
-    const wl = this.wList[w];
-    this.pInWallet[pid] = wl.length;
-    wl.push(pid);
-    this.wMargin[w] += p.margin;
-    this.wHot[w * 2] += pl;
-    this.refreshLimit(w);
+    this.pInWallet[pid] = this.w.attach(w, pid, p.margin, pl);
   }
 
   /** Stops tracking a position (closed, or deleted by staff). Returns false when it was not tracked. */
@@ -232,18 +168,14 @@ export class RiskEngine {
     if (pid === undefined) return false;
     const blk = this.blocks[this.pBlock[pid]];
     const w = blk.wallet[this.pIndex[pid]];
-    if (this.pClosing[pid] === CLOSING_STOPOUT) this.wInflight[w] = 0;
+    if (this.pClosing[pid] === CLOSING_STOPOUT) this.w.inflight[w] = 0;
 
     const moved = blk.remove(this.pIndex[pid]);
     if (moved >= 0) this.pIndex[moved] = this.pIndex[pid];
 
-    const wl = this.wList[w];
     const iw = this.pInWallet[pid];
-    const lastOfWallet = wl.pop() as number;
-    if (lastOfWallet !== pid) {
-      wl[iw] = lastOfWallet;
-      this.pInWallet[lastOfWallet] = iw;
-    }
+    const movedInWallet = this.w.detach(w, iw);
+    if (movedInWallet >= 0) this.pInWallet[movedInWallet] = iw;
     this.pidOfOrder.delete(orderId);
     this.freePids.push(pid);
     this.n--;
@@ -267,7 +199,7 @@ export class RiskEngine {
     const reason = exitReason(blk.sign, close, this.pTp[pid], this.pSl[pid]);
     if (reason === null) return null;
     this.markClosing(pid, CLOSING);
-    return { orderId, walletId: this.wId[blk.wallet[this.pIndex[pid]]], reason, price: close };
+    return { orderId, walletId: this.w.id[blk.wallet[this.pIndex[pid]]], reason, price: close };
   }
 
   /** Makes a position eligible again after its close failed (market closed, database error). */
@@ -276,8 +208,7 @@ export class RiskEngine {
     if (pid === undefined) return false;
     if (this.pClosing[pid] === CLOSING_STOPOUT) {
       const w = this.blocks[this.pBlock[pid]].wallet[this.pIndex[pid]];
-      this.wInflight[w] = 0;
-      this.refreshLimit(w);
+      this.w.setInflight(w, false);
     }
     this.pClosing[pid] = OPEN;
     this.setBand(pid);
@@ -312,9 +243,9 @@ export class RiskEngine {
     if (blocks.length === 0) return NONE;
 
     this.out = null;
-    const stamp = this.nextStamp();
+    const stamp = this.w.nextStamp();
     let nc = 0;
-    const wallets = this.tickColumns;
+    const wallets = this.w.columns;
     for (let b = 0; b < blocks.length; b++) {
       const blk = blocks[b];
       if (blk.count === 0) continue;
@@ -326,10 +257,10 @@ export class RiskEngine {
           : tickBlockLevels(blk, close, f, wallets, stamp, nc, this.onLevel);
     }
     // A wallet is looked at again only if its sum went to or below its limit at its last update in this tick.
-    const { wHot, candidates } = this;
+    const { hot, candidates } = this.w;
     for (let c = 0; c < nc; c++) {
       const w = candidates[c];
-      if (wHot[w * 2] <= wHot[w * 2 + 1]) {
+      if (hot[w * 2] <= hot[w * 2 + 1]) {
         const a = this.stopOut(w);
         if (a !== null) (this.out ??= []).push(a);
       }
@@ -358,9 +289,9 @@ export class RiskEngine {
       }
     }
     // Summed into a dense scratch column (8 bytes per wallet instead of the 16 of the hot record): the sum is a
-    // random access per position and the smaller table keeps more of it in cache. Copied into wHot below.
-    const wSum = this.wSum;
-    wSum.fill(0, 0, this.wN);
+    // random access per position and the smaller table keeps more of it in cache. Copied into the hot record below.
+    const wSum = this.w.sum;
+    wSum.fill(0, 0, this.w.n);
     this.out = null;
     for (const blk of this.blocks) {
       if (blk.count === 0) continue;
@@ -370,10 +301,10 @@ export class RiskEngine {
       else if (close > blk.maxLo && close < blk.minHi) sweepBlock(blk, close, f, wSum);
       else sweepBlockLevels(blk, close, f, wSum, this.onLevel);
     }
-    const wHot = this.wHot;
+    const wHot = this.w.hot;
     // The limits stand: they follow balance, used margin, stop-out percent and in-flight state, which a sweep
     // does not change.
-    for (let w = 0; w < this.wN; w++) {
+    for (let w = 0; w < this.w.n; w++) {
       wHot[w * 2] = wSum[w];
       if (wHot[w * 2] <= wHot[w * 2 + 1]) {
         const a = this.stopOut(w);
@@ -410,7 +341,7 @@ export class RiskEngine {
     const reason = exitReason(blk.sign, close, this.pTp[pid], this.pSl[pid]);
     if (reason === null) return;
     this.markClosing(pid, CLOSING);
-    (this.out ??= []).push({ orderId: this.pOrder[pid], walletId: this.wId[blk.wallet[k]], reason, price: close });
+    (this.out ??= []).push({ orderId: this.pOrder[pid], walletId: this.w.id[blk.wallet[k]], reason, price: close });
   };
 
   /**
@@ -419,7 +350,7 @@ export class RiskEngine {
    * decides whether the next one must go.
    */
   private stopOut(w: number): RiskAction | null {
-    const wl = this.wList[w];
+    const wl = this.w.list[w];
     let worst = -1;
     let worstPl = Infinity;
     for (let k = 0; k < wl.length; k++) {
@@ -433,27 +364,15 @@ export class RiskEngine {
     }
     if (worst < 0) return null;
     this.markClosing(worst, CLOSING_STOPOUT);
-    this.wInflight[w] = 1;
-    this.refreshLimit(w);
+    this.w.setInflight(w, true);
     const blk = this.blocks[this.pBlock[worst]];
     const quoted = blk.sign > 0 ? this.iBid[blk.instrument] : this.iAsk[blk.instrument];
     return {
       orderId: this.pOrder[worst],
-      walletId: this.wId[w],
+      walletId: this.w.id[w],
       reason: 'stop_out',
       price: quoted === quoted ? quoted : blk.open[this.pIndex[worst]],
     };
-  }
-
-  /**
-   * The P/L sum at or below which the wallet stops out. With used margin m > 0, balance b and stop-out s %, the rule
-   * "equity ≤ 0 or equity ÷ m × 100 ≤ s" is equity ≤ s × m ÷ 100 (the first case is inside the second since s × m ≥ 0),
-   * that is P/L ≤ s × m ÷ 100 − b. −∞ (never) without used margin or while a stop-out close is in flight.
-   */
-  private refreshLimit(w: number): void {
-    const margin = this.wMargin[w];
-    this.wHot[w * 2 + 1] =
-      this.wInflight[w] !== 0 || !(margin > 0) ? -Infinity : (this.wStopout[w] * TIE * margin) / 100 - this.wBalance[w];
   }
 
   /**
@@ -463,7 +382,7 @@ export class RiskEngine {
    * removal follows a database close, so the short loop costs nothing that matters.
    */
   private resumWallet(w: number): void {
-    const wl = this.wList[w];
+    const wl = this.w.list[w];
     let margin = 0;
     let pl = 0;
     for (let k = 0; k < wl.length; k++) {
@@ -472,9 +391,7 @@ export class RiskEngine {
       margin += blk.margin[i];
       pl += blk.pl[i];
     }
-    this.wMargin[w] = margin;
-    this.wHot[w * 2] = pl;
-    this.refreshLimit(w);
+    this.w.setSums(w, margin, pl);
   }
 
   private markClosing(pid: number, state: number): void {
@@ -509,15 +426,6 @@ export class RiskEngine {
     return blk.id;
   }
 
-  private nextStamp(): number {
-    if (this.stamp === 0x7fffffff) {
-      // Stamps would wrap: start over from a clean slate so an old stamp can never match.
-      this.wStamp.fill(0);
-      this.stamp = 0;
-    }
-    return ++this.stamp;
-  }
-
   private ensureInstrument(i: number): void {
     if (i < this.iBid.length) return;
     const cap = Math.max(i + 1, 64, this.iBid.length * 2);
@@ -535,19 +443,5 @@ export class RiskEngine {
     this.pTp = grow(this.pTp, cap);
     this.pSl = grow(this.pSl, cap);
     this.pClosing = grow(this.pClosing, cap);
-  }
-
-  private growWallets(): void {
-    const cap = this.wId.length * 2;
-    this.wHot = grow(this.wHot, cap * 2);
-    this.wMargin = grow(this.wMargin, cap);
-    this.wBalance = grow(this.wBalance, cap);
-    this.wId = grow(this.wId, cap);
-    this.wStopout = grow(this.wStopout, cap);
-    this.wInflight = grow(this.wInflight, cap);
-    this.wStamp = grow(this.wStamp, cap);
-    this.candidates = grow(this.candidates, cap);
-    this.wSum = grow(this.wSum, cap);
-    this.tickColumns = { hot: this.wHot, stamp: this.wStamp, candidates: this.candidates };
   }
 }

@@ -1,0 +1,155 @@
+import { resolveStopout } from '@platform/domain';
+import { grow } from './risk-block.ts';
+import type { WalletColumns } from './risk-loops.ts';
+import type { RiskWalletState } from './risk-types.ts';
+
+/**
+ * A margin level exactly at the stop-out in decimal can come out a hair above it in doubles (1.0 → 0.9413 on 10 000
+ * gives a P/L of −586.9999999999998, not −587). The spec closes "at or below", so the comparison allows a billionth
+ * of the level: exact ties close, and nothing closes earlier by more than that (well under a cent of equity).
+ */
+const TIE = 1 + 1e-9;
+
+/**
+ * The risk engine's wallets, in slots (risk-block.ts describes the layout). `hot` holds [P/L sum, stop-out limit] per
+ * wallet, the record the tick loops update; the rest is read off the hot path. The engine owns the positions and
+ * tells this table what they add up to.
+ */
+export class RiskWallets {
+  n = 0;
+  hot = new Float64Array(1024 * 2);
+  margin = new Float64Array(1024);
+  balance = new Float64Array(1024);
+  id = new Float64Array(1024);
+  stopout = new Float64Array(1024);
+  /** 1 while a stop-out close of this wallet is in flight: the next one is decided after it lands (checkWallet). */
+  inflight = new Uint8Array(1024);
+  /** Tick stamp, so a wallet in danger is looked at once per tick. */
+  stamp = new Int32Array(1024);
+  /** The positions (pids) of each wallet. */
+  readonly list: number[][] = [];
+  candidates = new Int32Array(1024);
+  /** The sweep's P/L sums per wallet. */
+  sum = new Float64Array(1024);
+  /** The wallet columns the tick loops update, in one object (replaced with the arrays when the wallets grow). */
+  columns: WalletColumns = { hot: this.hot, stamp: this.stamp, candidates: this.candidates };
+  private readonly slotOfWallet = new Map<number, number>();
+  private lastStamp = 0;
+
+  slotOf(walletId: number): number | undefined {
+    return this.slotOfWallet.get(walletId);
+  }
+
+  /** Creates or updates a wallet and returns its slot. `stopoutPercent` null or 0 means the default (50, spec §9). */
+  upsert(walletId: number, balance: number, stopoutPercent: number | null): number {
+    let slot = this.slotOfWallet.get(walletId);
+    if (slot === undefined) {
+      slot = this.n++;
+      if (slot === this.id.length) this.grow();
+      this.slotOfWallet.set(walletId, slot);
+      this.id[slot] = walletId;
+      this.list.push([]);
+    }
+    this.balance[slot] = balance;
+    this.stopout[slot] = resolveStopout(stopoutPercent);
+    this.refreshLimit(slot);
+    return slot;
+  }
+
+  /** New balance of a known wallet; false for a wallet the engine does not know. */
+  setBalance(walletId: number, balance: number): boolean {
+    const slot = this.slotOfWallet.get(walletId);
+    if (slot === undefined) return false;
+    this.balance[slot] = balance;
+    this.refreshLimit(slot);
+    return true;
+  }
+
+  state(walletId: number): RiskWalletState | null {
+    const w = this.slotOfWallet.get(walletId);
+    if (w === undefined) return null;
+    const balance = this.balance[w];
+    const margin = this.margin[w];
+    const pl = this.hot[w * 2];
+    const equity = balance + pl;
+    return {
+      balance,
+      margin,
+      pl,
+      equity,
+      marginLevel: margin > 0 ? (equity / margin) * 100 : null,
+      positions: this.list[w].length,
+    };
+  }
+
+  /** Whether the wallet's P/L sum is at or below its stop-out limit. */
+  inDanger(w: number): boolean {
+    return this.hot[w * 2] <= this.hot[w * 2 + 1];
+  }
+
+  /** A position joins the wallet: returns its index in the wallet's list. */
+  attach(w: number, pid: number, margin: number, pl: number): number {
+    const wl = this.list[w];
+    const at = wl.length;
+    wl.push(pid);
+    this.margin[w] += margin;
+    this.hot[w * 2] += pl;
+    this.refreshLimit(w);
+    return at;
+  }
+
+  /** Removes list entry `at` by moving the last one into it; returns the pid that moved into `at`, or -1. */
+  detach(w: number, at: number): number {
+    const wl = this.list[w];
+    const last = wl.pop() as number;
+    if (at === wl.length) return -1;
+    wl[at] = last;
+    return last;
+  }
+
+  /** Margin and P/L sums recomputed by the engine from the wallet's positions. */
+  setSums(w: number, margin: number, pl: number): void {
+    this.margin[w] = margin;
+    this.hot[w * 2] = pl;
+    this.refreshLimit(w);
+  }
+
+  setInflight(w: number, on: boolean): void {
+    this.inflight[w] = on ? 1 : 0;
+    this.refreshLimit(w);
+  }
+
+  /**
+   * The P/L sum at or below which the wallet stops out. With used margin m > 0, balance b and stop-out s %, the rule
+   * "equity ≤ 0 or equity ÷ m × 100 ≤ s" is equity ≤ s × m ÷ 100 (the first case is inside the second since s × m ≥ 0),
+   * that is P/L ≤ s × m ÷ 100 − b. −∞ (never) without used margin or while a stop-out close is in flight.
+   */
+  refreshLimit(w: number): void {
+    const margin = this.margin[w];
+    this.hot[w * 2 + 1] =
+      this.inflight[w] !== 0 || !(margin > 0) ? -Infinity : (this.stopout[w] * TIE * margin) / 100 - this.balance[w];
+  }
+
+  nextStamp(): number {
+    if (this.lastStamp === 0x7fffffff) {
+      // Stamps would wrap: start over from a clean slate so an old stamp can never match.
+      this.stamp.fill(0);
+      this.lastStamp = 0;
+    }
+    return ++this.lastStamp;
+  }
+
+  private grow(): void {
+    const cap = this.id.length * 2;
+    this.hot = grow(this.hot, cap * 2);
+    this.margin = grow(this.margin, cap);
+    this.balance = grow(this.balance, cap);
+    this.id = grow(this.id, cap);
+    this.stopout = grow(this.stopout, cap);
+    this.inflight = grow(this.inflight, cap);
+    this.stamp = grow(this.stamp, cap);
+    this.candidates = grow(this.candidates, cap);
+    this.sum = grow(this.sum, cap);
+    this.columns = { hot: this.hot, stamp: this.stamp, candidates: this.candidates };
+  }
+}
