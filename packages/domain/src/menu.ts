@@ -23,7 +23,12 @@ export const ADMIN_MENU: readonly MenuSection[] = [
     label: 'Transactions',
     roles: [1, 2],
     items: [
-      { label: 'Trades', to: '/admin/trades/all', roles: [1, 2], also: ['/admin/trades/open', '/admin/trades/closed'] },
+      {
+        label: 'Trades',
+        to: '/admin/trades/all',
+        roles: [1, 2],
+        also: ['/admin/trades/open', '/admin/trades/closed', '/admin/trades/pending'],
+      },
       { label: 'Deposits', to: '/admin/deposits', roles: [1, 2] },
       { label: 'Automatic Gateways', to: '/admin/gateways', roles: [1] },
       { label: 'External Payments', to: '/admin/externalPayments', roles: [1] },

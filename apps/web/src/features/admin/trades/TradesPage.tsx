@@ -1,8 +1,8 @@
 import { useCallback, useMemo, useState } from 'react';
-import { Anchor, Badge, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Modal, Stack, Tabs, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
-import { Link, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { AdminTradeDto } from '@platform/domain';
 import { apiDelete, apiPost, apiPut, errorMessage } from '../../../api/client.ts';
@@ -15,6 +15,7 @@ import {
 } from '../../../ui/data-table/index.ts';
 import { toastError, toastSuccess } from '../../../ui/toast.ts';
 import { LivePlProvider, TradePlCell, useLiveTradePl } from './liveTradePl.tsx';
+import { PendingOrdersAdmin } from './PendingOrdersAdmin.tsx';
 
 /** A stored decimal without its trailing zeros (1.10000000 → 1.1), as the screens show figures. */
 const plain = (v: string | null) => (v === null ? null : String(Number(v)));
@@ -101,10 +102,40 @@ function EditOrderModal({
   );
 }
 
-/** Trades (/admin/trades/{all,open,closed}): every customer's positions for admins, a manager's customers' for managers. */
+const TRADE_TABS = [
+  { value: 'all', label: 'All Trades' },
+  { value: 'open', label: 'Open Trades' },
+  { value: 'closed', label: 'Closed Trades' },
+  { value: 'pending', label: 'Pending Orders' },
+] as const;
+
+/**
+ * Trades (/admin/trades/{all,open,closed,pending}): every customer's positions for admins, a manager's customers' for
+ * managers, and their pending orders; tabs switch between the lists.
+ */
 export function TradesPage() {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   const { type = 'all' } = useParams();
+  return (
+    <Stack gap="sm">
+      <Tabs value={type} onChange={(v) => v && navigate(`/admin/trades/${v}`)}>
+        <Tabs.List>
+          {TRADE_TABS.map((tab) => (
+            <Tabs.Tab key={tab.value} value={tab.value}>
+              {t(tab.label)}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+      </Tabs>
+      {type === 'pending' ? <PendingOrdersAdmin /> : <TradeList type={type} />}
+    </Stack>
+  );
+}
+
+/** One of the trade lists (all, open or closed). */
+function TradeList({ type }: { type: string }) {
+  const { t } = useTranslation();
   const url = `/admin/trades/api/${type}`;
   const refresh = useRefreshList(url);
   const [editing, setEditing] = useState<AdminTradeDto | null>(null);
