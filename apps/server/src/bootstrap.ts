@@ -18,6 +18,8 @@ import { noRisk } from './engine/hooks.ts';
 import { RiskService } from './engine/risk-service.ts';
 import { AlertWatcher } from './modules/alerts/watch.ts';
 import { noAlerts } from './modules/alerts/hooks.ts';
+import { noPending } from './modules/trading/pending/hooks.ts';
+import { PendingService } from './modules/trading/pending/pending-service.ts';
 import { setPeerPublisher, type PeerCacheMessage } from './cluster/peers.ts';
 import { forgetUserSessionsHere } from './modules/auth/sessions.ts';
 import { invalidateSettingsHere } from './modules/settings/service.ts';
@@ -81,11 +83,15 @@ export async function boot(config: Config, opts: { memory?: boolean } = {}): Pro
     market: await createMarket({ config, db: database.db, realtime }),
     risk: noRisk,
     alerts: noAlerts,
+    pending: noPending,
     cluster: { bus, leadership },
   };
   const risk = new RiskService(() => ctx);
   ctx.risk = risk;
   await risk.start();
+  const pending = new PendingService(() => ctx);
+  ctx.pending = pending;
+  await pending.start();
   const alerts = new AlertWatcher(() => ctx);
   ctx.alerts = alerts;
   await alerts.start();
@@ -93,6 +99,8 @@ export async function boot(config: Config, opts: { memory?: boolean } = {}): Pro
   // Whoever closes the database stops the queue's workers first (they poll it).
   const close = database.close;
   database.close = async () => {
+    // Pending orders filling now finish before the database goes.
+    await pending.stop();
     // Alerts firing now finish (and queue their mail) before the queue and the database go.
     await alerts.stop();
     await ctx.jobs.stop();

@@ -11,6 +11,7 @@ import type { Leadership } from './cluster/leader.ts';
 import type { Jobs } from './jobs/queue.ts';
 import type { ObjectStore } from './modules/files/object-store.ts';
 import type { AlertHooks } from './modules/alerts/hooks.ts';
+import type { PendingHooks } from './modules/trading/pending/hooks.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -38,6 +39,8 @@ export interface AppContext {
   risk: RiskHooks;
   /** The price alerts' watcher, told of every committed alert change; replaced by the watcher at boot. */
   alerts: AlertHooks;
+  /** The pending orders' service, told of every committed pending-order change; replaced by the service at boot. */
+  pending: PendingHooks;
   /** The other instances of the deployment (REDIS_URL) and which one leads; a sole instance always leads. */
   cluster: { bus: ClusterBus; leadership: Leadership };
 }

@@ -28,3 +28,4 @@ export * from './schemas/crm-config.ts';
 export * from './schemas/simulator.ts';
 export * from './schemas/pending-orders.ts';
 export * from './schemas/alerts.ts';
+export * from './pending.ts';

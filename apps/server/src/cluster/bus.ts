@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 
 /** What the instances of one deployment tell each other. */
-export type BusChannel = 'prices' | 'risk' | 'cache' | 'leader' | 'simulator' | 'alerts';
+export type BusChannel = 'prices' | 'risk' | 'cache' | 'leader' | 'simulator' | 'alerts' | 'pending';
 
 /**
  * Messages between the instances of a deployment (Redis pub/sub). Without Redis there is one instance and publishing

@@ -145,6 +145,23 @@ export function nextOpenAt(now: Date, market: 'fx' | 'stock'): Date | null {
   return null;
 }
 
+/**
+ * When the trading day of a category that is open at `now` ends (a "day" pending order expires then): forex,
+ * commodities and indices roll over at 17:00 New York, stocks close at 16:00 New York, crypto's day ends at midnight
+ * UTC. Both New York times fall on whole hours, so half-hour steps find them exactly.
+ */
+export function tradingDayEndAt(now: Date, category: Category): Date {
+  if (category === 'crypto') {
+    const d = new Date(now);
+    d.setUTCHours(24, 0, 0, 0);
+    return d;
+  }
+  const end = category === 'stock' ? NYSE_CLOSE : 17 * 60;
+  let t = Math.ceil((now.getTime() + 1) / HALF_HOUR) * HALF_HOUR;
+  for (let i = 0; i < 3 * 48; i++, t += HALF_HOUR) if (newYorkTime(new Date(t)).minutes === end) return new Date(t);
+  return new Date(now.getTime() + 24 * 3600_000);
+}
+
 export class MarketClock {
   /**
    * Every opening and closing falls on a whole minute, so one computation serves a whole minute: the feeds and

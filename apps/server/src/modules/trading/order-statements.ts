@@ -48,7 +48,7 @@ const ORDER_COLUMNS =
  * in). It always returns the trader's current figures; the order columns are null when nothing was written, and the
  * figures tell why (a changed wallet or plan is simply priced again).
  * A pending order's fill ($22 its id) opens the position on the pending order's own wallet ($2, whichever wallet is
- * active now), only while the pending order is still pending, and in the same statement marks it filled and cancels
+ * active now), only while the pending order is still pending and reached, and in the same statement marks it filled and cancels
  * its OCO partner; `pending_open` says whether it was still pending.
  * $1 user, $2 expected wallet, $3 margin, $4 live P/L, $5 category, $6 expected plan leverage of the category or
  * null, $7 KYC required (real wallets; demo wallets trade without it), $8.. the order's columns from instrument_id on,
@@ -69,8 +69,16 @@ export const PLACE_ORDER: Statement = {
        WHERE u.id = $1::int
          FOR UPDATE OF b
     ), pend AS (
+      -- Still waiting, with the TP/SL it was priced with, and its current price reached by the triggering quote (a
+      -- change committed after the trigger may have moved it away).
       SELECT id, oco_id FROM pending_orders
        WHERE id = $22::int AND status = 'pending' AND balance_id = $2::int AND EXISTS (SELECT 1 FROM trader)
+         AND take_profit IS NOT DISTINCT FROM $17::numeric AND stop_loss IS NOT DISTINCT FROM $18::numeric
+         AND CASE WHEN order_type = 'stop_limit' AND activated_at IS NULL THEN false
+                  WHEN side = 'buy' AND order_type = 'stop' THEN $16::numeric >= price
+                  WHEN side = 'buy' THEN $16::numeric <= COALESCE(limit_price, price)
+                  WHEN order_type = 'stop' THEN $15::numeric <= price
+                  ELSE $15::numeric >= COALESCE(limit_price, price) END
          FOR UPDATE
     ), placed AS (
       INSERT INTO orders (${ORDER_COLUMNS}, pending_order_id)

@@ -12,16 +12,19 @@ import {
   OrdersQuery,
   OrdersResponse,
   OrderUpdateRequest,
+  PendingOrderResponse,
   RateResponse,
   RatesQuery,
 } from '@platform/domain';
 import { authOf, type RoutesPlugin } from '../../lib/http.ts';
-import { fieldError } from '../../lib/errors.ts';
 import { closeOrder } from './close-order.ts';
 import { listOrders } from './list-orders.ts';
 import { updateOrderLevels } from './modify-order.ts';
 import { orderDto } from './order-dto.ts';
 import { placeOrder } from './place-order.ts';
+import { placePending } from './pending/place-pending.ts';
+import { pendingDto } from './pending/pending-dto.ts';
+import { pendingRoutes } from './pending/routes.ts';
 import { addFavorite, conversionRate, listFavorites, lotState, removeFavorite } from './market-info.service.ts';
 
 const tags = ['trading'];
@@ -29,6 +32,7 @@ const tags = ['trading'];
 /** Client-area spec §7: orders, favourites, conversion rates and lot modes of the trading dashboard. */
 export const tradingRoutes: RoutesPlugin = async (app) => {
   const { ctx } = app;
+  await app.register(pendingRoutes);
 
   app.get(
     '/dashboard/orders',
@@ -38,10 +42,22 @@ export const tradingRoutes: RoutesPlugin = async (app) => {
 
   app.post(
     '/dashboard/orders',
-    { config: { access: [3] }, schema: { tags, body: OrderCreateRequest, response: { 200: OrderResponse } } },
-    async (req) => {
-      if (req.body.orderType !== 'market') throw fieldError('orderType', 'Pending orders are not open yet.');
-      const order = await placeOrder(ctx, authOf(req).user.id, req.body);
+    {
+      config: { access: [3] },
+      schema: {
+        tags,
+        body: OrderCreateRequest,
+        response: { 200: OrderResponse, 201: PendingOrderResponse },
+      },
+    },
+    async (req, reply) => {
+      const userId = authOf(req).user.id;
+      if (req.body.orderType !== 'market') {
+        const row = await placePending(ctx, userId, req.body);
+        const category = ctx.market.instruments.byIdOf(row.instrumentId)?.category ?? 'forex';
+        return reply.code(201).send({ message: 'Order Placed Successfully', ...pendingDto(row, category) });
+      }
+      const order = await placeOrder(ctx, userId, req.body);
       return { message: 'Order Placed Successfully', order: orderDto(order) };
     },
   );
