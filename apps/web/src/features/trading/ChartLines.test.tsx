@@ -53,7 +53,8 @@ async function chartEurUsd() {
   await screen.findByText(/^pending-202/);
 }
 
-describe('chart lines', () => {
+// Dialogs with many steps: room for a machine under load.
+describe('chart lines', { timeout: 20_000 }, () => {
   it("draws the charted instrument's entry, SL, TP and pending price", async () => {
     show();
     await chartEurUsd();

@@ -69,7 +69,8 @@ const cells = (testId: string) =>
     .getAllByRole('cell')
     .map((c) => c.textContent);
 
-describe('HistoryPanel', () => {
+// Dialogs with many steps: room for a machine under load.
+describe('HistoryPanel', { timeout: 20_000 }, () => {
   it('lists closed deals, partial closes and ended pending orders with status and reason', async () => {
     show([partial, stopped, filled, expired, cancelled]);
     await screen.findByTestId('history-deal-150');

@@ -27,7 +27,8 @@ function show() {
 }
 const toggle = () => screen.getByRole('switch', { name: 'One-click trading' }) as HTMLInputElement;
 
-describe('one-click trading', () => {
+// Dialogs with many steps: room for a machine under load.
+describe('one-click trading', { timeout: 20_000 }, () => {
   it('is off by default: BUY opens the order dialog', async () => {
     show();
     await waitFor(() => expect(screen.getByRole('button', { name: 'BUY' }).textContent).toBe('BUY7.24220'));

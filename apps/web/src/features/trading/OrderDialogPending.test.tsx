@@ -31,7 +31,8 @@ async function chooseType(label: string) {
 const field = (name: string) => screen.getByRole('textbox', { name }) as HTMLInputElement;
 const button = (name: string) => screen.getByRole('button', { name }) as HTMLButtonElement;
 
-describe('OrderDialog order types', () => {
+// Dialogs with many steps: room for a machine under load.
+describe('OrderDialog order types', { timeout: 20_000 }, () => {
   it('offers Market and the six pending kinds, Market first and chosen', async () => {
     open('buy');
     const select = (await screen.findByRole('combobox', { name: 'Order type' })) as HTMLInputElement;

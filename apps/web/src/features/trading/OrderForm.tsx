@@ -161,17 +161,6 @@ export function OrderForm({
   return (
     <Stack gap="md">
       <OrderTypeSelect choice={choice} onChoose={choose} />
-      {isPending && (
-        <PendingFields
-          side={side}
-          kind={kind}
-          digits={instrument.digits}
-          values={pending}
-          onChange={(v) => setPending((p) => ({ ...p, ...v }))}
-          hint={hint ? t(hint.text, hint.values) : null}
-          expiryInvalid={pending.expiry === 'date' && !expiry}
-        />
-      )}
       {lot.lotState === 'lot' ? (
         <Select
           label={t('Select lot size')}
@@ -201,6 +190,17 @@ export function OrderForm({
               <IconPlus size={14} />
             </ActionIcon>
           }
+        />
+      )}
+      {isPending && (
+        <PendingFields
+          side={side}
+          kind={kind}
+          digits={instrument.digits}
+          values={pending}
+          onChange={(v) => setPending((p) => ({ ...p, ...v }))}
+          hint={hint ? t(hint.text, hint.values) : null}
+          expiryInvalid={pending.expiry === 'date' && !expiry}
         />
       )}
       <ProtectionField

@@ -23,7 +23,8 @@ function open(lotState?: LotStateResponse, status = 200, message = 'Closed 4000 
 const amount = () => screen.getByRole('textbox', { name: 'Amount to close' }) as HTMLInputElement;
 const button = (name: string | RegExp) => screen.getByRole('button', { name }) as HTMLButtonElement;
 
-describe('PartialCloseDialog', () => {
+// Dialogs with many steps: room for a machine under load.
+describe('PartialCloseDialog', { timeout: 20_000 }, () => {
   it('starts at the whole amount and closes part of it, down to the smallest size', async () => {
     const { fetchMock, onClose } = open();
     expect(await screen.findByText('Partial Close')).toBeTruthy();

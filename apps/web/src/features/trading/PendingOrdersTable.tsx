@@ -24,7 +24,6 @@ function PendingOrdersWide({ rows, digitsOf, emptyText, ...actions }: PendingOrd
   const { t } = useTranslation();
   const rate = (o: PendingOrderDto, v: string | null) => rateText(v, digitsOf(o.instrument));
   const columns: Array<{ key: string; label: string; cell: (o: PendingOrderDto) => ReactNode }> = [
-    { key: 'time', label: t('Time'), cell: (o) => <span style={nowrap}>{formatOrderTime(o.created_at)}</span> },
     {
       key: 'type',
       label: t('Type'),
@@ -62,7 +61,7 @@ function PendingOrdersWide({ rows, digitsOf, emptyText, ...actions }: PendingOrd
   const style = (key: string) =>
     key === 'actions' ? stickyActionsStyle : NUMERIC.has(key) ? { textAlign: 'right' as const } : undefined;
   return (
-    <Table.ScrollContainer minWidth={1040} style={scrollBoxStyle}>
+    <Table.ScrollContainer minWidth={900} style={scrollBoxStyle}>
       <Table striped highlightOnHover verticalSpacing="xs" horizontalSpacing={8} fz="sm">
         <Table.Thead>
           <Table.Tr>
@@ -84,7 +83,7 @@ function PendingOrdersWide({ rows, digitsOf, emptyText, ...actions }: PendingOrd
             </Table.Tr>
           )}
           {rows.map((o) => (
-            <Table.Tr key={o.id} data-testid={`pending-${o.id}`}>
+            <Table.Tr key={o.id} data-testid={`pending-${o.id}`} title={formatOrderTime(o.created_at)}>
               {columns.map((c) => (
                 <Table.Td key={c.key} style={style(c.key)}>
                   {c.cell(o)}

@@ -1,4 +1,4 @@
-import { Badge, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Badge, Box, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { CLOSE_REASON_LABELS, closePrice, type Decimal, dec, formatOrderTime, type OrderDto } from '@platform/domain';
 import { formatPrice, formatProfitLoss, pairLabel } from './figures.ts';
@@ -111,19 +111,22 @@ export function PositionCards(props: PositionsTableProps) {
               )}
             </SimpleGrid>
             {open ? (
-              <Group justify="space-between" mt="xs" wrap="nowrap">
-                <Text size="xs" c="dimmed">
+              // The levels keep one line; the actions go under them when both do not fit (a phone's width).
+              <Group justify="space-between" mt="xs" gap={6}>
+                <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
                   {t('SL')} {rate(o, o.loss)}
                   {o.trailing_distance !== null && ` (${t('trailing')})`} · {t('TP')} {rate(o, o.profit)}
                 </Text>
-                <PositionActions
-                  order={o}
-                  closing={closingId === o.id}
-                  large
-                  onProtect={onProtect}
-                  onPartialClose={onPartialClose}
-                  onClose={onClosePosition}
-                />
+                <Box ml="auto">
+                  <PositionActions
+                    order={o}
+                    closing={closingId === o.id}
+                    large
+                    onProtect={onProtect}
+                    onPartialClose={onPartialClose}
+                    onClose={onClosePosition}
+                  />
+                </Box>
               </Group>
             ) : (
               <Group justify="space-between" mt="xs" wrap="nowrap">

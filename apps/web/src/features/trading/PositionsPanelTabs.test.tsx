@@ -28,7 +28,8 @@ function show() {
   return fetchMock;
 }
 
-describe('positions area tabs', () => {
+// Dialogs with many steps: room for a machine under load.
+describe('positions area tabs', { timeout: 20_000 }, () => {
   it('keeps All Positions and Opened Positions and adds Pending Orders (counted), Alerts and History', async () => {
     show();
     await screen.findByTestId('position-101');

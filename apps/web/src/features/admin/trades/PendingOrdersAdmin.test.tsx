@@ -52,7 +52,8 @@ function render(handler: (c: FetchCall) => unknown, route = '/admin/trades/pendi
 
 const list = (rows: unknown[]) => ({ data: rows, meta: { total: rows.length, per_page: 15, page: 1 } });
 
-describe('Trades → Pending Orders', () => {
+// Dialogs with many steps: room for a machine under load.
+describe('Trades → Pending Orders', { timeout: 20_000 }, () => {
   it('lists the pending orders of every customer, waiting ones first, from a tab beside the trade lists', async () => {
     const { calls } = render((c) =>
       c.path === '/admin/pending-orders'
