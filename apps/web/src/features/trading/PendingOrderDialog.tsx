@@ -43,7 +43,9 @@ export function PendingOrderDialog({ order, digits, onClose }: PendingOrderDialo
   const priced = /^\d*\.?\d+$/.test(at) && Number(at) > 0;
   const start = priced ? level(at, digits) : '';
   const bounds = newOrderBounds(order.type, pricesAt(order.type, priced ? at : order.price, prices));
-  const hint = quote ? pendingPriceHint(order.type, kind, prices, values.price, values.limitPrice) : null;
+  const hint = quote
+    ? pendingPriceHint(order.type, kind, prices, values.price, values.limitPrice, order.activated_at !== null)
+    : null;
   const expiry = expiryValue(values.expiry, values.expiryDate);
   const levelsValid =
     (!takeProfit.on || rateAllowed(takeProfit.value, bounds.takeProfit)) &&

@@ -1,5 +1,13 @@
 import dayjs from 'dayjs';
-import { dec, openPrice, pipSize, type Decimal, type PendingKind, type Side } from '@platform/domain';
+import {
+  dec,
+  openPrice,
+  pendingPriceError,
+  pipSize,
+  type Decimal,
+  type PendingKind,
+  type Side,
+} from '@platform/domain';
 import type { Prices } from './figures.ts';
 
 /** What the order dialog places: a market order, or one of the six pending kinds (side × kind). */
@@ -76,9 +84,9 @@ export interface PriceHint {
 }
 
 /**
- * The server's rules of a pending order's price(s), checked against the quote of the moment (a hint only: the quote
- * moves, and the server's answer is the one that counts). Returns the English message (a translation key) and its
- * values, or null.
+ * The server's rules of a pending order's price(s) (the domain's own check), at the quote of the moment: a hint only,
+ * since the quote moves and the server's answer is the one that counts. An activated stop-limit only checks its limit.
+ * Returns the English message (a translation key) and its values, or null.
  */
 export function pendingPriceHint(
   side: Side,
@@ -86,31 +94,40 @@ export function pendingPriceHint(
   prices: Prices,
   price: string,
   limitPrice: string,
+  activated = false,
 ): PriceHint | null {
   if (!isPrice(price)) return { text: 'Enter the order price', values: {}, missing: true };
   if (kind === 'stop_limit' && !isPrice(limitPrice))
     return { text: 'Enter the limit price', values: {}, missing: true };
-  const p = dec(price);
-  const ask = dec(prices.ask);
-  const bid = dec(prices.bid);
+  const broken = pendingPriceError(
+    side,
+    kind,
+    price.trim(),
+    kind === 'stop_limit' ? limitPrice.trim() : null,
+    prices,
+    activated,
+  );
+  if (!broken) return null;
   const values = { ask: String(prices.ask), bid: String(prices.bid), price: price.trim() };
-  if (side === 'buy') {
-    if (kind === 'limit' && !p.lessThan(ask)) return { text: 'A Buy Limit must be below the ask ({{ask}})', values };
-    if (kind === 'stop' && !p.greaterThan(ask)) return { text: 'A Buy Stop must be above the ask ({{ask}})', values };
-    if (kind === 'stop_limit' && !p.greaterThan(ask))
-      return { text: 'The stop price must be above the ask ({{ask}})', values };
-    if (kind === 'stop_limit' && dec(limitPrice).greaterThan(p))
-      return { text: 'The limit price must be at or below the stop price ({{price}})', values };
-  } else {
-    if (kind === 'limit' && !p.greaterThan(bid))
-      return { text: 'A Sell Limit must be above the bid ({{bid}})', values };
-    if (kind === 'stop' && !p.lessThan(bid)) return { text: 'A Sell Stop must be below the bid ({{bid}})', values };
-    if (kind === 'stop_limit' && !p.lessThan(bid))
-      return { text: 'The stop price must be below the bid ({{bid}})', values };
-    if (kind === 'stop_limit' && dec(limitPrice).lessThan(p))
-      return { text: 'The limit price must be at or above the stop price ({{price}})', values };
-  }
-  return null;
+  const buy = side === 'buy';
+  if (activated)
+    return {
+      text: buy ? 'The limit price must be below the ask ({{ask}})' : 'The limit price must be above the bid ({{bid}})',
+      values,
+    };
+  if (broken.field === 'limitPrice')
+    return {
+      text: buy
+        ? 'The limit price must be at or below the stop price ({{price}})'
+        : 'The limit price must be at or above the stop price ({{price}})',
+      values,
+    };
+  const texts: Record<PendingKind, [string, string]> = {
+    limit: ['A Buy Limit must be below the ask ({{ask}})', 'A Sell Limit must be above the bid ({{bid}})'],
+    stop: ['A Buy Stop must be above the ask ({{ask}})', 'A Sell Stop must be below the bid ({{bid}})'],
+    stop_limit: ['The stop price must be above the ask ({{ask}})', 'The stop price must be below the bid ({{bid}})'],
+  };
+  return { text: texts[kind][buy ? 0 : 1], values };
 }
 
 /** How long a pending order waits. `date` sends the chosen local date and time as an ISO instant. */
