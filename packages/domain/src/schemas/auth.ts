@@ -94,6 +94,14 @@ export const BalanceDto = z.object({
 });
 export type BalanceDto = z.infer<typeof BalanceDto>;
 
+/**
+ * How a pricing plan's accounts hold positions: hedging (any number per instrument, each closed on its own; the
+ * default) or netting (at most one per instrument: an order the other way reduces, closes or reverses it).
+ */
+export const ACCOUNT_TYPES = ['hedging', 'netting'] as const;
+export const AccountType = z.enum(ACCOUNT_TYPES, { error: 'Choose hedging or netting' });
+export type AccountType = z.infer<typeof AccountType>;
+
 export const PricingTableDto = z.object({
   id: z.number(),
   name: z.string(),
@@ -109,6 +117,8 @@ export const PricingTableDto = z.object({
   index_stopout: z.number().nullable(),
   stock_stopout: z.number().nullable(),
   crypto_stopout: z.number().nullable(),
+  /** Hedging or netting (always sent; optional for older fixtures). */
+  account_type: AccountType.optional(),
 });
 export type PricingTableDto = z.infer<typeof PricingTableDto>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PricingTableDto } from './auth.ts';
+import { AccountType, PricingTableDto } from './auth.ts';
 import {
   IdParam,
   MoneyString,
@@ -322,6 +322,8 @@ export const PricingPlanRequest = z.object({
   indexStopout: stopoutField,
   stockStopout: stopoutField,
   cryptoStopout: stopoutField,
+  /** Hedging (the default for a new plan) or netting; an edit without it keeps the plan's. */
+  accountType: AccountType.optional(),
 });
 export type PricingPlanRequest = z.input<typeof PricingPlanRequest>;
 

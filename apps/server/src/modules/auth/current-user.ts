@@ -31,6 +31,7 @@ export const planDto = (p: PlanRow) => ({
   index_stopout: p.indexStopout,
   stock_stopout: p.stockStopout,
   crypto_stopout: p.cryptoStopout,
+  account_type: p.accountType === 'netting' ? ('netting' as const) : ('hedging' as const),
 });
 
 export async function isKycApproved(db: DbOrTx, userId: number): Promise<boolean> {

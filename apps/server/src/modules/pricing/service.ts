@@ -20,7 +20,7 @@ import { escapeLike, offsetOf, pageMeta } from '../../lib/paging.ts';
 import type { StaffActor } from '../../lib/staff-scope.ts';
 import { emitAll, insertNotification } from '../notifications/service.ts';
 import { getBranding, getSettingsCached, isOn } from '../settings/service.ts';
-import { tradingMemoryOf } from '../trading/trading-memory.ts';
+import { forgetTrader } from '../trading/trader.ts';
 import { moveMoney, onWallet, livePlOf } from '../wallets/ledger.ts';
 
 type PlanRow = typeof pricingPlans.$inferSelect;
@@ -47,6 +47,7 @@ function planDto(p: PlanRow, subscribers: number, currency: string, charge?: Pla
     index_stopout: p.indexStopout,
     stock_stopout: p.stockStopout,
     crypto_stopout: p.cryptoStopout,
+    account_type: p.accountType === 'netting' ? 'netting' : 'hedging',
     subscribers: Number(subscribers),
   };
 }
@@ -123,6 +124,8 @@ const values = (v: z.output<typeof PricingPlanRequest>) => ({
   indexStopout: v.indexStopout,
   stockStopout: v.stockStopout,
   cryptoStopout: v.cryptoStopout,
+  // An edit that does not name the account type keeps the plan's (a new plan takes the column's default, hedging).
+  ...(v.accountType ? { accountType: v.accountType } : {}),
 });
 
 const auditOf = (p: PlanRow) => ({ ...p, createdAt: undefined });
@@ -282,7 +285,7 @@ export async function subscribe(
       return { dto, walletBalance };
     });
   const result = wallet ? await onWallet(ctx, wallet.id, apply) : await apply();
-  tradingMemoryOf(ctx.db).forgetTrader(userId);
+  forgetTrader(ctx.db, userId);
   emitAll(ctx, [{ userId, dto: result.dto }]);
   return `You are now on the ${plan.name} plan.`;
 }

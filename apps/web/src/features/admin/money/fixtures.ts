@@ -98,6 +98,7 @@ export function pricingPlan(over: Partial<PricingPlanDto> = {}): PricingPlanDto 
     stock_leverage: 20,
     crypto_leverage: null,
     forex_stopout: 20,
+    account_type: 'hedging',
     commodity_stopout: null,
     index_stopout: null,
     stock_stopout: null,

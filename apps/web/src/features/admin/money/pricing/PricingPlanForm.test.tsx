@@ -40,7 +40,23 @@ describe('PricingPlanForm', () => {
       indexStopout: null,
       stockStopout: null,
       cryptoStopout: 30,
+      accountType: 'hedging',
     });
+  });
+
+  it('makes a plan netting, and shows a netting plan as such when editing it', async () => {
+    const { calls } = mockFetch(() => ({ message: 'Plan updated successfully' }));
+    const onSaved = vi.fn();
+    const { unmount } = renderWithProviders(<PricingPlanForm plan={pricingPlan()} onSaved={onSaved} />);
+    expect(screen.getByRole('combobox', { name: /^Account type/ })).toHaveProperty('value', 'Hedging');
+    fireEvent.click(screen.getByRole('combobox', { name: /^Account type/ }));
+    fireEvent.click(screen.getByRole('option', { name: 'Netting', hidden: true }));
+    fireEvent.click(screen.getByRole('button', { name: 'Update' }));
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    expect(calls[0].body).toMatchObject({ name: 'Gold', accountType: 'netting' });
+    unmount();
+    renderWithProviders(<PricingPlanForm plan={pricingPlan({ account_type: 'netting' })} onSaved={vi.fn()} />);
+    expect(screen.getByRole('combobox', { name: /^Account type/ })).toHaveProperty('value', 'Netting');
   });
 
   it('requires a name, checks the leverage range and sends nothing', async () => {

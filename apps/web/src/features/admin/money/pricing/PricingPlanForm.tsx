@@ -1,7 +1,7 @@
-import { NumberInput, SimpleGrid, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { NumberInput, Select, SimpleGrid, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
-import { PricingPlanRequest, type PricingPlanDto } from '@platform/domain';
+import { PricingPlanRequest, type AccountType, type PricingPlanDto } from '@platform/domain';
 import { fieldProps } from '../../../../ui/form.ts';
 import { FormActions, useSaveItem } from '../../../../ui/list-page/index.ts';
 
@@ -20,13 +20,15 @@ export type PlanFormValues = {
   name: string;
   description: string;
   price: string;
+  accountType: AccountType;
 } & Record<`${PlanClass}Leverage` | `${PlanClass}Stopout`, Numeric>;
 
 function initialValues(plan: PricingPlanDto | undefined): PlanFormValues {
-  const values: Record<string, Numeric> = {
+  const values: Record<string, Numeric | AccountType> = {
     name: plan?.name ?? '',
     description: plan?.description ?? '',
     price: plan?.price ?? '0',
+    accountType: plan?.account_type ?? 'hedging',
   };
   for (const { key } of PLAN_CLASSES) {
     // Empty inputs mean "not set by the plan" (null): the instrument's own leverage, the default stop out.
@@ -82,6 +84,19 @@ export function PricingPlanForm({ plan, onSaved, onCancel }: PricingPlanFormProp
           />
         </SimpleGrid>
         <Textarea label={t('Description')} rows={3} {...f('description')} />
+        <Select
+          label={t('Account type')}
+          description={t(
+            'Hedging: several positions per instrument, each closed on its own. Netting: one position per instrument; an order the other way reduces, closes or reverses it.',
+          )}
+          data={[
+            { value: 'hedging', label: t('Hedging') },
+            { value: 'netting', label: t('Netting') },
+          ]}
+          allowDeselect={false}
+          comboboxProps={{ withinPortal: false }}
+          {...f('accountType')}
+        />
         <Text size="xs" c="dimmed">
           {t("Leave a leverage empty to use each instrument's own, and a stop out empty for the default.")}
         </Text>

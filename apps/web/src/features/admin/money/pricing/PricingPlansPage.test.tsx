@@ -17,6 +17,7 @@ const LIST = paged([
     index_leverage: null,
     stock_leverage: null,
     subscribers: 0,
+    account_type: 'netting',
   }),
 ]);
 
@@ -41,6 +42,7 @@ describe('PricingPlansPage', () => {
       'STOCK LEV.',
       'INDEX LEV.',
       'CRYPTO LEV.',
+      'ACCOUNT',
       'SUBSCRIBERS',
       'ACTIONS',
     ])
@@ -49,11 +51,11 @@ describe('PricingPlansPage', () => {
     const cells = within(gold)
       .getAllByRole('cell')
       .map((c) => c.textContent);
-    expect(cells.slice(0, 9)).toEqual(['3', 'Gold', '$250.00', '500', '100', '20', '100', '-', '4']);
+    expect(cells.slice(0, 10)).toEqual(['3', 'Gold', '$250.00', '500', '100', '20', '100', '-', 'Hedging', '4']);
     const starter = within(await row('Starter'))
       .getAllByRole('cell')
       .map((c) => c.textContent);
-    expect(starter.slice(0, 9)).toEqual(['4', 'Starter', '$0.00', '-', '-', '-', '-', '-', '0']);
+    expect(starter.slice(0, 10)).toEqual(['4', 'Starter', '$0.00', '-', '-', '-', '-', '-', 'Netting', '0']);
   });
 
   it('deletes after "Are you sure to delete this plan?" and reloads', async () => {

@@ -25,6 +25,11 @@ export function PricingPlansPage() {
       { key: 'stock_leverage', label: t('STOCK LEV.'), sortable: true },
       { key: 'index_leverage', label: t('INDEX LEV.'), sortable: true },
       { key: 'crypto_leverage', label: t('CRYPTO LEV.'), sortable: true },
+      {
+        key: 'account_type',
+        label: t('ACCOUNT'),
+        render: (p) => (p.account_type === 'netting' ? t('Netting') : t('Hedging')),
+      },
       { key: 'subscribers', label: t('SUBSCRIBERS'), sortable: true },
     ],
     [t],
