@@ -68,11 +68,13 @@ if (!only.length || only.includes('typecheck'))
     run('typecheck server', 'npx', ['tsc', '-p', 'apps/server']) &&
     run('typecheck web', 'npx', ['tsc', '-p', 'apps/web']);
 vitest('domain', 'packages/domain');
-vitest('server (PGlite)', 'apps/server', { TEST_DATABASE_URL: '' });
 const pgUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const pgHost = new URL(pgUrl);
-if (await reachable(pgHost.hostname, Number(pgHost.port || 5432)))
-  vitest('server (PostgreSQL)', 'apps/server', { TEST_DATABASE_URL: pgUrl });
+const pgReachable = await reachable(pgHost.hostname, Number(pgHost.port || 5432));
+const pgWillRun = pgReachable && (!only.length || only.some((o) => 'server (postgresql)'.includes(o)));
+// The suites of the HTTP layer alone (route access, fuzzing) run once, on PostgreSQL when that run follows.
+vitest('server (PGlite)', 'apps/server', { TEST_DATABASE_URL: '', DB_AGNOSTIC_ON_POSTGRES: pgWillRun ? '1' : '' });
+if (pgReachable) vitest('server (PostgreSQL)', 'apps/server', { TEST_DATABASE_URL: pgUrl });
 else console.log(`\n=== server (PostgreSQL) === skipped: nothing listens on ${pgHost.host}`);
 vitest('web', 'apps/web');
 if (!only.length || only.some((o) => 'e2e browser'.includes(o))) {

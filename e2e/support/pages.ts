@@ -108,7 +108,7 @@ export async function dismissToasts(page: Page): Promise<void> {
           await close.click({ force: true, timeout: 1_000 }).catch(() => undefined);
         return toasts.count();
       },
-      { timeout: 10_000, intervals: [250, 500, 1_000] },
+      { timeout: 10_000, interval: 250 },
     )
     .toBe(0);
 }

@@ -23,13 +23,19 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Starts the real server (as `npm start` does) on a free port with a fresh embedded database and demo data. */
+/**
+ * Starts the real server (as `npm start` does) on a free port with a fresh embedded database and demo data. Without a
+ * data folder of its own it starts from a copy of the run's template (global-setup.ts): the same state a first start
+ * leaves, without migrating and seeding again for every journey.
+ */
 export async function startServer(
   env: Record<string, string> = {},
-  opts: { dataDir?: string; keepData?: boolean } = {},
+  opts: { dataDir?: string; keepData?: boolean; template?: string | null; startTimeoutMs?: number } = {},
 ): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-data-'));
+  const template = opts.dataDir ? null : (opts.template ?? process.env.E2E_TEMPLATE_DIR ?? null);
+  if (template) fs.cpSync(template, dataDir, { recursive: true });
   const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
     cwd: root,
@@ -47,7 +53,10 @@ export async function startServer(
   });
   let output = '';
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`server did not start:\n${output}`)),
+      opts.startTimeoutMs ?? 60_000,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('Trading platform: http')) {

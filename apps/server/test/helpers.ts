@@ -219,3 +219,9 @@ export async function resetWalletTo(t: TestApp, balanceId: number, amount: strin
     });
   });
 }
+
+/**
+ * Suites that test the HTTP layer (every route's access, its spellings, fuzzed input) and not the database run once
+ * per `npm test`: on PostgreSQL when that run follows (scripts/test.mjs sets this for the PGlite run), else here.
+ */
+export const dbAgnosticElsewhere = process.env.DB_AGNOSTIC_ON_POSTGRES === '1';
