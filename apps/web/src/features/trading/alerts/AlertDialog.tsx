@@ -117,11 +117,11 @@ export function AlertDialog({ alert, defaultInstrument, onClose }: AlertDialogPr
         />
         <div>
           <Text size="sm" fw={500} mb={4}>
-            {t('Price')}
+            {t('Price to watch')}
           </Text>
           <SegmentedControl
             fullWidth
-            aria-label={t('Price')}
+            aria-label={t('Price to watch')}
             value={side}
             onChange={(v) => {
               setSide(v as Side);
@@ -161,15 +161,20 @@ export function AlertDialog({ alert, defaultInstrument, onClose }: AlertDialogPr
           }}
           description={
             now
-              ? t('{{side}} now {{price}}', {
-                  side: side === 'bid' ? t('Bid') : t('Ask'),
-                  price: formatPrice(now, digits),
-                })
+              ? t(
+                  // Still the current price: say where the level must go rather than flag it as an error.
+                  met && typed === null
+                    ? condition === 'above'
+                      ? '{{side}} now {{price}}: set a level above it'
+                      : '{{side}} now {{price}}: set a level below it'
+                    : '{{side}} now {{price}}',
+                  { side: side === 'bid' ? t('Bid') : t('Ask'), price: formatPrice(now, digits) },
+                )
               : undefined
           }
           error={
             errors.price ??
-            (met
+            (met && typed !== null
               ? condition === 'above'
                 ? t('The price is already at or above this level: choose a higher one.')
                 : t('The price is already at or below this level: choose a lower one.')

@@ -99,7 +99,9 @@ describe('AlertsPanel', () => {
     expect(await screen.findByRole('dialog', { name: 'New Alert' })).toBeTruthy();
     const eur = instrumentFixture('EUR_USD');
     await waitFor(() => expect(priceInput().value).toBe(eur.bids!.toFixed(5)));
-    expect(screen.getByText(`Bid now ${eur.bids!.toFixed(5)}`)).toBeTruthy();
+    // Still at the current bid: a hint where the level must go, no error yet, and nothing to send.
+    expect(screen.getByText(`Bid now ${eur.bids!.toFixed(5)}: set a level above it`)).toBeTruthy();
+    expect(button('Create Alert').disabled).toBe(true);
     // Already met: the bid is above 1.08000, so "above 1.08000" is flagged and cannot be sent.
     fireEvent.change(priceInput(), { target: { value: '1.08' } });
     expect(screen.getByText('The price is already at or above this level: choose a higher one.')).toBeTruthy();
