@@ -117,7 +117,7 @@ export function PriceChart({ symbol, digits, height, interval = '1d', lines = NO
   }, [quote, key, seconds]);
 
   return (
-    <Box pos="relative" h={height} data-testid="price-chart">
+    <Box pos="relative" h={height} data-testid="price-chart" data-lines={lines.map((l) => l.id).join(' ')}>
       <Box ref={containerRef} pos="absolute" inset={0} />
       {(candles.isPending || candles.isError) && (
         <Center pos="absolute" inset={0} style={{ pointerEvents: 'none' }}>

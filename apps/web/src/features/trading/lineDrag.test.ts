@@ -88,9 +88,9 @@ describe('LineDragController', () => {
   it('shows a resize cursor over a draggable line', () => {
     const { controller, adapter } = setup();
     controller.move(pointer(921));
-    expect(adapter.setCursor).toHaveBeenLastCalledWith('ns-resize');
+    expect(adapter.setCursor).toHaveBeenLastCalledWith('ns-resize', 'loss-1');
     controller.move(pointer(960));
-    expect(adapter.setCursor).toHaveBeenLastCalledWith('');
+    expect(adapter.setCursor).toHaveBeenLastCalledWith('', undefined);
   });
 });
 

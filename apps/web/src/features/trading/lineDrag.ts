@@ -20,7 +20,8 @@ export interface LineDragAdapter {
   moveLine: (id: string, price: number) => void;
   /** Turns the chart's own scrolling and scaling off during a drag, and back on. */
   setChartInteractive: (on: boolean) => void;
-  setCursor: (cursor: string) => void;
+  /** The pointer's look, and the line under it (empty when none), which tests and tools can read. */
+  setCursor: (cursor: string, lineId?: string) => void;
   /** The new price of a dropped line; a rejection snaps it back. */
   onDrop: (id: string, price: number) => Promise<unknown>;
   /** Whether a drop changes anything (e.g. at least one price step away). */
@@ -77,14 +78,15 @@ export class LineDragController {
     e.stopPropagation();
     this.drag = { id: line.id, from: line.price, to: line.price, pointerId: e.pointerId };
     this.a.setChartInteractive(false);
-    this.a.setCursor('ns-resize');
+    this.a.setCursor('ns-resize', line.id);
     return true;
   }
 
   move(e: PointerLike): void {
     const drag = this.drag;
     if (!drag) {
-      this.a.setCursor(this.lineAt(e.y, e.pointerType) ? 'ns-resize' : '');
+      const line = this.lineAt(e.y, e.pointerType);
+      this.a.setCursor(line ? 'ns-resize' : '', line?.id);
       return;
     }
     if (e.pointerId !== drag.pointerId) return;

@@ -89,8 +89,9 @@ export function useChartLines(
       yToPrice: (y) => series.current?.coordinateToPrice(y) ?? null,
       moveLine: (id, price) => drawn.current.get(id)?.line.applyOptions({ price }),
       setChartInteractive: (on) => chart.current?.applyOptions({ handleScroll: on, handleScale: on }),
-      setCursor: (cursor) => {
+      setCursor: (cursor, lineId) => {
         el.style.cursor = cursor;
+        el.dataset.hoverLine = lineId ?? '';
       },
       moved: (from, to) => Math.abs(from - to) >= step() / 2,
       onDrop: (id, price) => {
