@@ -68,6 +68,11 @@ export const ERRORS = {
     status: 409,
     message: 'The wallet does not hold enough free funds to take this amount back. Adjust the balance first.',
   },
+  NETTING_SAME_SIDE: {
+    status: 422,
+    message:
+      'This account nets positions: it already holds a position on this instrument in the same direction. Trade the other way to reduce, close or reverse it.',
+  },
   PENDING_NOT_FOUND: { status: 404, message: 'Pending order not found.' },
   PENDING_NOT_OPEN: { status: 409, message: 'This order is no longer pending.' },
   TOO_MANY_PENDING: { status: 422, message: 'You have reached the maximum number of pending orders on this wallet.' },

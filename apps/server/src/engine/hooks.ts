@@ -18,6 +18,9 @@ export interface WalletRef {
 export interface RiskHooks {
   opened(order: OrderRow, wallet: WalletRef): void;
   closed(order: OrderRow, wallet: { id: number; balance: string }): void;
+  /** A partial close left the position with the smaller amount, spread and margin of `order`. */
+  resized(order: OrderRow, wallet: { id: number; balance: string }): void;
+  /** New take-profit, stop-loss or trailing stop (the order's own columns). */
   levelsChanged(order: OrderRow): void;
   /** A wallet's balance changed outside trading (deposit, withdrawal, plan charge, staff adjustment). */
   balanceChanged(walletId: number, balance: string): void;
@@ -33,6 +36,7 @@ export interface RiskHooks {
 export const noRisk: RiskHooks = {
   opened() {},
   closed() {},
+  resized() {},
   levelsChanged() {},
   balanceChanged() {},
   unrealizedPl: () => 0,

@@ -2,6 +2,7 @@ import type { RiskAction, RiskBlockView, RiskPosition, RiskWalletState } from '.
 import { Block, CLOSING, CLOSING_STOPOUT, grow, OPEN } from './risk-block.ts';
 import { exitReason, sweepBlock, sweepBlockLevels, sweepUnquoted, tickBlock, tickBlockLevels } from './risk-loops.ts';
 import { RiskWallets } from './risk-wallets.ts';
+import { TrailingBook } from './trailing-book.ts';
 
 export type { RiskAction, RiskBlockView, RiskPosition, RiskReason, RiskWalletState } from './risk-types.ts';
 
@@ -52,6 +53,8 @@ export class RiskEngine {
 
   /** Wallets in slots, with the hot record the tick loops update (risk-wallets.ts). */
   private readonly w = new RiskWallets();
+  /** Trailing stops by instrument and side, ordered by the price that moves them (trailing-book.ts). */
+  private readonly trailing = new TrailingBook();
 
   /** Inverse conversion rates by slot (a product is cheaper than a division); NaN until set. */
   private invConv = new Float64Array(64).fill(NaN);
@@ -179,8 +182,68 @@ export class RiskEngine {
     this.pidOfOrder.delete(orderId);
     this.freePids.push(pid);
     this.n--;
+    this.trailing.remove(orderId);
     this.resumWallet(w);
     return true;
+  }
+
+  /**
+   * A partial close left the position with a smaller amount, spread and margin: its entry and its wallet's sums
+   * follow, valued at the last quote (levels and trailing stop stay). Returns false when it is not tracked.
+   */
+  resizePosition(orderId: number, p: { amount: number; spread: number; margin: number }): boolean {
+    const pid = this.pidOfOrder.get(orderId);
+    if (pid === undefined) return false;
+    if (!(p.amount > 0)) throw new Error(`amount must be positive: ${p.amount}`);
+    const blk = this.blocks[this.pBlock[pid]];
+    const i = this.pIndex[pid];
+    const quoted = blk.sign > 0 ? this.iBid[blk.instrument] : this.iAsk[blk.instrument];
+    const close = quoted === quoted ? quoted : blk.open[i];
+    blk.amount[i] = p.amount;
+    blk.margin[i] = p.margin;
+    blk.breakEven[i] = blk.open[i] + (blk.sign * p.spread) / p.amount;
+    blk.pl[i] = (close - blk.breakEven[i]) * p.amount * blk.sign * this.invConv[blk.conv];
+    this.resumWallet(blk.wallet[i]);
+    return true;
+  }
+
+  /**
+   * Sets a position's trailing stop to move once its close price reaches `trigger` (trailingTrigger), or removes it
+   * (null). Returns false when the position is not tracked.
+   */
+  setTrailing(orderId: number, trigger: number | null): boolean {
+    const pid = this.pidOfOrder.get(orderId);
+    if (pid === undefined) return false;
+    if (trigger === null || trigger !== trigger) {
+      this.trailing.remove(orderId);
+      return true;
+    }
+    const blk = this.blocks[this.pBlock[pid]];
+    this.trailing.set(orderId, blk.instrument, blk.sign, trigger);
+    return true;
+  }
+
+  /**
+   * The positions whose trailing stop a quote of the instrument moves (buys on the bid, sells on the ask), taken out
+   * of the trailing book: the caller stores each move and puts the stop back with setTrailing. Costs the stops it
+   * returns, not a pass over the instrument's positions.
+   */
+  trail(instrument: number, bid: number, ask: number): number[] {
+    const out: number[] = [];
+    this.trailing.reached(instrument, bid, ask, out);
+    return out;
+  }
+
+  /** The last quote seen for an instrument (NaN before any). */
+  lastQuote(instrument: number): { bid: number; ask: number } {
+    return instrument < this.iBid.length
+      ? { bid: this.iBid[instrument], ask: this.iAsk[instrument] }
+      : { bid: Number.NaN, ask: Number.NaN };
+  }
+
+  /** Number of positions with a trailing stop waiting in the book. */
+  get trailingSize(): number {
+    return this.trailing.size;
   }
 
   /**

@@ -8,14 +8,24 @@ import type { Quote } from '../market/price-book.ts';
 import { closeOrder } from '../modules/trading/close-order.ts';
 import type { OrderRow, RiskHooks, WalletRef } from './hooks.ts';
 import { RiskEngine, type RiskAction } from './risk-engine.ts';
+import { TrailingStops } from './risk-trailing.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'market' | 'realtime' | 'risk' | 'cluster'>;
+
+/** A position's levels as stored: take-profit, stop-loss and trailing stop (exact decimals). */
+type Levels = Pick<
+  OrderRow,
+  'id' | 'type' | 'instrumentId' | 'takeProfit' | 'stopLoss' | 'trailingDistance' | 'trailingStep'
+>;
+/** A position's figures after a partial close. */
+type Size = { orderId: number; amount: string; spread: string; margin: string };
 
 /** What an instance's order service tells the risk engines of the other instances (JSON over the cluster bus). */
 type PeerMessage =
   | { op: 'opened'; order: OrderRow; wallet: WalletRef }
   | { op: 'closed'; orderId: number; wallet: { id: number; balance: string } }
-  | { op: 'levels'; orderId: number; takeProfit: number | null; stopLoss: number | null }
+  | { op: 'levels'; levels: Levels }
+  | { op: 'resized'; size: Size; wallet: { id: number; balance: string } }
   | { op: 'balance'; walletId: number; balance: string }
   /** A new leader took over: what the old one committed and never announced is in the database only. */
   | { op: 'reload' };
@@ -74,8 +84,16 @@ export class RiskService implements RiskHooks {
   private reloading: Promise<void> = Promise.resolve();
   /** Failures of automatic closes, for logs and tests; the position is retried on its next tick. */
   onError: (err: unknown, action: RiskAction) => void = () => {};
+  /** Trailing stops: kept by every instance, moved by the leader (risk-trailing.ts). */
+  readonly trailing: TrailingStops;
 
-  constructor(private readonly ctx: () => Ctx) {}
+  constructor(private readonly ctx: () => Ctx) {
+    this.trailing = new TrailingStops(this.engine, ctx, (work) => {
+      this.inFlight.add(work);
+      void work.finally(() => this.inFlight.delete(work));
+    });
+    this.trailing.acting = () => this.acting;
+  }
 
   /**
    * Loads every open position and its wallet, then follows the price book. With several instances every one keeps
@@ -143,12 +161,18 @@ export class RiskService implements RiskHooks {
       const wallet = { id: r.order.balanceId, balance, currency: r.currency, stopoutPercent: r.stopout };
       if (this.orderInstrument.has(r.order.id)) {
         this.engine.upsertWallet(wallet.id, { balance: Number(wallet.balance), stopoutPercent: wallet.stopoutPercent });
+        // Changed during the read (levels, trailing stop, a partial close): what it was told is newer.
+        if (journal.levels.has(r.order.id)) continue;
         // Already beyond its level: left for the sweep that follows a reload, which acts on it or not.
-        if (
-          !journal.levels.has(r.order.id) &&
-          this.engine.setLevels(r.order.id, num(r.order.takeProfit), num(r.order.stopLoss))
-        )
+        if (this.engine.setLevels(r.order.id, num(r.order.takeProfit), num(r.order.stopLoss)))
           this.engine.releaseClosing(r.order.id);
+        this.trailing.follow(r.order);
+        const { tradeAmount, spread, marginUsed } = r.order;
+        this.engine.resizePosition(r.order.id, {
+          amount: Number(tradeAmount),
+          spread: Number(spread),
+          margin: Number(marginUsed),
+        });
       } else this.track(r.order, wallet);
     }
   }
@@ -232,14 +256,24 @@ export class RiskService implements RiskHooks {
     this.ctx().cluster.bus.publish('risk', { op: 'closed', orderId: order.id, wallet } satisfies PeerMessage);
   }
 
+  resized(order: OrderRow, wallet: Pick<WalletRef, 'id' | 'balance'>): void {
+    const size = { orderId: order.id, amount: order.tradeAmount, spread: order.spread, margin: order.marginUsed };
+    this.applyResized(size, wallet);
+    this.ctx().cluster.bus.publish('risk', { op: 'resized', size, wallet } satisfies PeerMessage);
+  }
+
   levelsChanged(order: OrderRow): void {
-    this.applyLevels(order.id, num(order.takeProfit), num(order.stopLoss));
-    this.ctx().cluster.bus.publish('risk', {
-      op: 'levels',
-      orderId: order.id,
-      takeProfit: num(order.takeProfit),
-      stopLoss: num(order.stopLoss),
-    } satisfies PeerMessage);
+    const levels: Levels = {
+      id: order.id,
+      type: order.type,
+      instrumentId: order.instrumentId,
+      takeProfit: order.takeProfit,
+      stopLoss: order.stopLoss,
+      trailingDistance: order.trailingDistance,
+      trailingStep: order.trailingStep,
+    };
+    this.applyLevels(levels);
+    this.ctx().cluster.bus.publish('risk', { op: 'levels', levels } satisfies PeerMessage);
   }
 
   balanceChanged(walletId: number, balance: string): void {
@@ -252,7 +286,8 @@ export class RiskService implements RiskHooks {
     if (m.op === 'opened') {
       if (!this.orderInstrument.has(m.order.id)) this.applyOpened(m.order, m.wallet);
     } else if (m.op === 'closed') this.applyClosed(m.orderId, m.wallet);
-    else if (m.op === 'levels') this.applyLevels(m.orderId, m.takeProfit, m.stopLoss);
+    else if (m.op === 'levels') this.applyLevels(m.levels);
+    else if (m.op === 'resized') this.applyResized(m.size, m.wallet);
     else if (m.op === 'balance') this.applyBalance(m.walletId, m.balance);
     else if (m.op === 'reload')
       this.reload().catch((err: unknown) => console.error('risk engine: reloading after a takeover failed', err));
@@ -278,10 +313,24 @@ export class RiskService implements RiskHooks {
     if (next) this.run([next]);
   }
 
-  private applyLevels(orderId: number, takeProfit: number | null, stopLoss: number | null): void {
-    this.journal?.levels.add(orderId);
-    const action = this.engine.setLevels(orderId, takeProfit, stopLoss);
+  private applyLevels(levels: Levels): void {
+    this.journal?.levels.add(levels.id);
+    const action = this.engine.setLevels(levels.id, num(levels.takeProfit), num(levels.stopLoss));
+    this.trailing.follow(levels);
     if (action) this.run([action]);
+  }
+
+  private applyResized(size: Size, wallet: Pick<WalletRef, 'id' | 'balance'>): void {
+    this.journal?.levels.add(size.orderId);
+    this.journal?.balances.set(wallet.id, wallet.balance);
+    this.engine.resizePosition(size.orderId, {
+      amount: Number(size.amount),
+      spread: Number(size.spread),
+      margin: Number(size.margin),
+    });
+    this.engine.setWalletBalance(wallet.id, Number(wallet.balance));
+    const next = this.engine.checkWallet(wallet.id);
+    if (next) this.run([next]);
   }
 
   private applyBalance(walletId: number, balance: string): void {
@@ -295,6 +344,7 @@ export class RiskService implements RiskHooks {
   private forget(orderId: number): void {
     this.engine.removePosition(orderId);
     this.orderInstrument.delete(orderId);
+    this.trailing.forget(orderId);
   }
 
   unrealizedPl(walletId: number): number {
@@ -329,6 +379,7 @@ export class RiskService implements RiskHooks {
       takeProfit: num(order.takeProfit),
       stopLoss: num(order.stopLoss),
     });
+    this.trailing.follow(order);
   }
 
   /** The engine's conversion slot of quote → wallet currency (slot 0 is the identity), created on first use. */
@@ -359,7 +410,10 @@ export class RiskService implements RiskHooks {
     const { instruments } = this.ctx().market;
     for (const q of changed) {
       const instrument = instruments.byNameOf(q.name);
-      if (instrument) this.run(this.engine.tick(instrument.id, q.bid, q.ask));
+      if (!instrument) continue;
+      this.run(this.engine.tick(instrument.id, q.bid, q.ask));
+      // Only the leader moves trailing stops; the others keep them in their books for a takeover.
+      if (this.acting) this.trailing.tick(instrument.id, q.bid, q.ask);
     }
   }
 

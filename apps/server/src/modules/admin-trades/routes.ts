@@ -72,7 +72,7 @@ export const adminTradesRoutes: RoutesPlugin = async (app) => {
     { config: access, schema: { tags, body: AdminTradeCloseRequest, response: { 200: AdminTradeResponse } } },
     async (req) => ({
       message: 'Order closed successfully',
-      trade: await closeTrade(ctx, staffOf(req), req.body.orderId),
+      trade: await closeTrade(ctx, staffOf(req), req.body.orderId, req.body.amount),
     }),
   );
   app.put(

@@ -17,6 +17,7 @@ import { countBound, countUnlessWalking, pageMeta, walkFrom, walkOffset, type Wa
 import { customerScope, type StaffActor } from '../../lib/staff-scope.ts';
 import { closeOrder } from '../trading/close-order.ts';
 import { updateOrderLevels } from '../trading/modify-order.ts';
+import { closePartOfOrder } from '../trading/partial-close.ts';
 import { tradingMemoryOf } from '../trading/trading-memory.ts';
 import { livePlOf, moveMoney, onWallet } from '../wallets/ledger.ts';
 
@@ -128,17 +129,28 @@ const snapshot = (o: Order) => ({
   voided_at: iso(o.voidedAt),
 });
 
-/** POST /admin/trades/close: at the server's current price, through the client's own close transaction. */
-export async function closeTrade(ctx: Ctx, staff: StaffActor, orderId: number): Promise<AdminTradeDto> {
+/**
+ * POST /admin/trades/close: at the server's current price, through the client's own close transaction; with an
+ * amount, that part only (the client's partial close, under the same lot rules), answering the closed part.
+ */
+export async function closeTrade(
+  ctx: Ctx,
+  staff: StaffActor,
+  orderId: number,
+  amount?: string,
+): Promise<AdminTradeDto> {
   const { u, b } = await tradeOf(ctx, staff, orderId);
-  const closed = await closeOrder(ctx, { orderId, reason: 'admin', actorId: staff.id });
+  const closed =
+    amount === undefined
+      ? await closeOrder(ctx, { orderId, reason: 'admin', actorId: staff.id })
+      : (await closePartOfOrder(ctx, { orderId, amount, reason: 'admin', actorId: staff.id })).deal;
   await writeAudit(ctx.db, {
     actorId: staff.id,
     targetUserId: closed.userId,
     action: 'order.close',
     subjectType: 'order',
     subjectId: orderId,
-    after: snapshot(closed),
+    after: { ...snapshot(closed), ...(closed.partialOf ? { amount: closed.tradeAmount, deal: closed.id } : {}) },
     ip: staff.ip,
   });
   return tradeDto(closed, u, b);

@@ -29,7 +29,7 @@ import {
 import { customerScope, type StaffActor } from '../../lib/staff-scope.ts';
 import { balanceDto } from '../auth/current-user.ts';
 import { getBranding } from '../settings/service.ts';
-import { tradingMemoryOf } from '../trading/trading-memory.ts';
+import { forgetTrader } from '../trading/trader.ts';
 import { openCustomerWallets } from '../wallets/open.ts';
 import { destroyUserSessions } from '../auth/sessions.ts';
 
@@ -328,7 +328,7 @@ export async function updateCustomer(ctx: Ctx, actor: StaffActor, id: number, in
     throw err;
   }
   // The trading path remembers a trader's plan and state; the next order reads them again.
-  tradingMemoryOf(ctx.db).forgetTrader(id);
+  forgetTrader(ctx.db, id);
   if (!input.isActive || passwordHash) ctx.realtime.disconnectUser(id);
 }
 
@@ -376,7 +376,7 @@ export async function deleteCustomer(ctx: Ctx, actor: StaffActor, id: number): P
       ip: actor.ip,
     });
   });
-  tradingMemoryOf(ctx.db).forgetTrader(id);
+  forgetTrader(ctx.db, id);
   ctx.realtime.disconnectUser(id);
 }
 

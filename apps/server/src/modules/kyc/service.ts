@@ -10,7 +10,7 @@ import type { StaffActor } from '../../lib/staff-scope.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 import { fileUrl, prepareFile, recordFile, type PreparedFile } from '../files/storage.ts';
 import { emitAll, insertNotification, insertStaffNotifications } from '../notifications/service.ts';
-import { tradingMemoryOf } from '../trading/trading-memory.ts';
+import { forgetTrader } from '../trading/trader.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'realtime' | 'objectStore'>;
 type KycType = (typeof KYC_DOCUMENT_TYPES)[number];
@@ -189,6 +189,6 @@ export async function reviewKyc(
     );
     return { userId: before.userId, dto };
   });
-  tradingMemoryOf(ctx.db).forgetTrader(result.userId);
+  forgetTrader(ctx.db, result.userId);
   emitAll(ctx, [result]);
 }

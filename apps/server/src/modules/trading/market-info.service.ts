@@ -1,18 +1,11 @@
 import { and, asc, eq } from 'drizzle-orm';
-import {
-  LotOption,
-  dec,
-  type Category,
-  type FavoriteDto,
-  type LotStateResponse,
-  type RateResponse,
-} from '@platform/domain';
-import { z } from 'zod';
+import { dec, type Category, type FavoriteDto, type LotStateResponse, type RateResponse } from '@platform/domain';
 import type { AppContext } from '../../context.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { favorites, instruments } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
 import { isUniqueViolation } from '../../lib/errors.ts';
+import { lotModeOf, lotPresets } from './lot-rules.ts';
 import { loadTrader, tradingSettings } from './trader.ts';
 
 /** A 503 that names the two currencies, so the order dialog can say which rate is missing. */
@@ -41,20 +34,10 @@ export async function conversionRate(
   return { rate: dec(rate).toDecimalPlaces(8).toString(), base: trader.wallet.currency, quote: code };
 }
 
-const DEFAULT_LOTS: LotOption[] = [{ label: 'Standard lot (1)', value: 100000 }];
-
 /** GET /dashboard/lot-state/{category}: whether the order size is picked from lot presets or typed as an amount. */
 export async function lotState(db: DbOrTx, category: Category): Promise<LotStateResponse> {
   const s = await tradingSettings(db);
-  const mode = s[`lot_${category}`]?.value1 === 'lot' ? 'lot' : 'amount';
-  let presets = DEFAULT_LOTS;
-  try {
-    const parsed = z.array(LotOption).safeParse(JSON.parse(s.lotSelector?.value1 ?? '[]'));
-    if (parsed.success && parsed.data.length) presets = parsed.data;
-  } catch {
-    // A malformed preset list falls back to the standard lot rather than breaking the order dialog.
-  }
-  return { lotState: mode, lotSelector: presets };
+  return { lotState: lotModeOf(s, category), lotSelector: lotPresets(s) };
 }
 
 export async function listFavorites(db: DbOrTx, userId: number): Promise<FavoriteDto[]> {

@@ -16,6 +16,7 @@ export const LOAD_TRADER: Statement = {
   text: `
     SELECT b.id AS wallet_id, b.currency AS wallet_currency, b.mode AS wallet_mode,
            p.id AS plan_id, p.forex_leverage, p.commodity_leverage, p.index_leverage, p.stock_leverage, p.crypto_leverage, p.forex_stopout,
+           p.account_type,
            EXISTS (SELECT 1 FROM kyc_documents k WHERE k.user_id = u.id AND k.status = 'approved') AS kyc
       FROM users u
       JOIN balances b ON b.id = COALESCE($2::int, u.active_balance_id) AND b.user_id = u.id
@@ -34,6 +35,7 @@ export interface TraderRow {
   stock_leverage: number | null;
   crypto_leverage: number | null;
   forex_stopout: number | null;
+  account_type: string | null;
   kyc: boolean;
 }
 
@@ -50,6 +52,8 @@ const ORDER_COLUMNS =
  * A pending order's fill ($22 its id) opens the position on the pending order's own wallet ($2, whichever wallet is
  * active now), only while the pending order is still pending and reached, and in the same statement marks it filled and cancels
  * its OCO partner; `pending_open` says whether it was still pending.
+ * On a netting account nothing is written while the wallet holds a position on the instrument (`netting_conflict`):
+ * the order path nets against it instead (netting.ts).
  * $1 user, $2 expected wallet, $3 margin, $4 live P/L, $5 category, $6 expected plan leverage of the category or
  * null, $7 KYC required (real wallets; demo wallets trade without it), $8.. the order's columns from instrument_id on,
  * $22 pending order or null.
@@ -60,6 +64,10 @@ export const PLACE_ORDER: Statement = {
     WITH trader AS (
       SELECT b.id AS wallet_id, b.currency AS wallet_currency, b.mode AS wallet_mode, b.balance AS wallet_balance, b.margin AS wallet_margin,
              p.id AS plan_id, p.forex_leverage, p.commodity_leverage, p.index_leverage, p.stock_leverage, p.crypto_leverage, p.forex_stopout,
+             p.account_type,
+             (p.account_type = 'netting' AND EXISTS (
+               SELECT 1 FROM orders x WHERE x.balance_id = b.id AND x.instrument_id = $8::int AND x.close_time IS NULL
+             )) AS netting_conflict,
              CASE $5::text WHEN 'forex' THEN p.forex_leverage WHEN 'commodity' THEN p.commodity_leverage WHEN 'index' THEN p.index_leverage
                            WHEN 'stock' THEN p.stock_leverage WHEN 'crypto' THEN p.crypto_leverage END AS plan_leverage,
              EXISTS (SELECT 1 FROM kyc_documents k WHERE k.user_id = u.id AND k.status = 'approved') AS kyc
@@ -91,6 +99,7 @@ export const PLACE_ORDER: Statement = {
          AND trader.wallet_balance >= $3::numeric
          AND trader.wallet_balance - trader.wallet_margin + $4::numeric >= $3::numeric
          AND ($22::int IS NULL OR EXISTS (SELECT 1 FROM pend))
+         AND trader.netting_conflict IS NOT TRUE
       RETURNING *
     ), hold AS (
       UPDATE balances SET margin = balances.margin + placed.margin_used FROM placed WHERE balances.id = placed.balance_id
@@ -122,20 +131,24 @@ export const LOAD_ORDER: Statement = {
  * two never deadlock): books the P/L ($4, before spread) and the spread charge ($5) as ledger entries with the
  * running balance, credits negative balance protection for whatever would leave the balance below zero, releases
  * the margin hold, stamps the order, and writes the client's notification when $10 (its title) is not null.
+ * The P/L was priced from the amount and spread the caller knew ($12, $13): when a partial close has changed them
+ * since, nothing is written and `current_amount` says so (the order columns are null), so the caller prices it again.
  * Returns nothing when the order is no longer open.
  * $1 order, $2 owner or null, $3 actor or null, $4 gross P/L, $5 spread charge, $6 close rate, $7 net P/L,
- * $8 reason, $9 note of the P/L entry, $10 notification title or null, $11 its description.
+ * $8 reason, $9 note of the P/L entry, $10 notification title or null, $11 its description, $12 amount, $13 spread.
  */
 export const CLOSE_ORDER: Statement = {
   name: 'trading_close_order',
   text: `
-    WITH target AS (
-      SELECT o.id, o.user_id, o.balance_id, o.margin_used, o.instrument, b.balance,
+    WITH locked AS (
+      SELECT o.id, o.user_id, o.balance_id, o.margin_used, o.instrument, o.trade_amount, o.spread, b.balance,
              b.balance + $4::numeric AS after_pl,
              b.balance + $4::numeric - $5::numeric AS after_spread
         FROM balances b JOIN orders o ON o.balance_id = b.id
        WHERE o.id = $1::int AND ($2::int IS NULL OR o.user_id = $2::int) AND o.close_time IS NULL
          FOR UPDATE OF b, o
+    ), target AS (
+      SELECT * FROM locked WHERE trade_amount = $12::numeric AND spread = $13::numeric
     ), settle AS (
       UPDATE balances SET balance = GREATEST(target.after_spread, 0), margin = balances.margin - target.margin_used
         FROM target WHERE balances.id = target.balance_id
@@ -159,8 +172,8 @@ export const CLOSE_ORDER: Statement = {
       RETURNING id AS notice_id, title AS notice_title, description AS notice_description, url AS notice_url,
                 read_at AS notice_read_at, created_at AS notice_created_at
     )
-    SELECT closed.*, GREATEST(target.after_spread, 0) AS wallet_balance, notice.*
-      FROM closed JOIN target ON true LEFT JOIN notice ON true`,
+    SELECT closed.*, GREATEST(target.after_spread, 0) AS wallet_balance, notice.*, locked.trade_amount AS current_amount
+      FROM locked LEFT JOIN closed ON true LEFT JOIN target ON true LEFT JOIN notice ON true`,
 };
 
 /** The orders table's columns as the database names them. */

@@ -1,13 +1,4 @@
-import type { z } from 'zod';
-import {
-  Decimal,
-  dec,
-  newOrderBounds,
-  openPrice,
-  requiredMargin,
-  spreadCost,
-  type OrderCreateRequest,
-} from '@platform/domain';
+import { Decimal, dec, newOrderBounds, openPrice, requiredMargin, spreadCost } from '@platform/domain';
 import { statementsOf } from '../../db/statements.ts';
 import type { OrderRow } from '../../engine/hooks.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -25,11 +16,17 @@ import {
   tradableInstrument,
   type Ctx,
 } from './order-pricing.ts';
+import { netAgainst, nettedPosition } from './netting.ts';
+import type { MarketOrderInput, PendingFill, Placed } from './place-types.ts';
 import {
+  accountTypeOf,
+  forgetTrader,
   kycRequiredForTrade,
   leverageFor,
   loadTrader,
   planLeverageOf,
+  rememberTrader,
+  rememberedTrader,
   spreadSettingOf,
   stopoutFor,
   tradingSettings,
@@ -38,26 +35,16 @@ import {
 } from './trader.ts';
 import { tradingMemoryOf } from './trading-memory.ts';
 
+export type { MarketOrderInput, PendingFill, Placed } from './place-types.ts';
+
 type PlacedColumns = TraderRow & {
   wallet_balance: string;
   wallet_margin: string;
   plan_leverage: number | null;
   pending_open: boolean;
   oco_cancelled_id: number | null;
+  netting_conflict: boolean | null;
 } & (OrderColumns | { [K in keyof OrderColumns]: null });
-
-/** A pending order's fill: its wallet, and the quote of the tick that triggered it. */
-export interface PendingFill {
-  pendingOrderId: number;
-  walletId: number;
-  quote: { bid: string; ask: string };
-}
-
-/** Input of a market order: the request's fields a position is opened from. */
-export type MarketOrderInput = Pick<
-  z.output<typeof OrderCreateRequest>,
-  'type' | 'instrument' | 'amount' | 'profit' | 'loss'
->;
 
 /**
  * POST /dashboard/orders: opens a position on the caller's active wallet at the server's price (buy at ask,
@@ -81,8 +68,6 @@ export function fillPendingOrder(
   return place(ctx, userId, input, fill);
 }
 
-type Placed = { order: OrderRow; ocoCancelledId: number | null };
-
 async function place(ctx: Ctx, userId: number, input: MarketOrderInput, fill?: PendingFill): Promise<Placed> {
   const amount = dec(input.amount);
   if (amount.lte(0)) throw new AppError('AMOUNT_NOT_POSITIVE');
@@ -90,7 +75,7 @@ async function place(ctx: Ctx, userId: number, input: MarketOrderInput, fill?: P
   const settings = await tradingSettings(ctx.db);
   const kycRequired = kycRequiredForTrade(settings);
   const memory = tradingMemoryOf(ctx.db);
-  let trader = fill ? await loadTrader(ctx.db, userId, fill.walletId) : memory.trader(userId);
+  let trader = fill ? await loadTrader(ctx.db, userId, fill.walletId) : rememberedTrader(ctx.db, userId);
   // A remembered refusal is confirmed against the database before the client is told.
   if (!trader || needsKyc(kycRequired, trader)) trader = await loadTrader(ctx.db, userId, fill?.walletId ?? null);
   if (needsKyc(kycRequired, trader)) throw new AppError('KYC_REQUIRED_TRADE');
@@ -98,9 +83,13 @@ async function place(ctx: Ctx, userId: number, input: MarketOrderInput, fill?: P
   // A changed wallet or plan is priced again with the current figures; twice in a row means it keeps changing.
   for (let attempt = 0; attempt < 3; attempt++) {
     const priced: Trader = trader;
-    const outcome = await memory.walletQueue.run(priced.wallet.id, () =>
-      placeFor(ctx, priced, instrument, input, amount, settings, kycRequired, fill),
-    );
+    const outcome = await memory.walletQueue.run(priced.wallet.id, async () => {
+      // A netting account's order against the position it holds on the instrument reduces, closes or reverses it.
+      const position = accountTypeOf(priced) === 'netting' ? await nettedPosition(ctx, priced, instrument) : null;
+      return position
+        ? netAgainst(ctx, priced, instrument, input, amount, position, settings, kycRequired, fill)
+        : placeFor(ctx, priced, instrument, input, amount, settings, kycRequired, fill);
+    });
     if ('order' in outcome) {
       ordersPlaced.inc({ category: instrument.category });
       return outcome;
@@ -165,14 +154,16 @@ async function placeFor(
     fill?.pendingOrderId ?? null,
   ]);
   if (!row) {
-    if (!fill) memory.forgetTrader(trader.userId);
+    if (!fill) forgetTrader(ctx.db, trader.userId);
     throw new AppError('NO_ACTIVE_WALLET');
   }
   const current = traderOfRow(trader.userId, row);
   // A fill's wallet need not be the active one, which is what the memory keeps.
-  if (!fill) memory.rememberTrader(current);
+  if (!fill) rememberTrader(ctx.db, current);
   if (row.id === null) {
     if (fill && !row.pending_open) throw new AppError('PENDING_NOT_OPEN');
+    // The account nets and holds a position on the instrument (a plan change, or an order elsewhere): nets next.
+    if (row.netting_conflict) return { current };
     if (needsKyc(kycRequired, current)) throw new AppError('KYC_REQUIRED_TRADE');
     if (
       current.wallet.id !== wallet.id ||

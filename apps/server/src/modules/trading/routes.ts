@@ -21,6 +21,7 @@ import { closeOrder } from './close-order.ts';
 import { listOrders } from './list-orders.ts';
 import { updateOrderLevels } from './modify-order.ts';
 import { orderDto } from './order-dto.ts';
+import { closePartOfOrder } from './partial-close.ts';
 import { placeOrder } from './place-order.ts';
 import { placePending } from './pending/place-pending.ts';
 import { pendingDto } from './pending/pending-dto.ts';
@@ -67,12 +68,19 @@ export const tradingRoutes: RoutesPlugin = async (app) => {
     { config: { access: [3] }, schema: { tags, body: OrderCloseRequest, response: { 200: OrderResponse } } },
     async (req) => {
       const auth = authOf(req);
-      const order = await closeOrder(ctx, {
+      const target = {
         orderId: req.body.orderId,
         ownerId: auth.user.id,
         actorId: auth.user.id,
-        reason: 'manual',
-      });
+        reason: 'manual' as const,
+      };
+      if (req.body.amount !== undefined) {
+        // A partial close answers the closed part (a deal of its own); the whole amount is an ordinary close.
+        const { deal, position } = await closePartOfOrder(ctx, { ...target, amount: req.body.amount });
+        const message = position ? 'Part of the position closed' : 'Order Closed Successfully';
+        return { message, order: orderDto(deal) };
+      }
+      const order = await closeOrder(ctx, target);
       return { message: 'Order Closed Successfully', order: orderDto(order) };
     },
   );
@@ -85,7 +93,15 @@ export const tradingRoutes: RoutesPlugin = async (app) => {
     },
     async (req) => {
       const order = await updateOrderLevels(ctx, authOf(req).user.id, req.params.id, req.body);
-      const message = req.body.loss !== undefined ? 'Stop Loss Set Successfully' : 'Take Profit Set Successfully';
+      const { trailing, loss } = req.body;
+      const message =
+        trailing !== undefined
+          ? trailing
+            ? 'Trailing Stop Set Successfully'
+            : 'Trailing Stop Removed'
+          : loss !== undefined
+            ? 'Stop Loss Set Successfully'
+            : 'Take Profit Set Successfully';
       return { message, order: orderDto(order) };
     },
   );

@@ -6,11 +6,21 @@ import { AppError } from '../../lib/errors.ts';
 import { LOAD_TRADER, type TraderRow } from './order-statements.ts';
 import { getSettingsCached, isOn, type SettingRow } from '../settings/service.ts';
 
-/** The terms of a pricing plan that trading reads: leverage per category and the stop-out level. */
-type Plan = Pick<
+/**
+ * A trader's facts and their cache, in one place: who trades (active wallet, pricing plan terms, account type, KYC
+ * state), read in one statement, remembered between orders so that placing takes one database round trip, and
+ * forgotten by whoever changes them (KYC review, plan change, staff edits). The cache is only a hint: PLACE_ORDER
+ * re-checks the facts with the wallet locked and answers the current ones when they no longer hold.
+ */
+
+/** The terms of a pricing plan that trading reads: leverage per category, the stop-out level and the account type. */
+export type Plan = Pick<
   typeof pricingPlans.$inferSelect,
   'id' | 'forexLeverage' | 'commodityLeverage' | 'indexLeverage' | 'stockLeverage' | 'cryptoLeverage' | 'forexStopout'
->;
+> & { accountType: AccountType };
+
+/** Hedging: any number of positions per instrument. Netting: at most one, which opposite orders reduce or reverse. */
+export type AccountType = 'hedging' | 'netting';
 
 /** Who is trading: the caller's active wallet, pricing plan and KYC state, read in one query. */
 export interface Trader {
@@ -20,11 +30,37 @@ export interface Trader {
   kycApproved: boolean;
 }
 
+/** Bound on the traders remembered; past it the hot path simply reads the database first, as on a cold start. */
+const MAX_TRADERS = 50_000;
+const caches = new WeakMap<object, Map<number, Trader>>();
+
+/** The traders remembered for one database (tests open several in one process). */
+function cacheOf(db: object): Map<number, Trader> {
+  let c = caches.get(db);
+  if (!c) caches.set(db, (c = new Map()));
+  return c;
+}
+
 /** The caller's active wallet (or the given wallet of theirs), plan terms and KYC state in one named statement. */
 export async function loadTrader(db: Db, userId: number, walletId: number | null = null): Promise<Trader> {
   const [row] = await statementsOf(db).rows<TraderRow>(LOAD_TRADER, [userId, walletId]);
   if (!row) throw new AppError('NO_ACTIVE_WALLET');
   return traderOfRow(userId, row);
+}
+
+/** The trader as last remembered (their active wallet), or undefined: then loadTrader reads it. */
+export const rememberedTrader = (db: object, userId: number): Trader | undefined => cacheOf(db).get(userId);
+
+/** Keeps the facts PLACE_ORDER answered for the next order (active wallets only). */
+export function rememberTrader(db: object, trader: Trader): void {
+  const cache = cacheOf(db);
+  if (cache.size >= MAX_TRADERS && !cache.has(trader.userId)) cache.clear();
+  cache.set(trader.userId, trader);
+}
+
+/** Called by whatever changes a trader's wallet, plan or KYC state, so the next order reads them again. */
+export function forgetTrader(db: object, userId: number): void {
+  cacheOf(db).delete(userId);
 }
 
 export function traderOfRow(userId: number, row: TraderRow): Trader {
@@ -39,6 +75,7 @@ export function traderOfRow(userId: number, row: TraderRow): Trader {
           stockLeverage: row.stock_leverage,
           cryptoLeverage: row.crypto_leverage,
           forexStopout: row.forex_stopout,
+          accountType: row.account_type === 'netting' ? 'netting' : 'hedging',
         };
   return {
     userId,
@@ -47,6 +84,9 @@ export function traderOfRow(userId: number, row: TraderRow): Trader {
     kycApproved: row.kyc,
   };
 }
+
+/** The account type of the trader's plan; hedging without a plan (today's behaviour). */
+export const accountTypeOf = (trader: Trader): AccountType => trader.plan?.accountType ?? 'hedging';
 
 /** The plan's own leverage column for a category (null without a plan): what PLACE_ORDER checks is unchanged. */
 export const planLeverageOf = (plan: Plan | null, category: Category): number | null =>
