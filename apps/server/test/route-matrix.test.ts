@@ -46,6 +46,14 @@ const EXPECTED: Record<string, RouteAccess> = {
   'POST /api/dashboard/orders': [3],
   'POST /api/dashboard/orders/close': [3],
   'PUT /api/dashboard/orders/:id': [3],
+  'GET /api/dashboard/orders/history': 'user',
+  'GET /api/dashboard/pending-orders': 'user',
+  'PUT /api/dashboard/pending-orders/:id': [3],
+  'DELETE /api/dashboard/pending-orders/:id': [3],
+  'POST /api/dashboard/pending-orders/oco': [3],
+  'GET /api/admin/pending-orders': [1, 2],
+  'PUT /api/admin/pending-orders/:id': [1, 2],
+  'POST /api/admin/pending-orders/:id/cancel': [1, 2],
   'GET /api/dashboard/get-favorite': 'user',
   'POST /api/dashboard/add-to-favorite': 'user',
   'POST /api/dashboard/remove-from-favorite': 'user',
@@ -313,7 +321,7 @@ describe('route matrix', () => {
       }
     }
     expect(failures).toEqual([]);
-  });
+  }, 120_000);
 
   it('still serves the OpenAPI document built from every route schema', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
