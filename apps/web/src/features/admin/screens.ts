@@ -53,7 +53,7 @@ function englishTitle(pathname: string): string {
   if (CUSTOMER_EDIT.test(path)) return 'Edit Customer';
   if (parts[1] === 'admin' && parts.length === 4) {
     const type = parts[3];
-    if (parts[2] === 'trades') return `${capitalize(type)} Trades`;
+    if (parts[2] === 'trades') return type === 'pending' ? 'Pending Orders' : `${capitalize(type)} Trades`;
     if (parts[2] === 'customers') return `${capitalize(type)} Customers`;
     if (parts[2] === 'instruments') return capitalize(type);
   }

@@ -1,5 +1,5 @@
-import { ActionIcon, Button, Group, Tooltip } from '@mantine/core';
-import { IconLink, IconPencil } from '@tabler/icons-react';
+import { ActionIcon, Group, Tooltip } from '@mantine/core';
+import { IconLink, IconPencil, IconX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { PendingOrderDto } from '@platform/domain';
 import { ConfirmPopover } from '../../ui/data-table/ConfirmPopover.tsx';
@@ -50,9 +50,9 @@ export function PendingActions({
         </ActionIcon>
       </Tooltip>
       <ConfirmPopover message={t('Cancel this pending order?')} onConfirm={() => onCancel(order)}>
-        <Button size={large ? 'xs' : 'compact-xs'} color="gray">
-          {t('Cancel order')}
-        </Button>
+        <ActionIcon variant="light" color="red" size={size} aria-label={t('Cancel order')} title={t('Cancel order')}>
+          <IconX size={icon} />
+        </ActionIcon>
       </ConfirmPopover>
     </Group>
   );

@@ -1,4 +1,4 @@
-import { Badge, Group, Text, Tooltip } from '@mantine/core';
+import { Badge, Stack, Text, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { PendingOrderDto } from '@platform/domain';
 import { expiryText, ocoPartner, STATUS_COLORS, STATUS_LABELS } from './pendingFormat.ts';
@@ -10,7 +10,7 @@ export function PendingStatusCell({ order, rows }: { order: PendingOrderDto; row
   const { t } = useTranslation();
   const partner = ocoPartner(order, rows);
   return (
-    <Group gap={6} wrap="nowrap">
+    <Stack gap={4} align="flex-start">
       <Badge color={STATUS_COLORS[order.status]} variant="light" miw="max-content">
         {t(STATUS_LABELS[order.status])}
       </Badge>
@@ -21,7 +21,7 @@ export function PendingStatusCell({ order, rows }: { order: PendingOrderDto; row
           </Badge>
         </Tooltip>
       )}
-    </Group>
+    </Stack>
   );
 }
 
@@ -30,7 +30,7 @@ export function ExpiryCell({ order }: { order: PendingOrderDto }) {
   const { t } = useTranslation();
   const e = expiryText(order);
   return (
-    <Text span size="sm" style={{ display: 'inline-block', lineHeight: 1.25, ...nowrap }}>
+    <Text span size="sm" title={t(e.title)} style={{ display: 'inline-block', lineHeight: 1.25, ...nowrap }}>
       {t(e.label)}
       {e.at && (
         <Text span size="xs" c="dimmed" display="block">

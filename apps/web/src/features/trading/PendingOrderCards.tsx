@@ -1,4 +1,4 @@
-import { Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Box, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { dec, formatOrderTime, type PendingOrderDto } from '@platform/domain';
 import { PendingActions, type PendingOrdersTableProps } from './PendingActions.tsx';
@@ -40,7 +40,7 @@ export function PendingOrderCards({ rows, digitsOf, emptyText, ...actions }: Pen
               <div>
                 <Group gap={6} wrap="nowrap">
                   <Text fw={700}>{instrumentLabel(o.instrument)}</Text>
-                  <Text size="sm" fw={700} c={o.type === 'buy' ? 'teal' : 'red'}>
+                  <Text size="sm" fw={700} c={o.type === 'buy' ? 'teal' : 'red'} style={{ whiteSpace: 'nowrap' }}>
                     {t(pendingTypeLabel(o))}
                   </Text>
                 </Group>
@@ -58,9 +58,13 @@ export function PendingOrderCards({ rows, digitsOf, emptyText, ...actions }: Pen
             <Text size="xs" c="dimmed" mt={6}>
               {t('SL')} {rate(o.loss)} · {t('TP')} {rate(o.profit)}
             </Text>
-            <Group justify="space-between" mt="xs" wrap="nowrap" align="center">
+            <Group justify="space-between" mt="xs" gap={6} align="center">
               <ExpiryCell order={o} />
-              {o.status === 'pending' && <PendingActions order={o} large canLink={canLink} {...actions} />}
+              {o.status === 'pending' && (
+                <Box ml="auto">
+                  <PendingActions order={o} large canLink={canLink} {...actions} />
+                </Box>
+              )}
             </Group>
           </Paper>
         );

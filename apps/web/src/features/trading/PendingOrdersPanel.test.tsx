@@ -63,7 +63,7 @@ describe('PendingOrdersPanel', { timeout: 20_000 }, () => {
       '-',
       '1.07000',
       '1.10000',
-      'Good till cancelled',
+      'GTC',
       'PENDING',
     ]);
     const second = within(screen.getByTestId('pending-202'));

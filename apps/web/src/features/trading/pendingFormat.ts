@@ -28,11 +28,20 @@ export function rateText(value: string | null, digits: number | undefined): stri
   return digits === undefined ? dec(value).toString() : formatPrice(value, digits);
 }
 
-/** How long it waits, as English text (a translation key) and the time when it has one. */
-export function expiryText(o: Pick<PendingOrderDto, 'expiry' | 'expires_at'>): { label: string; at: string | null } {
-  if (o.expiry === 'gtc') return { label: 'Good till cancelled', at: null };
+/**
+ * How long it waits, as a short English label (a translation key: GTC, Day, Until), its full wording, and the time
+ * when it has one.
+ */
+export function expiryText(o: Pick<PendingOrderDto, 'expiry' | 'expires_at'>): {
+  label: string;
+  title: string;
+  at: string | null;
+} {
+  if (o.expiry === 'gtc') return { label: 'GTC', title: 'Good till cancelled', at: null };
   const at = o.expires_at ? formatOrderTime(o.expires_at) : null;
-  return { label: o.expiry === 'day' ? 'End of day' : 'Until', at };
+  return o.expiry === 'day'
+    ? { label: 'Day', title: 'End of day', at }
+    : { label: 'Until', title: 'Date and time', at };
 }
 
 /** The other order of an OCO pair, whether oco_id names the pair or the partner. */

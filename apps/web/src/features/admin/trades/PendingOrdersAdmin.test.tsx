@@ -73,7 +73,7 @@ describe('Trades → Pending Orders', { timeout: 20_000 }, () => {
       expect(screen.getByRole('columnheader', { name: h })).toBeTruthy();
     expect(within(row).getByText('Buy Stop Limit')).toBeTruthy();
     expect(within(row).getByText('1.099')).toBeTruthy();
-    expect(within(row).getByText('Good till cancelled')).toBeTruthy();
+    expect(within(row).getByTitle('Good till cancelled').textContent).toBe('GTC');
     expect(within(row).getByText('PENDING')).toBeTruthy();
     expect(within(row).getByRole('link', { name: 'cara@demo.test' }).getAttribute('href')).toBe(
       '/admin/customers/edit/9',

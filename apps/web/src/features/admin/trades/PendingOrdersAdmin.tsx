@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { Anchor, Badge, Button, CloseButton, Group, Select, Text } from '@mantine/core';
+import { Anchor, Badge, Button, CloseButton, Group, Select, Stack, Text } from '@mantine/core';
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PENDING_STATUSES, type AdminPendingDto } from '@platform/domain';
@@ -76,7 +76,11 @@ export function PendingOrdersAdmin() {
         label: t('EXPIRY'),
         render: (r) => {
           const e = expiryText(r);
-          return e.at ? `${t(e.label)} ${e.at}` : t(e.label);
+          return (
+            <Text span size="sm" title={t(e.title)}>
+              {e.at ? `${t(e.label)} ${e.at}` : t(e.label)}
+            </Text>
+          );
         },
       },
       { key: 'reason', label: t('REASON'), hidden: true },
@@ -85,14 +89,16 @@ export function PendingOrdersAdmin() {
         key: 'status',
         label: t('STATUS'),
         render: (r) => (
-          <Group gap={6} wrap="nowrap">
-            <Badge color={STATUS_COLORS[r.status]}>{t(STATUS_LABELS[r.status])}</Badge>
+          <Stack gap={4} align="flex-start">
+            <Badge color={STATUS_COLORS[r.status]} miw="max-content">
+              {t(STATUS_LABELS[r.status])}
+            </Badge>
             {r.oco_id !== null && (
-              <Badge color="grape" variant="outline">
+              <Badge color="grape" variant="outline" miw="max-content">
                 {t('OCO')}
               </Badge>
             )}
-          </Group>
+          </Stack>
         ),
       },
       {
