@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderScreen } from '../../test/render.tsx';
 import { callsTo, mockTradingFetch, orderFixture, pendingOrderFixture, tradingApi } from './testing.ts';
 
@@ -46,8 +46,11 @@ describe('positions area tabs', { timeout: 20_000 }, () => {
     expect(await screen.findByText('No history yet')).toBeTruthy();
   });
 
-  it('marks a trailing stop-loss and closes part of a position', async () => {
+  it('marks a trailing stop-loss and closes part of a position, which the History tab then shows afresh', async () => {
     const fetchMock = show();
+    fireEvent.click(await screen.findByRole('tab', { name: 'History' }));
+    await screen.findByText('No history yet');
+    fireEvent.click(screen.getByRole('tab', { name: /^Opened Positions/ }));
     const row = within(await screen.findByTestId('position-101'));
     expect(row.getByTestId('trailing-101').textContent).toBe('1.07000 ⤴');
     fireEvent.click(row.getByRole('button', { name: 'Partial Close' }));
@@ -60,5 +63,8 @@ describe('positions area tabs', { timeout: 20_000 }, () => {
       instrument: 'EUR_USD',
       amount: '5000',
     });
+    const before = callsTo(fetchMock, 'GET', '/dashboard/orders/history').length;
+    fireEvent.click(screen.getByRole('tab', { name: 'History' }));
+    await waitFor(() => expect(callsTo(fetchMock, 'GET', '/dashboard/orders/history').length).toBe(before + 1));
   });
 });

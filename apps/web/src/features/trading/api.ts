@@ -26,6 +26,8 @@ export const tradingKeys = {
   rate: (quote: string) => ['trading', 'rates', quote] as const,
   lotState: (category: CategoryName) => ['trading', 'lot-state', category] as const,
   candles: (symbol: string, interval: ChartInterval = '1d') => ['trading', 'candles', symbol, interval] as const,
+  /** The History tab's pages (closed deals and ended pending orders). */
+  history: ['trading', 'history'] as const,
 };
 
 export type OrdersChangedEvent = Parameters<ServerEvents['ordersChanged']>[0];
@@ -110,12 +112,14 @@ export function useCandles(symbol: string, interval: ChartInterval = '1d') {
 }
 
 /**
- * After a position opens, closes or changes: reload the positions and the wallet figures. Several screens may
- * ask at once; an in-flight reload is joined rather than restarted.
+ * After a position opens, closes or changes: reload the positions and the wallet figures, and mark the history stale
+ * (reloaded now if on screen, else when its tab opens). Several screens may ask at once; an in-flight reload is
+ * joined rather than restarted.
  */
 export function refreshTrading(client: QueryClient): Promise<unknown> {
   return Promise.all([
     client.invalidateQueries({ queryKey: tradingKeys.orders }, { cancelRefetch: false }),
     client.invalidateQueries({ queryKey: queryKeys.currentUser }, { cancelRefetch: false }),
+    client.invalidateQueries({ queryKey: tradingKeys.history }, { cancelRefetch: false }),
   ]);
 }

@@ -2,12 +2,12 @@ import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-quer
 import type { HistoryResponse, PendingOrdersResponse, ServerEvents } from '@platform/domain';
 import { apiGet } from '../../api/client.ts';
 import { useRealtimeEvent } from '../../api/realtime.ts';
-import { refreshTrading } from './api.ts';
+import { refreshTrading, tradingKeys } from './api.ts';
 
 /** Under 'trading' like the positions: a wallet switch starts them afresh. */
 export const pendingKeys = {
   list: ['trading', 'pending-orders'] as const,
-  history: ['trading', 'history'] as const,
+  history: tradingKeys.history,
   historyPage: (page: number, limit: number) => ['trading', 'history', page, limit] as const,
 };
 
@@ -46,6 +46,8 @@ export function useOrderHistory(page: number, limit: number) {
     client.invalidateQueries({ queryKey: pendingKeys.history }, { cancelRefetch: false }),
   );
   return useQuery({
+    // Opening the tab always shows the latest.
+    staleTime: 0,
     queryKey: pendingKeys.historyPage(page, limit),
     queryFn: () => apiGet<HistoryResponse>('/dashboard/orders/history', { page, limit }),
     placeholderData: (previous) => previous,
