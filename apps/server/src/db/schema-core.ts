@@ -273,6 +273,10 @@ export const mailOutbox = pgTable(
     tokenId: integer('token_id'),
     /** The background job that sent it: a retry of that job sends nothing more once the mail went out (or may have). */
     jobId: varchar('job_id', { length: 64 }),
+    /** Which run of that job holds the mail: a later run takes it over until the mail is being handed to SMTP. */
+    attempt: varchar('attempt', { length: 36 }),
+    /** When SMTP took DATA and the text began to flow: from then on the mail may have gone out. */
+    handedAt: timestamp('handed_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('mail_outbox_job_idx').on(t.jobId)],

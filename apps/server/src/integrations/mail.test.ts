@@ -14,11 +14,20 @@ interface Received {
 }
 
 const received: Received[] = [];
+/** While set, the relay answers MAIL FROM only once it settles (a send held after connecting, before its text). */
+let holdMailFrom: Promise<void> | null = null;
+let atMailFrom: () => void = () => undefined;
 const smtp = new SMTPServer({
   // A plain local relay: no TLS offer, no login, everything accepted.
   disabledCommands: ['STARTTLS', 'AUTH'],
   authOptional: true,
   logger: false,
+  onMailFrom(_address, _session, callback) {
+    const hold = holdMailFrom;
+    if (!hold) return callback();
+    atMailFrom();
+    void hold.then(() => callback());
+  },
   onData(stream, session, callback) {
     const chunks: Buffer[] = [];
     stream.on('data', (c: Buffer) => chunks.push(c));
@@ -93,14 +102,57 @@ describe('a mail job retried after a crash', () => {
 
   it('does not mail again when the attempt before stopped while SMTP had the mail', async () => {
     const before = toClient();
-    // What a crash between handing the mail to SMTP and recording it leaves: the row, neither sent nor refused.
+    // What a crash between handing the text to SMTP and recording it sent leaves; and such a row written before
+    // hand-overs were recorded (no attempt).
+    for (const [jobId, run] of [
+      ['job-crashed-mid-send', { attempt: 'run-1', handedAt: new Date() }],
+      ['job-crashed-mid-send-old', {}],
+    ] as const) {
+      await t.ctx.db.insert(mailOutbox).values({ to: DEMO.client, subject: 'Reset', text: 'x', jobId, ...run });
+      await deliverResetLink(t.ctx, DEMO.client, jobId);
+      const [row] = await t.ctx.db.select().from(mailOutbox).where(eq(mailOutbox.jobId, jobId));
+      expect(row.error).toBe(MAYBE_SENT);
+    }
+    expect(toClient()).toBe(before);
+  });
+
+  it('mails, in the same outbox row, when the attempt before stopped while still connecting to SMTP', async () => {
+    const before = toClient();
+    // A crash before SMTP took DATA: the row of a run that never began to hand the text over.
     await t.ctx.db
       .insert(mailOutbox)
-      .values({ to: DEMO.client, subject: 'Reset', text: 'x', jobId: 'job-crashed-mid-send' });
-    await deliverResetLink(t.ctx, DEMO.client, 'job-crashed-mid-send');
-    expect(toClient()).toBe(before);
-    const [row] = await t.ctx.db.select().from(mailOutbox).where(eq(mailOutbox.jobId, 'job-crashed-mid-send'));
-    expect(row.error).toBe(MAYBE_SENT);
+      .values({ to: DEMO.client, subject: 'Reset', text: 'x', jobId: 'job-crashed-connecting', attempt: 'run-1' });
+    await deliverResetLink(t.ctx, DEMO.client, 'job-crashed-connecting');
+    await deliverResetLink(t.ctx, DEMO.client, 'job-crashed-connecting');
+    expect(toClient() - before).toBe(1);
+    const rows = await t.ctx.db.select().from(mailOutbox).where(eq(mailOutbox.jobId, 'job-crashed-connecting'));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ error: null });
+    expect(rows[0].sentAt).not.toBeNull();
+  });
+
+  it('a run taken over while connecting sends nothing; the run that took it over sends once', async () => {
+    const before = toClient();
+    let release: () => void = () => undefined;
+    holdMailFrom = new Promise<void>((r) => (release = r));
+    const reached = new Promise<void>((r) => (atMailFrom = r));
+    const mail = (subject: string) => ({ to: DEMO.client, subject, text: subject });
+    // A slow run (its job expired meanwhile) is connected, before its text.
+    const slow = t.ctx.mailer.send(mail('Slow run'), undefined, 'job-taken-over');
+    await reached;
+    holdMailFrom = null;
+    // The job's retry takes the mail over and sends it.
+    expect(await t.ctx.mailer.shouldSend('job-taken-over')).toBe(true);
+    expect(await t.ctx.mailer.send(mail('Retry'), undefined, 'job-taken-over')).toMatchObject({ delivered: true });
+    release();
+    // The slow run finds the mail taken when SMTP asks for its text, and ends without sending it.
+    expect(await slow).toMatchObject({ delivered: true });
+    const mine = received.filter((m) => m.to.includes(DEMO.client)).slice(before);
+    expect(mine.map((m) => /^Subject: (.*)$/m.exec(m.raw)?.[1]?.trim())).toEqual(['Retry']);
+    const rows = await t.ctx.db.select().from(mailOutbox).where(eq(mailOutbox.jobId, 'job-taken-over'));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ subject: 'Retry', error: null });
+    expect(rows[0].sentAt).not.toBeNull();
   });
 
   it('mails again, in the same outbox row, when SMTP refused the attempt before', async () => {
