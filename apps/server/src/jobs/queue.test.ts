@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { createTestApp, DEMO, type TestApp } from '../../test/helpers.ts';
 import { mailOutbox } from '../db/schema.ts';
 import { createJobs, JOB_NAMES, type JobHandlers, type Jobs } from './queue.ts';
@@ -54,6 +54,55 @@ describe('background jobs', () => {
       .toBe(2);
     await mine.idle();
     expect(seen.filter((k) => k.endsWith('steady@example.test'))).toHaveLength(1);
+    await mine.stop();
+  });
+});
+
+describe('a job in hand', () => {
+  it('is kept a lease ahead while it runs, so a crashed import is retried within a minute or two', {
+    timeout: 40_000,
+  }, async () => {
+    await t.ctx.jobs.stop();
+    const mine = createJobs(t.database.queue, t.ctx.db, { fast: true });
+    let started: () => void = () => undefined;
+    const inHand = new Promise<void>((r) => (started = r));
+    let finish: () => void = () => undefined;
+    const running = new Promise<void>((r) => (finish = r));
+    const handlers = recording([]);
+    handlers['crm.import-leads'] = async () => {
+      started();
+      await running;
+    };
+    await mine.start(handlers);
+    await mine.send('crm.import-leads', { importId: 987654 });
+    await inHand;
+    const deadline = async () => {
+      const { rows } = (await t.ctx.db.execute(sql`
+        select id, extract(epoch from started_on + expire_in - now())::float8 as ahead,
+               extract(epoch from started_on + expire_in)::float8 as at, extract(epoch from expire_in)::int as longest
+          from pgboss.job where name = 'crm.import-leads' and state = 'active'`)) as unknown as {
+        rows: Array<{ id: string; ahead: number; at: number; longest: number }>;
+      };
+      expect(rows).toHaveLength(1);
+      return rows[0];
+    };
+    // Its instance dying now would have it retried half a minute on (then the maintenance pass and the retry delay),
+    // not after the ten minutes it may run.
+    const first = await deadline();
+    expect(first.longest).toBe(600);
+    expect(first.ahead).toBeGreaterThan(25);
+    expect(first.ahead).toBeLessThanOrEqual(30);
+    // While it runs the deadline moves on with it (a beat every 10 s).
+    await expect
+      .poll(async () => (await deadline()).at - first.at, { timeout: 15_000, interval: 250 })
+      .toBeGreaterThan(5);
+    // Once it is done the job is complete, its beats stopped.
+    finish();
+    await mine.idle();
+    const { rows } = (await t.ctx.db.execute(
+      sql`select state from pgboss.job where id = ${first.id}::uuid`,
+    )) as unknown as { rows: Array<{ state: string }> };
+    expect(rows).toEqual([{ state: 'completed' }]);
     await mine.stop();
   });
 });

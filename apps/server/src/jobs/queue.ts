@@ -57,11 +57,16 @@ const SCHEDULES: Partial<Record<JobName, string>> = {
 /** How a queue's jobs are retried and when a job in hand is given up as lost (its instance died, or it hangs). */
 interface Policy {
   /**
-   * Seconds a job may run before it counts as lost and is retried: a little over its longest honest run (mail is
-   * bounded by the mailer's SMTP timeouts). A job in hand when its instance dies is retried after this, plus up to
-   * the queue's maintenance pass (MAINTENANCE_S) and the first retry delay.
+   * The longest a job may run (pg-boss's expiry, which it also enforces on the handler): a little over its longest
+   * honest run (mail is bounded by the mailer's SMTP timeouts). A hanging job is failed and retried after this.
    */
   expireInSeconds: number;
+  /**
+   * While its handler runs, a job's deadline is kept this far ahead (keepAlive below), so a job in hand when its
+   * instance dies is retried after this, plus up to the queue's maintenance pass (MAINTENANCE_S) and the first retry
+   * delay. Long enough to outlast a busy event loop: the beats come every third of it.
+   */
+  leaseSeconds: number;
   retryLimit: number;
   /** The first retry's wait in seconds; each further one doubles (pg-boss adds up to as much again at random). */
   retryDelay: number;
@@ -70,20 +75,21 @@ interface Policy {
 }
 
 /**
- * Mail: a crashed send is retried within 30 + 10 + 5–10 s, under a minute; eight retries from 5 s cover an SMTP
- * outage of 20–40 minutes. A payment a provider confirmed must be credited even when the provider's verification API
- * or the database is out for hours: twelve retries from 10 s, 11 to 22 hours in all, and a crashed one is retried
- * within 30 + 10 + 10–20 s. A leads import reads a whole file: ten minutes before it counts as lost, then it runs
- * again from its stored file. Scheduled chores run again on their next tick anyway.
+ * Mail: a crashed send is retried within 15 + 10 + 5–10 s, 20–35 s; eight retries from 5 s cover an SMTP outage of
+ * 20–40 minutes. A payment a provider confirmed must be credited even when the provider's verification API or the
+ * database is out for hours: twelve retries from 10 s, 11 to 22 hours in all, and a crashed one is retried within
+ * 15 + 10 + 10–20 s. A leads import reads a whole file in one transaction (a crash leaves nothing of it): it may run
+ * ten minutes, and a crashed one runs again from its stored file within 30 + 10 + 30–60 s. Scheduled chores run
+ * again on their next tick anyway.
  */
 const POLICIES: Record<JobName, Policy> = {
-  'mail.verify-email': { expireInSeconds: 30, retryLimit: 8, retryDelay: 5, workers: 2 },
-  'mail.reset-password': { expireInSeconds: 30, retryLimit: 8, retryDelay: 5, workers: 2 },
-  'maintenance.sessions': { expireInSeconds: 120, retryLimit: 2, retryDelay: 30, workers: 1 },
-  'payments.callback': { expireInSeconds: 30, retryLimit: 12, retryDelay: 10, workers: 2 },
-  'payments.sweep': { expireInSeconds: 60, retryLimit: 2, retryDelay: 30, workers: 1 },
-  'crm.import-leads': { expireInSeconds: 600, retryLimit: 5, retryDelay: 30, workers: 1 },
-  'mail.price-alert': { expireInSeconds: 30, retryLimit: 8, retryDelay: 5, workers: 2 },
+  'mail.verify-email': { expireInSeconds: 30, leaseSeconds: 15, retryLimit: 8, retryDelay: 5, workers: 2 },
+  'mail.reset-password': { expireInSeconds: 30, leaseSeconds: 15, retryLimit: 8, retryDelay: 5, workers: 2 },
+  'maintenance.sessions': { expireInSeconds: 120, leaseSeconds: 15, retryLimit: 2, retryDelay: 30, workers: 1 },
+  'payments.callback': { expireInSeconds: 30, leaseSeconds: 15, retryLimit: 12, retryDelay: 10, workers: 2 },
+  'payments.sweep': { expireInSeconds: 60, leaseSeconds: 15, retryLimit: 2, retryDelay: 30, workers: 1 },
+  'crm.import-leads': { expireInSeconds: 600, leaseSeconds: 30, retryLimit: 5, retryDelay: 30, workers: 1 },
+  'mail.price-alert': { expireInSeconds: 30, leaseSeconds: 15, retryLimit: 8, retryDelay: 5, workers: 2 },
 };
 
 /** Seconds between the queue's maintenance passes, which retry the jobs of dead instances (pg-boss's default: 120). */
@@ -126,6 +132,39 @@ export function createJobs(connection: QueueConnection, db: Db, opts: { fast?: b
   });
   boss.on('error', (err) => console.error('job queue:', err.message));
   const workers = new Map<JobName, string[]>();
+  const beating = new Set<NodeJS.Timeout>();
+  /**
+   * Runs a job's handler with its deadline kept `leaseSeconds` ahead (pg-boss 10 has no heartbeat). pg-boss counts a
+   * job lost once started_on + expire_in has passed; moving started_on leaves expire_in, the longest run, as it is
+   * for the handler's own limit and for the job's retries. The beats stop with the handler, at the longest run, or
+   * when the queue stops; a job whose beats stopped unfinished (its instance died) expires a lease later.
+   */
+  const keepAlive = async (name: JobName, id: string, run: () => Promise<void>) => {
+    const { leaseSeconds, expireInSeconds } = POLICIES[name];
+    const beat = () =>
+      db
+        .execute(sql`
+        update pgboss.job set started_on = now() - expire_in + ${leaseSeconds}::int * interval '1 second'
+         where name = ${name} and id = ${id}::uuid and state = 'active'`)
+        .catch((err: Error) => console.error(`job queue: keep-alive of ${name}:`, err.message));
+    const until = Date.now() + expireInSeconds * 1000;
+    await beat();
+    const timer = setInterval(
+      () => {
+        if (Date.now() < until) void beat();
+        else clearInterval(timer);
+      },
+      (leaseSeconds * 1000) / 3,
+    );
+    timer.unref();
+    beating.add(timer);
+    try {
+      await run();
+    } finally {
+      clearInterval(timer);
+      beating.delete(timer);
+    }
+  };
   let unwatch: (() => void) | null = null;
   let stopped = false;
   let started: Promise<unknown> | null = null;
@@ -159,7 +198,7 @@ export function createJobs(connection: QueueConnection, db: Db, opts: { fast?: b
           let id = '';
           id = await boss.work(name, { pollingIntervalSeconds: opts.fast ? 0.5 : 2, batchSize: 1 }, async (jobs) => {
             try {
-              for (const job of jobs) await handler(job.data, { id: job.id });
+              for (const job of jobs) await keepAlive(name, job.id, () => handler(job.data, { id: job.id }));
             } finally {
               if (jobs.length > 0 && id) boss.notifyWorker(id);
             }
@@ -196,8 +235,10 @@ export function createJobs(connection: QueueConnection, db: Db, opts: { fast?: b
       if (!started || stopped) return;
       stopped = true;
       await started.catch(() => undefined);
-      // A job still running after this is left to expire and is retried elsewhere (its policy's expiry).
+      // pg-boss fails a job still running after this, so it is retried elsewhere after its retry delay; its beats end.
       await boss.stop({ graceful: true, wait: true, timeout: 2_000 });
+      for (const timer of beating) clearInterval(timer);
+      beating.clear();
     },
   };
 }
