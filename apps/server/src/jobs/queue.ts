@@ -75,12 +75,12 @@ interface Policy {
 }
 
 /**
- * Mail: a crashed send is retried within 15 + 10 + 5–10 s, 20–35 s; eight retries from 5 s cover an SMTP outage of
- * 20–40 minutes. A payment a provider confirmed must be credited even when the provider's verification API or the
- * database is out for hours: twelve retries from 10 s, 11 to 22 hours in all, and a crashed one is retried within
- * 15 + 10 + 10–20 s. A leads import reads a whole file in one transaction (a crash leaves nothing of it): it may run
- * ten minutes, and a crashed one runs again from its stored file within 30 + 10 + 30–60 s. Scheduled chores run
- * again on their next tick anyway.
+ * Mail: a crashed send is retried within 15 + 10 + 5–10 s (and a worker's 2 s poll), under 40 s; eight retries from
+ * 5 s cover an SMTP outage of 20–40 minutes. A payment a provider confirmed must be credited even when the provider's
+ * verification API or the database is out for hours: twelve retries from 10 s, 11 to 22 hours in all, and a crashed
+ * one is retried within 15 + 10 + 10–20 s. A leads import reads a whole file in one transaction (a crash leaves
+ * nothing of it): it may run ten minutes, and a crashed one runs again from its stored file within 30 + 10 + 30–60 s.
+ * Scheduled chores run again on their next tick anyway.
  */
 const POLICIES: Record<JobName, Policy> = {
   'mail.verify-email': { expireInSeconds: 30, leaseSeconds: 15, retryLimit: 8, retryDelay: 5, workers: 2 },
