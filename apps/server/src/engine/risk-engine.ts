@@ -187,10 +187,7 @@ export class RiskEngine {
     return true;
   }
 
-  /**
-   * A partial close left the position with a smaller amount, spread and margin: its entry and its wallet's sums
-   * follow, valued at the last quote (levels and trailing stop stay). Returns false when it is not tracked.
-   */
+  /** A partial close's smaller amount, spread and margin, valued at the last quote; false when not tracked. */
   resizePosition(orderId: number, p: { amount: number; spread: number; margin: number }): boolean {
     const pid = this.pidOfOrder.get(orderId);
     if (pid === undefined) return false;
@@ -232,13 +229,6 @@ export class RiskEngine {
     const out: number[] = [];
     this.trailing.reached(instrument, bid, ask, out);
     return out;
-  }
-
-  /** The last quote seen for an instrument (NaN before any). */
-  lastQuote(instrument: number): { bid: number; ask: number } {
-    return instrument < this.iBid.length
-      ? { bid: this.iBid[instrument], ask: this.iAsk[instrument] }
-      : { bid: Number.NaN, ask: Number.NaN };
   }
 
   /** Number of positions with a trailing stop waiting in the book. */

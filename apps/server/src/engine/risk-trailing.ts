@@ -98,16 +98,17 @@ export class TrailingStops {
         this.putBack(orderId);
       }
       // The price may have run on while the move was stored.
-      const last = this.engine.lastQuote(instrument);
-      if (this.acting() && this.open(instrument)) this.tick(instrument, last.bid, last.ask);
+      const last = this.lastQuote(instrument);
+      if (last && this.acting()) this.tick(instrument, last.bid, last.ask);
     })();
     this.track(work);
   }
 
-  private open(instrument: number): boolean {
+  /** The instrument's last quote while its market is open (a closed market moves nothing). */
+  private lastQuote(instrument: number): { bid: number; ask: number } | undefined {
     const { market } = this.ctx();
     const row = market.instruments.byIdOf(instrument);
-    return row !== undefined && market.isOpen(row.category);
+    return row && market.isOpen(row.category) ? market.book.get(row.name) : undefined;
   }
 
   private putBack(orderId: number): void {

@@ -303,6 +303,8 @@ export const StatementDto = z.object({
   pro_loss: MoneyString,
   status: z.string(),
   close_reason: CloseReason,
+  /** A partial close's closed part names the position it was cut from (which shows too, once closed). */
+  partial_of: z.number().int().nullable().optional(),
 });
 export type StatementDto = z.infer<typeof StatementDto>;
 export const StatementsResponse = paged(StatementDto);

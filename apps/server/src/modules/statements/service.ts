@@ -80,6 +80,7 @@ function statementDto(o: OrderRow): StatementDto {
     pro_loss: o.proLoss ?? '0',
     status: CLOSE_REASON_LABELS[reason],
     close_reason: reason,
+    partial_of: o.partialOf,
   };
 }
 

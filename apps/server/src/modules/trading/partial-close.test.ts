@@ -107,9 +107,17 @@ describe('partial close', () => {
     expect(dec(res.json().order.pro_loss).toString()).toBe('3.2');
     expect((await close(client, pos.id)).statusCode).toBe(200);
     const history = await kit.inject('GET', '/statements/history?limit=100', client);
-    const rows = history.json().data as Array<{ id: number; trade_amount: string; created_at: string }>;
+    const rows = history.json().data as Array<{
+      id: number;
+      trade_amount: string;
+      created_at: string;
+      partial_of: number | null;
+    }>;
     const parts = rows.filter((r) => r.id === pos.id || r.id === res.json().order.id);
-    expect(parts.map((p) => dec(p.trade_amount).toString()).sort()).toEqual(['2000', '3000']);
+    expect(parts.map((p) => [dec(p.trade_amount).toString(), p.partial_of]).sort()).toEqual([
+      ['2000', pos.id],
+      ['3000', null],
+    ]);
     // Both parts were opened when the position was.
     expect(new Set(parts.map((p) => p.created_at)).size).toBe(1);
     await consistent(walletId);
