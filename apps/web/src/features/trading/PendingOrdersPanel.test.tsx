@@ -55,17 +55,19 @@ describe('PendingOrdersPanel', { timeout: 20_000 }, () => {
     show([limit, stopLimit]);
     const row = within(await screen.findByTestId('pending-201'));
     const cells = row.getAllByRole('cell').map((c) => c.textContent);
-    expect(cells.slice(0, 9)).toEqual([
+    expect(cells.slice(0, 8)).toEqual([
       'Buy Limit',
       'EUR/USD',
       '10000',
       '1.08000',
       '-',
-      '1.07000',
-      '1.10000',
+      '1.070001.10000',
       'GTC',
       'PENDING',
     ]);
+    expect(row.getByTestId('sl-201').textContent).toBe('1.07000');
+    expect(row.getByTestId('tp-201').textContent).toBe('1.10000');
+    expect(screen.getByRole('columnheader', { name: 'SL / TP' })).toBeTruthy();
     const second = within(screen.getByTestId('pending-202'));
     expect(second.getByText('Sell Stop Limit')).toBeTruthy();
     expect(second.getByText('1.08100')).toBeTruthy();

@@ -12,7 +12,7 @@ import { instrumentLabel, pendingTypeLabel, rateText } from './pendingFormat.ts'
 export type { PendingOrdersTableProps };
 
 const nowrap = { whiteSpace: 'nowrap' } as const;
-const NUMERIC = new Set(['amount', 'price', 'limit', 'sl', 'tp']);
+const NUMERIC = new Set(['amount', 'price', 'limit', 'levels']);
 
 /** The wallet's waiting orders; on a phone (up to 48em) cards instead. */
 export function PendingOrdersTable(props: PendingOrdersTableProps) {
@@ -45,8 +45,19 @@ function PendingOrdersWide({ rows, digitsOf, emptyText, ...actions }: PendingOrd
     { key: 'amount', label: t('Amount'), cell: (o) => dec(o.amount).toString() },
     { key: 'price', label: t('Price'), cell: (o) => rate(o, o.price) },
     { key: 'limit', label: t('Limit Price'), cell: (o) => rate(o, o.limit_price) },
-    { key: 'sl', label: t('Stop Loss'), cell: (o) => rate(o, o.loss) },
-    { key: 'tp', label: t('Take Profit'), cell: (o) => rate(o, o.profit) },
+    // Stop-loss over take-profit in one column, so the whole row fits beside the instrument list.
+    {
+      key: 'levels',
+      label: `${t('SL')} / ${t('TP')}`,
+      cell: (o) => (
+        <Text span size="sm" style={{ display: 'inline-block', lineHeight: 1.25, ...nowrap }}>
+          <span data-testid={`sl-${o.id}`}>{rate(o, o.loss)}</span>
+          <Text span size="sm" c="dimmed" display="block" data-testid={`tp-${o.id}`}>
+            {rate(o, o.profit)}
+          </Text>
+        </Text>
+      ),
+    },
     { key: 'expiry', label: t('Expiry'), cell: (o) => <ExpiryCell order={o} /> },
     { key: 'status', label: t('Status'), cell: (o) => <PendingStatusCell order={o} rows={rows} /> },
     {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
-import { mockFetch, renderWithProviders, type FetchCall } from '../../../ui/data-table/testing.tsx';
+import { mockFetch, renderWithProviders, showAllColumns, type FetchCall } from '../../../ui/data-table/testing.tsx';
 import { TradesPage } from './TradesPage.tsx';
 
 vi.mock('../../../api/realtime.ts', async () => ({
@@ -69,7 +69,10 @@ describe('Trades → Pending Orders', { timeout: 20_000 }, () => {
       ['Closed Trades', false],
       ['Pending Orders', true],
     ]);
-    for (const h of ['USER', 'TYPE', 'INSTRUMENT', 'AMOUNT', 'PRICE', 'LIMIT PRICE', 'EXPIRY', 'STATUS', 'ACTIONS'])
+    for (const h of ['USER', 'TYPE', 'INSTRUMENT', 'AMOUNT', 'PRICE', 'EXPIRY', 'STATUS', 'ACTIONS'])
+      expect(screen.getByRole('columnheader', { name: h })).toBeTruthy();
+    await showAllColumns();
+    for (const h of ['LIMIT PRICE', 'STOP LOSS', 'TAKE PROFIT', 'REASON', 'CREATED'])
       expect(screen.getByRole('columnheader', { name: h })).toBeTruthy();
     expect(within(row).getByText('Buy Stop Limit')).toBeTruthy();
     expect(within(row).getByText('1.099')).toBeTruthy();

@@ -68,7 +68,8 @@ export function PendingOrdersAdmin() {
       { key: 'instrument', label: t('INSTRUMENT'), sortable: true },
       { key: 'amount', label: t('AMOUNT'), sortable: true, render: (r) => plain(r.amount) },
       { key: 'price', label: t('PRICE'), sortable: true, render: (r) => plain(r.price) },
-      { key: 'limit_price', label: t('LIMIT PRICE'), render: (r) => plain(r.limit_price) },
+      // Only stop-limits have one: shown with the column chooser, so status and actions fit at 1440 px.
+      { key: 'limit_price', label: t('LIMIT PRICE'), hidden: true, render: (r) => plain(r.limit_price) },
       { key: 'loss', label: t('STOP LOSS'), hidden: true, render: (r) => plain(r.loss) },
       { key: 'profit', label: t('TAKE PROFIT'), hidden: true, render: (r) => plain(r.profit) },
       {
