@@ -19,6 +19,8 @@ const FINAL_REFUSALS = new Set([
   'INVALID_STOP_LOSS',
   'TOO_MANY_POSITIONS',
   'NO_ACTIVE_WALLET',
+  // A netting account already holds a position the same way on the instrument.
+  'NETTING_SAME_SIDE',
 ]);
 
 export type TriggerOutcome =
@@ -63,9 +65,12 @@ export async function triggerPending(
         quote: { bid: quote.bid.toFixed(digits), ask: quote.ask.toFixed(digits) },
       },
     );
+    // On a netting account the fill may be a deal that reduced or closed a position: its price is the close rate.
+    const price = order.closeRate ?? order.openRate;
+    const what = order.closeTime ? `deal #${order.id}` : `position #${order.id}`;
     await notify(ctx, f.userId, {
       title: 'Pending order filled',
-      description: `Your ${pendingLabel(f)} ${f.instrument} order #${f.id} filled at ${order.openRate}: position #${order.id}.`,
+      description: `Your ${pendingLabel(f)} ${f.instrument} order #${f.id} filled at ${price}: ${what}.`,
       url: '/dashboard',
     });
     return { kind: 'filled', orderId: order.id, ocoCancelledId };
