@@ -132,13 +132,13 @@ describe('plans, phone positions and statements by wallet', () => {
     const current = card.getByTestId(`current-${id}`);
     await expect.poll(() => current.textContent()).toMatch(/^\d\.\d{5}$/);
     // Everything fits: P/L and the close button end inside the 390 px screen.
-    for (const part of [pl, card.getByRole('button', { name: 'Close' })]) {
+    for (const part of [pl, card.getByRole('button', { name: 'Close', exact: true })]) {
       const box = (await part.boundingBox())!;
       expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
     }
     await snap(page, 'issue20-positions-390');
 
-    await card.getByRole('button', { name: 'Close' }).click();
+    await card.getByRole('button', { name: 'Close', exact: true }).click();
     await expectToast(page, 'Order Closed Successfully');
     await card.waitFor({ state: 'detached' });
   });
