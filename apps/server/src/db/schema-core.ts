@@ -4,13 +4,11 @@ import {
   bigserial,
   boolean,
   check,
-  customType,
   index,
   integer,
   jsonb,
   numeric,
   pgTable,
-  primaryKey,
   serial,
   text,
   timestamp,
@@ -19,7 +17,7 @@ import {
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 
-import { createdAt, money } from './schema-columns.ts';
+import { bytea, createdAt, money } from './schema-columns.ts';
 
 // The platform's core tables. Money movements and the CRM have files of their own; schema.ts gathers all three.
 
@@ -423,43 +421,6 @@ export const orders = pgTable(
     ),
   ],
 );
-
-export const favorites = pgTable(
-  'favorites',
-  {
-    id: serial('id').primaryKey(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    instrumentId: integer('instrument_id')
-      .notNull()
-      .references(() => instruments.id, { onDelete: 'cascade' }),
-    createdAt: createdAt(),
-  },
-  (t) => [uniqueIndex('favorites_user_instrument_unique').on(t.userId, t.instrumentId)],
-);
-
-/** OHLC bars per instrument and interval ('1m', '1h', '1d'); time is the bar start. */
-export const candles = pgTable(
-  'candles',
-  {
-    instrumentId: integer('instrument_id')
-      .notNull()
-      .references(() => instruments.id, { onDelete: 'cascade' }),
-    interval: varchar('interval', { length: 4 }).notNull(),
-    time: timestamp('time', { withTimezone: true, mode: 'date' }).notNull(),
-    open: numeric('open', { precision: 20, scale: 8 }).notNull(),
-    high: numeric('high', { precision: 20, scale: 8 }).notNull(),
-    low: numeric('low', { precision: 20, scale: 8 }).notNull(),
-    close: numeric('close', { precision: 20, scale: 8 }).notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.instrumentId, t.interval, t.time] })],
-);
-
-const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
-  dataType: () => 'bytea',
-  fromDriver: (v) => (Buffer.isBuffer(v) ? v : Buffer.from(v)),
-});
 
 /**
  * Uploaded files (deposit proofs, KYC documents, logos, QR images), kept where every instance reaches them: the bytes

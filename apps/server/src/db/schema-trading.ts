@@ -1,9 +1,55 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, serial, text, timestamp, varchar } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  varchar,
+} from 'drizzle-orm/pg-core';
 import { createdAt, money } from './schema-columns.ts';
 import { balances, instruments, orders, users } from './schema-core.ts';
 
-// Trading beyond market orders: pending orders (limit, stop, stop-limit) and price alerts.
+// Trading beside the core's instruments and orders: favourites, candles, pending orders (limit, stop, stop-limit)
+// and price alerts.
+
+export const favorites = pgTable(
+  'favorites',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    instrumentId: integer('instrument_id')
+      .notNull()
+      .references(() => instruments.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('favorites_user_instrument_unique').on(t.userId, t.instrumentId)],
+);
+
+/** OHLC bars per instrument and interval ('1m', '1h', '1d'); time is the bar start. */
+export const candles = pgTable(
+  'candles',
+  {
+    instrumentId: integer('instrument_id')
+      .notNull()
+      .references(() => instruments.id, { onDelete: 'cascade' }),
+    interval: varchar('interval', { length: 4 }).notNull(),
+    time: timestamp('time', { withTimezone: true, mode: 'date' }).notNull(),
+    open: numeric('open', { precision: 20, scale: 8 }).notNull(),
+    high: numeric('high', { precision: 20, scale: 8 }).notNull(),
+    low: numeric('low', { precision: 20, scale: 8 }).notNull(),
+    close: numeric('close', { precision: 20, scale: 8 }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.instrumentId, t.interval, t.time] })],
+);
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
