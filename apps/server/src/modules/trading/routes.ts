@@ -55,8 +55,9 @@ export const tradingRoutes: RoutesPlugin = async (app) => {
       const userId = authOf(req).user.id;
       if (req.body.orderType !== 'market') {
         const row = await placePending(ctx, userId, req.body);
-        const category = ctx.market.instruments.byIdOf(row.instrumentId)?.category ?? 'forex';
-        return reply.code(201).send({ message: 'Order Placed Successfully', ...pendingDto(row, category) });
+        return reply
+          .code(201)
+          .send({ message: 'Order Placed Successfully', ...pendingDto(ctx.market.instruments, row) });
       }
       const order = await placeOrder(ctx, userId, req.body);
       return { message: 'Order Placed Successfully', order: orderDto(order) };

@@ -6,7 +6,6 @@ import type {
   HistoryEntry,
   HistoryQuery,
   HistoryResponse,
-  PendingOrderDto,
   PendingOrdersResponse,
 } from '@platform/domain';
 import type { Db } from '../../../db/client.ts';
@@ -17,12 +16,9 @@ import { customerScope, type StaffActor } from '../../../lib/staff-scope.ts';
 import type { InstrumentRegistry } from '../../../market/instruments.ts';
 import { orderDto } from '../order-dto.ts';
 import { loadTrader } from '../trader.ts';
-import type { PendingRow } from './hooks.ts';
 import { pendingDto } from './pending-dto.ts';
 
 type Instruments = Pick<InstrumentRegistry, 'byIdOf'>;
-const categoryOf = (instruments: Instruments, r: PendingRow): PendingOrderDto['kind'] =>
-  (instruments.byIdOf(r.instrumentId)?.category ?? 'forex') as PendingOrderDto['kind'];
 
 /** The caller's active wallet, or null for callers without one (staff). */
 async function activeWallet(db: Db, userId: number): Promise<number | null> {
@@ -45,7 +41,7 @@ export async function listPending(db: Db, instruments: Instruments, userId: numb
       and(eq(pendingOrders.balanceId, wallet), eq(pendingOrders.userId, userId), eq(pendingOrders.status, 'pending')),
     )
     .orderBy(desc(pendingOrders.id));
-  return { data: rows.map((r) => pendingDto(r, categoryOf(instruments, r))) };
+  return { data: rows.map((r) => pendingDto(instruments, r)) };
 }
 
 /**
@@ -88,8 +84,7 @@ export async function listHistory(
       if (d?.closeTime) data.push({ entry: 'deal', time: d.closeTime.toISOString(), deal: orderDto(d) });
     } else {
       const o = orderById.get(r.id);
-      if (o?.closedAt)
-        data.push({ entry: 'order', time: o.closedAt.toISOString(), order: pendingDto(o, categoryOf(instruments, o)) });
+      if (o?.closedAt) data.push({ entry: 'order', time: o.closedAt.toISOString(), order: pendingDto(instruments, o) });
     }
   }
   return { data, meta: pageMeta(q, n) };
@@ -122,7 +117,7 @@ export async function listPendingForStaff(
   ]);
   return {
     data: rows.map((r) => ({
-      ...pendingDto(r.p, categoryOf(instruments, r.p)),
+      ...pendingDto(instruments, r.p),
       user: { id: r.p.userId, email: r.email },
       balance: { mode: r.mode, currency: r.currency },
     })),

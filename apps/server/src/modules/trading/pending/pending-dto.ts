@@ -1,8 +1,11 @@
 import type { PendingOrderDto, Side } from '@platform/domain';
+import type { InstrumentRegistry } from '../../../market/instruments.ts';
 import type { PendingRow } from './hooks.ts';
 
-/** A pending order as the client area's calls answer it. */
-export function pendingDto(r: PendingRow, category: PendingOrderDto['kind']): PendingOrderDto {
+/** A pending order as the client area's calls answer it; its category comes from the instrument registry. */
+export function pendingDto(instruments: Pick<InstrumentRegistry, 'byIdOf'>, r: PendingRow): PendingOrderDto {
+  // An instrument deleted since keeps its orders' records; they still need a category to answer with.
+  const category = instruments.byIdOf(r.instrumentId)?.category ?? 'forex';
   return {
     id: r.id,
     balance_id: r.balanceId,

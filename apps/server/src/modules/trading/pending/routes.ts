@@ -28,7 +28,7 @@ const tags = ['trading'];
 /** Pending orders of the client area (list, modify, cancel, OCO, history) and the back office's Pending tab. */
 export const pendingRoutes: RoutesPlugin = async (app) => {
   const { ctx } = app;
-  const dto = (r: PendingRow) => pendingDto(r, ctx.market.instruments.byIdOf(r.instrumentId)?.category ?? 'forex');
+  const dto = (r: PendingRow) => pendingDto(ctx.market.instruments, r);
 
   app.get(
     '/dashboard/pending-orders',
