@@ -137,6 +137,8 @@ const EXPECTED: Record<string, RouteAccess> = {
   'PUT /api/admin/apis/:key': [1],
   'GET /api/admin/spreads': [1],
   'POST /api/admin/spreads': [1],
+  'GET /api/admin/swaps': [1],
+  'POST /api/admin/swaps': [1],
   'GET /api/admin/lots': [1],
   'POST /api/admin/lots': [1],
   'POST /api/admin/lotSelector': [1],

@@ -28,4 +28,5 @@ export * from './schemas/crm-config.ts';
 export * from './schemas/simulator.ts';
 export * from './schemas/pending-orders.ts';
 export * from './schemas/alerts.ts';
+export * from './schemas/rollover.ts';
 export * from './pending.ts';

@@ -40,9 +40,37 @@ export const pricingPlans = pgTable(
     cryptoStopout: integer('crypto_stopout'),
     /** Hedging (several positions per instrument, each closed on its own) or netting (one position per instrument). */
     accountType: varchar('account_type', { length: 8 }).notNull().default('hedging'),
+    /** Commission by category, per lot or per million of notional (commission_basis); 0 charges none. */
+    forexCommission: money('forex_commission').notNull().default('0'),
+    commodityCommission: money('commodity_commission').notNull().default('0'),
+    indexCommission: money('index_commission').notNull().default('0'),
+    stockCommission: money('stock_commission').notNull().default('0'),
+    cryptoCommission: money('crypto_commission').notNull().default('0'),
+    commissionBasis: varchar('commission_basis', { length: 7 }).notNull().default('lot'),
+    /** When commission is charged: at the open, at the close, or at both. */
+    commissionCharge: varchar('commission_charge', { length: 5 }).notNull().default('both'),
+    /** Margin level (percent) at which a wallet is in margin call; null: no margin call. */
+    marginCallLevel: integer('margin_call_level'),
+    /** Percentage points above the margin-call level the margin level must recover to before it can fire again. */
+    marginCallRearm: integer('margin_call_rearm').notNull().default(10),
+    /** Swap-free (Islamic): no swap; after swap_free_days days a position pays swap_free_fee a day instead. */
+    swapFree: boolean('swap_free').notNull().default(false),
+    swapFreeFee: money('swap_free_fee').notNull().default('0'),
+    swapFreeDays: integer('swap_free_days').notNull().default(0),
     createdAt: createdAt(),
   },
-  (t) => [check('pricing_plans_account_type_check', sql`${t.accountType} in ('hedging', 'netting')`)],
+  (t) => [
+    check('pricing_plans_account_type_check', sql`${t.accountType} in ('hedging', 'netting')`),
+    check(
+      'pricing_plans_commission_check',
+      sql`${t.forexCommission} >= 0 and ${t.commodityCommission} >= 0 and ${t.indexCommission} >= 0 and ${t.stockCommission} >= 0 and ${t.cryptoCommission} >= 0 and ${t.commissionBasis} in ('lot', 'million') and ${t.commissionCharge} in ('open', 'close', 'both')`,
+    ),
+    check(
+      'pricing_plans_margin_call_check',
+      sql`(${t.marginCallLevel} is null or ${t.marginCallLevel} between 1 and 1000) and ${t.marginCallRearm} between 0 and 1000`,
+    ),
+    check('pricing_plans_swap_free_check', sql`${t.swapFreeFee} >= 0 and ${t.swapFreeDays} between 0 and 3650`),
+  ],
 );
 
 export const users = pgTable(
@@ -167,6 +195,8 @@ export const balances = pgTable(
     currency: varchar('currency', { length: 10 }).notNull(),
     balance: money('balance').notNull().default('0'),
     margin: money('margin').notNull().default('0'),
+    /** When the wallet's margin call fired; null while it is armed (never fired, or recovered since). */
+    marginCallAt: timestamp('margin_call_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -343,7 +373,11 @@ export const instruments = pgTable(
     tradingview: varchar('tradingview', { length: 40 }).notNull().default(''),
     leverage: integer('leverage').notNull().default(0),
     tradable: boolean('tradable').notNull().default(true),
+    /** The spec's single swap (percent a year): what swap_long and swap_short take when a form names neither. */
     swap: numeric('swap', { precision: 10, scale: 4 }).notNull().default('0'),
+    /** Percent a year of a long (buy) / short (sell) position's opening value, added to the wallet at each rollover. */
+    swapLong: numeric('swap_long', { precision: 10, scale: 4 }).notNull().default('0'),
+    swapShort: numeric('swap_short', { precision: 10, scale: 4 }).notNull().default('0'),
     /** Decimal places of the quote (5 for EUR_USD, 3 for USD_JPY, 2 for stocks). */
     digits: integer('digits').notNull().default(5),
     bids: numeric('bids', { precision: 20, scale: 8 }),
@@ -354,6 +388,10 @@ export const instruments = pgTable(
     uniqueIndex('instruments_name_unique').on(t.name),
     index('instruments_category_idx').on(t.category),
     check('instruments_category_check', sql`${t.category} in ('forex', 'commodity', 'index', 'stock', 'crypto')`),
+    check(
+      'instruments_swap_check',
+      sql`${t.swap} between -100 and 100 and ${t.swapLong} between -100 and 100 and ${t.swapShort} between -100 and 100`,
+    ),
   ],
 );
 
@@ -404,6 +442,10 @@ export const orders = pgTable(
     partialOf: integer('partial_of').references((): AnyPgColumn => orders.id, { onDelete: 'restrict' }),
     /** The pending order whose fill opened this position. */
     pendingOrderId: integer('pending_order_id'),
+    /** Swap charged (negative) or credited at the rollovers so far; already in the wallet's balance (swap_charges). */
+    swap: money('swap').notNull().default('0'),
+    /** Commission on this deal so far as added to the wallet (negative: charged), already in its balance. */
+    commission: money('commission').notNull().default('0'),
     createdAt: createdAt(),
   },
   (t) => [

@@ -2,8 +2,10 @@ import { sql } from 'drizzle-orm';
 import {
   boolean,
   check,
+  date,
   index,
   integer,
+  jsonb,
   numeric,
   pgTable,
   primaryKey,
@@ -17,7 +19,7 @@ import { createdAt, money } from './schema-columns.ts';
 import { balances, instruments, orders, users } from './schema-core.ts';
 
 // Trading beside the core's instruments and orders: favourites, candles, pending orders (limit, stop, stop-limit)
-// and price alerts.
+// and price alerts, the rollover's swap charges and stop-out reports.
 
 export const favorites = pgTable(
   'favorites',
@@ -147,5 +149,88 @@ export const priceAlerts = pgTable(
     check('price_alerts_side_check', sql`${t.side} in ('bid', 'ask')`),
     check('price_alerts_condition_check', sql`${t.condition} in ('above', 'below')`),
     check('price_alerts_price_positive', sql`${t.price} > 0`),
+  ],
+);
+
+/**
+ * One swap (or swap-free administration fee) booked on a position at the rollover of a trading date. The primary key
+ * is the rollover's idempotency key: a re-run, a second instance or a restart mid-run charges a position once a date.
+ */
+export const swapCharges = pgTable(
+  'swap_charges',
+  {
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'restrict' }),
+    /** The trading date whose rollover charged it (the rollover time's local date). */
+    tradingDate: date('trading_date', { mode: 'string' }).notNull(),
+    /** swap, or fee (a swap-free plan's daily administration fee). */
+    kind: varchar('kind', { length: 4 }).notNull().default('swap'),
+    /** Days of financing it covers: 1, or 3 on the category's triple-swap day. */
+    days: integer('days').notNull(),
+    /** Added to the wallet (negative: charged), in the wallet's currency. */
+    amount: money('amount').notNull(),
+    currency: varchar('currency', { length: 10 }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ name: 'swap_charges_order_date_pk', columns: [t.orderId, t.tradingDate] }),
+    check('swap_charges_kind_check', sql`${t.kind} in ('swap', 'fee')`),
+    check('swap_charges_days_check', sql`${t.days} between 1 and 7`),
+  ],
+);
+
+/**
+ * A rollover of one trading date: the instant that decides which positions it charges (open at `cutoff`) and how far
+ * it got (wallets up to last_balance_id, then positions closed after the cutoff up to last_order_id), so a restart
+ * goes on where it stopped. Its batches lock this row, so two instances running it take turns.
+ */
+export const rolloverRuns = pgTable('rollover_runs', {
+  tradingDate: date('trading_date', { mode: 'string' }).primaryKey(),
+  cutoff: at('cutoff').notNull(),
+  lastBalanceId: integer('last_balance_id').notNull().default(0),
+  lastOrderId: integer('last_order_id').notNull().default(0),
+  /** Positions charged or credited (swap_charges rows written) by this run. */
+  charged: integer('charged').notNull().default(0),
+  /** The admin who ran it by hand; null for the schedule. */
+  startedBy: integer('started_by').references(() => users.id, { onDelete: 'restrict' }),
+  startedAt: at('started_at').notNull().defaultNow(),
+  finishedAt: at('finished_at'),
+});
+
+/** A position closed by a stop-out, as its report lists it (decimal strings). */
+export interface StopoutPosition {
+  id: number;
+  instrument: string;
+  side: 'buy' | 'sell';
+  amount: string;
+  price: string;
+  pl: string;
+}
+
+/** What a stop-out decided and did, kept for the client and staff: the figures at the decision and each close. */
+export const stopoutReports = pgTable(
+  'stopout_reports',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    balanceId: integer('balance_id')
+      .notNull()
+      .references(() => balances.id, { onDelete: 'restrict' }),
+    /** Margin level (percent), equity and balance when the stop-out was decided. */
+    marginLevel: money('margin_level').notNull(),
+    equity: money('equity').notNull(),
+    balance: money('balance').notNull(),
+    positions: jsonb('positions').$type<StopoutPosition[]>().notNull().default([]),
+    /** Negative balance protection credited by the closes (0 when none was needed). */
+    protectionCredit: money('protection_credit').notNull().default('0'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('stopout_reports_user_idx').on(t.userId, t.id),
+    index('stopout_reports_balance_idx').on(t.balanceId, t.id),
+    check('stopout_reports_protection_check', sql`${t.protectionCredit} >= 0`),
   ],
 );

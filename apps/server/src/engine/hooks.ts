@@ -1,6 +1,12 @@
 import type { orders } from '../db/schema.ts';
 
-export type OrderRow = typeof orders.$inferSelect;
+type OrderColumnsRow = typeof orders.$inferSelect;
+/**
+ * An order as the order path and the engine pass it. Swap and commission are optional: rows mapped from the order
+ * path's hand-written statements may not carry them (a new position has none; answers read them as 0 then).
+ */
+export type OrderRow = Omit<OrderColumnsRow, 'swap' | 'commission'> &
+  Partial<Pick<OrderColumnsRow, 'swap' | 'commission'>>;
 
 /** The wallet a position belongs to, as the engine tracks it. */
 export interface WalletRef {

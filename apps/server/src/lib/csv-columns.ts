@@ -76,6 +76,8 @@ export const INSTRUMENT_CSV: ReadonlyArray<CsvColumn<AdminInstrumentDto>> = [
   { header: 'Leverage', value: (r) => r.leverage },
   { header: 'Tradable', value: (r) => (r.tradable ? 'yes' : 'no') },
   { header: 'Swap', value: (r) => r.swap },
+  { header: 'Swap Long', value: (r) => r.swap_long },
+  { header: 'Swap Short', value: (r) => r.swap_short },
 ];
 
 export const EXTERNAL_PAYMENT_CSV: ReadonlyArray<CsvColumn<ExternalPaymentDto>> = [

@@ -3,6 +3,13 @@ import { AppError } from '../lib/errors.ts';
 import type { InstrumentRow } from './instruments.ts';
 import type { Market } from './types.ts';
 
+/** The long and short swap rates as the answers carry them: snake_case as the spec's fields, camelCase as sent. */
+export function swapRatesOf(row: { swapLong: string; swapShort: string }) {
+  const long = dec(row.swapLong).toString();
+  const short = dec(row.swapShort).toString();
+  return { swap_long: long, swap_short: short, swapLong: long, swapShort: short };
+}
+
 export function instrumentDto(row: InstrumentRow, market: Pick<Market, 'book'>): InstrumentDto {
   const q = market.book.get(row.name);
   return {
@@ -16,6 +23,7 @@ export function instrumentDto(row: InstrumentRow, market: Pick<Market, 'book'>):
     tradingview: row.tradingview,
     leverage: row.leverage,
     swap: dec(row.swap).toString(),
+    ...swapRatesOf(row),
     digits: row.digits,
     bids: q?.bid ?? null,
     asks: q?.ask ?? null,

@@ -19,6 +19,8 @@ const ROWS: InstrumentRow[] = Object.entries(UNIVERSE).flatMap(([category, rows]
     leverage: 100,
     tradable: true,
     swap: '0',
+    swapLong: '0',
+    swapShort: '0',
     createdAt: new Date(0),
     bids: (mid - spread / 2).toFixed(digits),
     asks: (mid + spread / 2).toFixed(digits),

@@ -17,6 +17,8 @@ export function instrumentRow(name: string, category: CategoryName, digits: numb
     leverage: 0,
     tradable: true,
     swap: '0',
+    swapLong: '0',
+    swapShort: '0',
     digits,
     bids: null,
     asks: null,

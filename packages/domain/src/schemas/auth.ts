@@ -119,6 +119,23 @@ export const PricingTableDto = z.object({
   crypto_stopout: z.number().nullable(),
   /** Hedging or netting (always sent; optional for older fixtures). */
   account_type: AccountType.optional(),
+  /**
+   * Commission per lot or per million of notional (commission_basis) by category, charged at open, close or both;
+   * the margin-call level (null: none) and its re-arm margin; swap-free terms. Always sent; optional for older
+   * fixtures.
+   */
+  forex_commission: z.string().optional(),
+  commodity_commission: z.string().optional(),
+  index_commission: z.string().optional(),
+  stock_commission: z.string().optional(),
+  crypto_commission: z.string().optional(),
+  commission_basis: z.enum(['lot', 'million']).optional(),
+  commission_charge: z.enum(['open', 'close', 'both']).optional(),
+  margin_call_level: z.number().nullable().optional(),
+  margin_call_rearm: z.number().optional(),
+  swap_free: z.boolean().optional(),
+  swap_free_fee: z.string().optional(),
+  swap_free_days: z.number().optional(),
 });
 export type PricingTableDto = z.infer<typeof PricingTableDto>;
 

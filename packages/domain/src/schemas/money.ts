@@ -307,24 +307,84 @@ const stopoutField = z
     return n;
   });
 
-/** POST /admin/pricing and PUT /admin/pricing/{id}: camelCase payload (back-office §3). */
-export const PricingPlanRequest = z.object({
-  name: requiredString('Name is required', 120),
-  description: optionalString(2000),
-  price: nonNegativeMoney('Price is required').default('0.00'),
-  forexLeverage: leverageField,
-  commodityLeverage: leverageField,
-  indexLeverage: leverageField,
-  stockLeverage: leverageField,
-  cryptoLeverage: leverageField,
-  forexStopout: stopoutField,
-  commodityStopout: stopoutField,
-  indexStopout: stopoutField,
-  stockStopout: stopoutField,
-  cryptoStopout: stopoutField,
-  /** Hedging (the default for a new plan) or netting; an edit without it keeps the plan's. */
-  accountType: AccountType.optional(),
-});
+/** A whole number in [min, max] from a JSON number or a form's text, or an issue with the field's message. */
+function wholeIn(v: number | string, label: string, min: number, max: number, ctx: z.RefinementCtx): number {
+  const n = v === '' ? Number.NaN : Number(v);
+  if (Number.isInteger(n) && n >= min && n <= max) return n;
+  ctx.addIssue({ code: 'custom', message: `${label} must be a whole number from ${min} to ${max}` });
+  return z.NEVER;
+}
+/** A whole number, or undefined when missing (the plan's stays). */
+const wholeNumber = (label: string, min: number, max: number) =>
+  z
+    .union([z.number(), z.string()])
+    .optional()
+    .transform((v, ctx) => (v === undefined ? undefined : wholeIn(v, label, min, max, ctx)));
+/** The same, where null or '' turns the setting off. */
+const levelOrOff = (label: string, min: number, max: number) =>
+  z
+    .union([z.number(), z.string(), z.null()])
+    .optional()
+    .transform((v, ctx) =>
+      v === undefined ? undefined : v === null || v === '' ? null : wholeIn(v, label, min, max, ctx),
+    );
+/** A commission or fee: 0 or more, at most 1,000,000 with 4 decimals; a missing field keeps the plan's. */
+const chargeField = (label: string) => nonNegativeMoney(`${label} is required`, 1_000_000, 4).optional();
+
+export const COMMISSION_BASES = ['lot', 'million'] as const;
+export type CommissionBasis = (typeof COMMISSION_BASES)[number];
+export const COMMISSION_CHARGES = ['open', 'close', 'both'] as const;
+export type CommissionCharge = (typeof COMMISSION_CHARGES)[number];
+/** The stop-out level a plan without one uses (percent, spec §9). */
+export const DEFAULT_STOPOUT_LEVEL = 50;
+
+/**
+ * POST /admin/pricing and PUT /admin/pricing/{id}: camelCase payload (back-office §3). The trading terms added after
+ * the spec (commission, margin call, swap-free) are optional: a plan created without them charges no commission, has
+ * no margin call and pays swaps; an edit without them keeps the plan's.
+ */
+export const PricingPlanRequest = z
+  .object({
+    name: requiredString('Name is required', 120),
+    description: optionalString(2000),
+    price: nonNegativeMoney('Price is required').default('0.00'),
+    forexLeverage: leverageField,
+    commodityLeverage: leverageField,
+    indexLeverage: leverageField,
+    stockLeverage: leverageField,
+    cryptoLeverage: leverageField,
+    forexStopout: stopoutField,
+    commodityStopout: stopoutField,
+    indexStopout: stopoutField,
+    stockStopout: stopoutField,
+    cryptoStopout: stopoutField,
+    /** Hedging (the default for a new plan) or netting; an edit without it keeps the plan's. */
+    accountType: AccountType.optional(),
+    /** Commission per lot, or per million of notional (commissionBasis), of each category's deals. */
+    forexCommission: chargeField('Forex commission'),
+    commodityCommission: chargeField('Commodity commission'),
+    indexCommission: chargeField('Index commission'),
+    stockCommission: chargeField('Stock commission'),
+    cryptoCommission: chargeField('Crypto commission'),
+    commissionBasis: z.enum(COMMISSION_BASES, { error: 'Choose per lot or per million' }).optional(),
+    commissionCharge: z.enum(COMMISSION_CHARGES, { error: 'Choose open, close or both' }).optional(),
+    /** Margin level (percent) of a margin call, above every stop-out level; null or '' turns it off. */
+    marginCallLevel: levelOrOff('Margin call level', 1, 1000),
+    /** Points above the margin-call level the margin level must recover to before a new margin call. */
+    marginCallRearm: wholeNumber('Margin call re-arm', 0, 1000),
+    /** Swap-free (Islamic): no swap; after swapFreeDays days each position pays swapFreeFee a day instead. */
+    swapFree: z.boolean({ error: 'Choose on or off' }).optional(),
+    swapFreeFee: chargeField('Swap-free fee'),
+    swapFreeDays: wholeNumber('Free days', 0, 3650),
+  })
+  .refine(
+    (v) =>
+      v.marginCallLevel == null ||
+      [v.forexStopout, v.commodityStopout, v.indexStopout, v.stockStopout, v.cryptoStopout].every(
+        (s) => (s ?? DEFAULT_STOPOUT_LEVEL) < (v.marginCallLevel as number),
+      ),
+    { path: ['marginCallLevel'], error: 'The margin call level must be above every stop-out level' },
+  );
 export type PricingPlanRequest = z.input<typeof PricingPlanRequest>;
 
 /**

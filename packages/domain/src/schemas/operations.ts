@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PagedQuery, optionalString, paged, parseIsoDate, requiredString } from './common.ts';
+import { RolloverTime, RolloverTimezone } from './rollover.ts';
 
 /** An optional YYYY-MM-DD filter date (blank is none). */
 const filterDate = z
@@ -121,6 +122,9 @@ export const SiteSettingsRequest = z.object({
   pricingPlan: switchField,
   emailVerify: switchField,
   showUserInfoAgent: switchField,
+  /** The daily rollover (swaps) at this local time of rolloverTimezone; omitted: unchanged. */
+  rolloverTime: RolloverTime.optional(),
+  rolloverTimezone: RolloverTimezone.optional(),
 });
 export type SiteSettingsRequest = z.input<typeof SiteSettingsRequest>;
 
@@ -142,6 +146,8 @@ export const SiteSettingsDto = z.object({
   pricingPlan: z.boolean(),
   emailVerify: z.boolean(),
   showUserInfoAgent: z.boolean(),
+  rolloverTime: z.string(),
+  rolloverTimezone: z.string(),
   favicon: z.string().nullable(),
   appLogo: z.string().nullable(),
   authBackground: z.string().nullable(),

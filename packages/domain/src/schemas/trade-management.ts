@@ -201,6 +201,53 @@ export const LotSettingsResponse = z.object({
 export type LotSettingsResponse = z.infer<typeof LotSettingsResponse>;
 
 // ---------------------------------------------------------------------------------------------------------------
+// Swap settings: swap_{category}.value1 the triple-swap weekday (or none), value2 whether weekends are charged
+
+export const SWAP_WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+export type SwapWeekday = (typeof SWAP_WEEKDAYS)[number];
+export const TRIPLE_SWAP_DAYS = [...SWAP_WEEKDAYS, 'none'] as const;
+export type TripleSwapDay = (typeof TRIPLE_SWAP_DAYS)[number];
+
+/**
+ * The shipped calendar: forex and commodities pay three days on Wednesday (spot settles two days later, over the
+ * weekend), indices and stocks on Friday; crypto pays every calendar day, weekends included, never triple.
+ */
+export const DEFAULT_SWAP_CALENDAR: Record<Category, { tripleSwapDay: TripleSwapDay; weekends: boolean }> = {
+  forex: { tripleSwapDay: 'wednesday', weekends: false },
+  commodity: { tripleSwapDay: 'wednesday', weekends: false },
+  index: { tripleSwapDay: 'friday', weekends: false },
+  stock: { tripleSwapDay: 'friday', weekends: false },
+  crypto: { tripleSwapDay: 'none', weekends: true },
+};
+
+const tripleDay = z
+  .string({ error: 'Choose a weekday or none' })
+  .trim()
+  .toLowerCase()
+  .pipe(z.enum(TRIPLE_SWAP_DAYS, { error: 'Choose a weekday or none' }));
+const perCategory = <T extends z.ZodType>(field: T) =>
+  z.object({ forex: field, commodity: field, index: field, stock: field, crypto: field });
+
+/**
+ * POST /admin/swaps: per category, the weekday whose rollover charges three days (`none`: never) and whether the
+ * rollovers of Saturday and Sunday charge too (crypto's default). Omitted categories keep their setting.
+ */
+export const SwapSettingsRequest = z.object({
+  tripleSwapDay: perCategory(tripleDay.optional()).partial().optional(),
+  weekends: perCategory(z.boolean({ error: 'Choose on or off' }).optional())
+    .partial()
+    .optional(),
+});
+export type SwapSettingsRequest = z.input<typeof SwapSettingsRequest>;
+
+/** GET /admin/swaps: every category's calendar as the rollover reads it. */
+export const SwapSettingsResponse = z.object({
+  tripleSwapDay: perCategory(z.enum(TRIPLE_SWAP_DAYS)),
+  weekends: perCategory(z.boolean()),
+});
+export type SwapSettingsResponse = z.infer<typeof SwapSettingsResponse>;
+
+// ---------------------------------------------------------------------------------------------------------------
 // Instruments
 
 export const InstrumentTypeParam = z.object({ type: z.enum(CATEGORIES, { error: 'Unknown instrument type' }) });
@@ -245,19 +292,27 @@ const leverageField = z
       .max(10_000, { error: 'Leverage must be at most 10000' }),
   );
 
-/** Swap in percent, default 0; may be negative (a credit). */
-const swapField = z
-  .union([z.number(), z.string(), z.null()], { error: 'Swap must be a number' })
-  .optional()
-  .transform((v) =>
-    v === null || v === undefined ? '0' : typeof v === 'number' ? plainNumber(v) || 'x' : v.trim() || '0',
-  )
-  .pipe(
-    z
-      .string()
-      .regex(/^-?\d+(\.\d{1,4})?$/, { error: 'Swap must be a number with at most 4 decimals' })
-      .refine((s) => Math.abs(Number(s)) <= 100, { error: 'Swap must be between -100 and 100' }),
-  );
+/**
+ * A swap rate: percent a year of the position's opening value, added to the wallet at each rollover (MT5's sign:
+ * negative is charged to the client, positive credited). Between -100 and 100 with at most 4 decimals.
+ */
+const swapText = (label: string) =>
+  z
+    .string()
+    .regex(/^-?\d+(\.\d{1,4})?$/, { error: `${label} must be a number with at most 4 decimals` })
+    .refine((s) => Math.abs(Number(s)) <= 100, { error: `${label} must be between -100 and 100` });
+/** A typed rate as text ('x' for a number that cannot be written plainly), or null when missing or empty. */
+const rateText = (v: number | string | null | undefined): string | null =>
+  v === null || v === undefined ? null : typeof v === 'number' ? plainNumber(v) || 'x' : v.trim() || null;
+const rateInput = (label: string) =>
+  z.union([z.number(), z.string(), z.null()], { error: `${label} must be a number` }).optional();
+
+/** The spec's swap: default 0. */
+const swapField = rateInput('Swap')
+  .transform((v) => rateText(v) ?? '0')
+  .pipe(swapText('Swap'));
+/** A side's own rate, or null: it takes the swap. */
+const sideSwapField = (label: string) => rateInput(label).transform(rateText).pipe(swapText(label).nullable());
 
 /** True when bid and ask have no issues of their own (the cross-field rules can then read them). */
 function pricesParsed(payload: {
@@ -298,7 +353,10 @@ export const InstrumentRequest = z
       .transform((v) => v || null),
     leverage: leverageField,
     tradable: z.boolean({ error: 'Tradable is required' }),
+    /** The spec's single swap: the rate of both sides unless swapLong / swapShort say otherwise. */
     swap: swapField,
+    swapLong: sideSwapField('Swap long'),
+    swapShort: sideSwapField('Swap short'),
   })
   // Checked even while other fields are still missing (the form shows it as soon as a price is typed), once both
   // prices parsed on their own. (No check above may use `abort`: an aborted issue would skip these.)
@@ -332,6 +390,11 @@ export const AdminInstrumentDto = z.object({
   leverage: z.number().int(),
   tradable: z.boolean(),
   swap: z.string(),
+  /** Percent a year of a long / short position's opening value added at each rollover (negative: charged). */
+  swap_long: z.string(),
+  swap_short: z.string(),
+  swapLong: z.string(),
+  swapShort: z.string(),
   digits: z.number().int(),
   bids: z.string().nullable(),
   asks: z.string().nullable(),

@@ -36,6 +36,11 @@ export const InstrumentDto = z.object({
   tradingview: z.string(),
   leverage: z.number().int(),
   swap: z.string(),
+  /** Percent a year of a long / short position's opening value added at each rollover (negative: charged). */
+  swap_long: z.string(),
+  swap_short: z.string(),
+  swapLong: z.string(),
+  swapShort: z.string(),
   digits: z.number().int(),
   bids: z.number().nullable(),
   asks: z.number().nullable(),
@@ -232,6 +237,10 @@ export const OrderDto = z.object({
   partial_of: z.number().int().nullable(),
   /** The pending order whose fill opened the position. */
   pending_order_id: z.number().int().nullable(),
+  /** Swap added to the wallet at the rollovers so far (negative: charged), in the wallet currency. */
+  swap: MoneyString,
+  /** Commission added to the wallet for this deal (negative: charged), in the wallet currency. */
+  commission: MoneyString,
 });
 export type OrderDto = z.infer<typeof OrderDto>;
 
@@ -347,6 +356,9 @@ export const AdminTradeDto = z.object({
   spread: z.string(),
   margin_used: z.string(),
   pro_loss: z.string().nullable(),
+  /** Swap and commission added to the wallet for this trade so far (negative: charged). */
+  swap: z.string(),
+  commission: z.string(),
   /**
    * An open trade's floating P/L in its wallet's currency at the last price, as the risk engine holds it (8
    * decimals); null for a closed trade or before the engine has priced it. Live updates: TRADE_PL_EVENT.

@@ -57,6 +57,13 @@ const DEFAULT_SETTINGS: Array<typeof settings.$inferInsert> = [
   { key: 'spread_crypto', value1: '1' },
   { key: 'spread_stock', value1: '1' },
   { key: 'withdraw', value1: '0', value2: '0' },
+  // The daily rollover at 17:00 New York; each category's triple-swap weekday and whether weekends are charged.
+  { key: 'rollover', value1: '17:00', value2: 'America/New_York' },
+  { key: 'swap_forex', value1: 'wednesday', value2: 'off' },
+  { key: 'swap_commodity', value1: 'wednesday', value2: 'off' },
+  { key: 'swap_index', value1: 'friday', value2: 'off' },
+  { key: 'swap_stock', value1: 'friday', value2: 'off' },
+  { key: 'swap_crypto', value1: 'none', value2: 'on' },
   // Lot settings: order size entered as lots (a preset list) or as a free amount, per category.
   { key: 'lot_forex', value1: 'lot' },
   { key: 'lot_commodity', value1: 'amount' },

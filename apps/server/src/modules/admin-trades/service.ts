@@ -10,6 +10,7 @@ import {
   type Side,
 } from '@platform/domain';
 import type { AppContext } from '../../context.ts';
+import type { OrderRow } from '../../engine/hooks.ts';
 import { balances, ledgerEntries, orders, users } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -23,7 +24,7 @@ import { livePlOf, moveMoney, onWallet } from '../wallets/ledger.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'risk' | 'market' | 'realtime'>;
 type ListType = z.output<typeof AdminTradeListParams>['type'];
-type Order = typeof orders.$inferSelect;
+type Order = OrderRow;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -52,6 +53,8 @@ function tradeDto(
     spread: o.spread,
     margin_used: o.marginUsed,
     pro_loss: o.proLoss,
+    swap: o.swap ?? '0',
+    commission: o.commission ?? '0',
     live_pl: livePl,
     profit: o.takeProfit,
     loss: o.stopLoss,
@@ -176,7 +179,7 @@ export async function updateTrade(
       (input.spread !== undefined && !dec(input.spread).eq(current.spread)) ||
       (input.closeRate ?? null) !== null;
     if (changes) throw new AppError('ORDER_OPEN_FIELDS');
-    let order = current;
+    let order: Order = current;
     if (input.profit !== undefined || input.loss !== undefined)
       order = await updateOrderLevels(ctx, current.userId, id, {
         profit: input.profit ?? null,

@@ -32,6 +32,23 @@ export const planDto = (p: PlanRow) => ({
   stock_stopout: p.stockStopout,
   crypto_stopout: p.cryptoStopout,
   account_type: p.accountType === 'netting' ? ('netting' as const) : ('hedging' as const),
+  ...planTermsOf(p),
+});
+
+/** A plan's commission, margin-call and swap-free terms as its answers carry them (snake_case, as its other fields). */
+export const planTermsOf = (p: PlanRow) => ({
+  forex_commission: p.forexCommission,
+  commodity_commission: p.commodityCommission,
+  index_commission: p.indexCommission,
+  stock_commission: p.stockCommission,
+  crypto_commission: p.cryptoCommission,
+  commission_basis: p.commissionBasis === 'million' ? ('million' as const) : ('lot' as const),
+  commission_charge: (['open', 'close'] as const).find((c) => c === p.commissionCharge) ?? ('both' as const),
+  margin_call_level: p.marginCallLevel,
+  margin_call_rearm: p.marginCallRearm,
+  swap_free: p.swapFree,
+  swap_free_fee: p.swapFreeFee,
+  swap_free_days: p.swapFreeDays,
 });
 
 export async function isKycApproved(db: DbOrTx, userId: number): Promise<boolean> {

@@ -18,6 +18,7 @@ import { writeAudit } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
 import { escapeLike, offsetOf, pageMeta } from '../../lib/paging.ts';
 import type { StaffActor } from '../../lib/staff-scope.ts';
+import { planTermsOf } from '../auth/current-user.ts';
 import { emitAll, insertNotification } from '../notifications/service.ts';
 import { getBranding, getSettingsCached, isOn } from '../settings/service.ts';
 import { forgetTrader } from '../trading/trader.ts';
@@ -48,6 +49,7 @@ function planDto(p: PlanRow, subscribers: number, currency: string, charge?: Pla
     stock_stopout: p.stockStopout,
     crypto_stopout: p.cryptoStopout,
     account_type: p.accountType === 'netting' ? 'netting' : 'hedging',
+    ...planTermsOf(p),
     subscribers: Number(subscribers),
   };
 }
@@ -126,7 +128,26 @@ const values = (v: z.output<typeof PricingPlanRequest>) => ({
   cryptoStopout: v.cryptoStopout,
   // An edit that does not name the account type keeps the plan's (a new plan takes the column's default, hedging).
   ...(v.accountType ? { accountType: v.accountType } : {}),
+  // Likewise the terms added after the spec: what is not named keeps its value (a new plan: no commission, no margin
+  // call, swaps paid).
+  ...definedOnly({
+    forexCommission: v.forexCommission,
+    commodityCommission: v.commodityCommission,
+    indexCommission: v.indexCommission,
+    stockCommission: v.stockCommission,
+    cryptoCommission: v.cryptoCommission,
+    commissionBasis: v.commissionBasis,
+    commissionCharge: v.commissionCharge,
+    marginCallLevel: v.marginCallLevel,
+    marginCallRearm: v.marginCallRearm,
+    swapFree: v.swapFree,
+    swapFreeFee: v.swapFreeFee,
+    swapFreeDays: v.swapFreeDays,
+  }),
 });
+
+const definedOnly = <T extends Record<string, unknown>>(o: T): Partial<T> =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 
 const auditOf = (p: PlanRow) => ({ ...p, createdAt: undefined });
 

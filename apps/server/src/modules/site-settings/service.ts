@@ -6,6 +6,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { UploadedFile } from '../../lib/multipart.ts';
 import type { StaffActor } from '../../lib/staff-scope.ts';
 import { prepareFile, recordFile } from '../files/storage.ts';
+import { ROLLOVER_KEY, rolloverTimeOf } from '../rollover/calendar.ts';
 import { brandingFileUrl, getSettings, invalidateSettingsCache, isOn, putSetting } from '../settings/service.ts';
 
 const KEYS = [
@@ -29,6 +30,7 @@ const on = (v: boolean) => (v ? 'on' : 'off');
  */
 export async function siteSettings(ctx: Pick<AppContext, 'db' | 'config'>): Promise<SiteSettingsDto> {
   const s = await getSettings(ctx.db, KEYS);
+  const rollover = await rolloverTimeOf(ctx.db);
   const b = s.branding;
   const currency = b?.value4 || 'USD';
   return {
@@ -51,6 +53,8 @@ export async function siteSettings(ctx: Pick<AppContext, 'db' | 'config'>): Prom
     pricingPlan: isOn(s.pricingPlan),
     emailVerify: isOn(s.emailVerify),
     showUserInfoAgent: isOn(s.showUserInfoAgent),
+    rolloverTime: rollover.time,
+    rolloverTimezone: rollover.timezone,
     favicon: brandingFileUrl(s.favicon?.file),
     appLogo: brandingFileUrl(b?.file),
     authBackground: brandingFileUrl(s.authBackground?.file),
@@ -107,6 +111,11 @@ export async function saveSiteSettings(
     await putSetting(tx, 'pricingPlan', { value1: on(input.pricingPlan) });
     await putSetting(tx, 'emailVerify', { value1: on(input.emailVerify) });
     await putSetting(tx, 'showUserInfoAgent', { value1: on(input.showUserInfoAgent) });
+    // The rollover time is kept when the form does not name it.
+    await putSetting(tx, ROLLOVER_KEY, {
+      value1: input.rolloverTime ?? before.rolloverTime,
+      value2: input.rolloverTimezone ?? before.rolloverTimezone,
+    });
     const { recaptchaSecretSet: _s, webhookApiKeyLeads: leadsBefore, ...shownBefore } = before;
     const after = {
       ...input,

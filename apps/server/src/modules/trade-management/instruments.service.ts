@@ -17,6 +17,7 @@ import { writeAudit } from '../../lib/audit.ts';
 import { AppError, isUniqueViolation } from '../../lib/errors.ts';
 import { offsetOf, pageMeta, searchAny } from '../../lib/paging.ts';
 import { ensureHistory } from '../../market/candle-history.ts';
+import { swapRatesOf } from '../../market/service.ts';
 import type { InstrumentRow } from '../../market/instruments.ts';
 import type { Quote } from '../../market/price-book.ts';
 import { reloadFeeds, reloadInstruments, type Actor, type SyncLog } from './market-sync.ts';
@@ -58,6 +59,7 @@ function toDto(row: Row, ctx: Pick<AppContext, 'market'>, openPositions: number)
     leverage: row.leverage,
     tradable: row.tradable,
     swap: dec(row.swap).toString(),
+    ...swapRatesOf(row),
     digits: row.digits,
     bids: price(q?.bid, row.bids),
     asks: price(q?.ask, row.asks),
@@ -77,6 +79,8 @@ const snapshot = (r: Row): Record<string, unknown> => ({
   leverage: r.leverage,
   tradable: r.tradable,
   swap: dec(r.swap).toString(),
+  swapLong: dec(r.swapLong).toString(),
+  swapShort: dec(r.swapShort).toString(),
   digits: r.digits,
   bids: r.bids === null ? null : dec(r.bids).toString(),
   asks: r.asks === null ? null : dec(r.asks).toString(),
@@ -181,7 +185,10 @@ const editableFields = (input: InstrumentInput) => ({
   tradingview: input.tradingview,
   leverage: input.leverage,
   tradable: input.tradable,
+  // The spec's single swap is the rate of a side the form leaves empty.
   swap: input.swap,
+  swapLong: input.swapLong ?? input.swap,
+  swapShort: input.swapShort ?? input.swap,
 });
 
 /** POST /admin/instruments */

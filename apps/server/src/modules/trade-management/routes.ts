@@ -15,12 +15,15 @@ import {
   MessageResponse,
   SpreadsRequest,
   SpreadsResponse,
+  SwapSettingsRequest,
+  SwapSettingsResponse,
 } from '@platform/domain';
 import { authOf, type RoutesPlugin } from '../../lib/http.ts';
 import { listApiSettings, updateApiSetting } from './apis.service.ts';
 import type { Actor, SyncLog } from './market-sync.ts';
 import { getSpreads, updateSpreads } from './spreads.service.ts';
 import { getLotSettings, updateLotModes, updateLotSelector } from './lots.service.ts';
+import { getSwapSettings, updateSwapSettings } from './swaps.service.ts';
 import { createInstrument, deleteInstrument, listInstruments, updateInstrument } from './instruments.service.ts';
 import { listOrCsv } from '../../lib/csv-export.ts';
 import { INSTRUMENT_CSV } from '../../lib/csv-columns.ts';
@@ -75,6 +78,29 @@ export const tradeManagementRoutes: RoutesPlugin = async (app) => {
       await updateSpreads(ctx, actorOf(req), req.body);
       return { message: 'Spreads updated successfully' };
     },
+  );
+
+  // Swap Settings: swap_{category} (value1 the triple-swap weekday, value2 whether weekends are charged).
+  app.get(
+    '/admin/swaps',
+    { config: adminOnly, schema: { tags: ['swap settings'], response: { 200: SwapSettingsResponse } } },
+    async () => getSwapSettings(ctx.db),
+  );
+
+  app.post(
+    '/admin/swaps',
+    {
+      config: adminOnly,
+      schema: {
+        tags: ['swap settings'],
+        body: SwapSettingsRequest,
+        response: { 200: SwapSettingsResponse.extend({ message: MessageResponse.shape.message }) },
+      },
+    },
+    async (req) => ({
+      message: 'Swap settings updated successfully',
+      ...(await updateSwapSettings(ctx, actorOf(req), req.body)),
+    }),
   );
 
   // Lot Settings: lot_{category} modes and the lotSelector presets.

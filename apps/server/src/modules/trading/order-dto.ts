@@ -28,5 +28,7 @@ export function orderDto(o: OrderRow): OrderDto {
     trailing_step: o.trailingStep,
     partial_of: o.partialOf,
     pending_order_id: o.pendingOrderId,
+    swap: o.swap ?? '0',
+    commission: o.commission ?? '0',
   };
 }

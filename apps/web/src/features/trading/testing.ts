@@ -41,6 +41,10 @@ export function instrumentsFixture(): InstrumentDto[] {
     tradingview: 'OANDA',
     leverage: LEVERAGE[category],
     swap: '0',
+    swap_long: '0',
+    swap_short: '0',
+    swapLong: '0',
+    swapShort: '0',
     digits,
     bids,
     asks,
@@ -83,6 +87,8 @@ export function orderFixture(overrides: Partial<OrderDto> = {}): OrderDto {
     trailing_step: null,
     partial_of: null,
     pending_order_id: null,
+    swap: '0',
+    commission: '0',
     ...overrides,
   };
 }
