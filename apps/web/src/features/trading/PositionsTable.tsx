@@ -1,21 +1,14 @@
-import type { CSSProperties, ReactNode } from 'react';
-import { Badge, Group, Table, Text, Tooltip } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { Badge, Group, Text, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { CLOSE_REASON_LABELS, dec, formatOrderTime, type OrderDto } from '@platform/domain';
-import { formatPrice, formatProfitLoss, pairLabel } from './figures.ts';
-import { PositionCards, type PositionsTableProps } from './PositionCards.tsx';
+import { ResponsiveList, type ListColumn } from '../../ui/responsive-list/index.ts';
+import { formatProfitLoss, pairLabel } from './figures.ts';
+import { PositionCard, positionRate, type PositionsTableProps } from './PositionCard.tsx';
 import { PositionActions } from './PositionActions.tsx';
 
 export type { PositionsTableProps };
-import { scrollBoxStyle, stickyActionsStyle, stickyMessageStyle } from '../../ui/data-table/cells.ts';
 
-interface Column {
-  key: string;
-  label: string;
-  cell: (o: OrderDto) => ReactNode;
-  closedOnly?: boolean;
-}
+type Column = ListColumn<OrderDto> & { closedOnly?: boolean };
 
 const nowrap = { whiteSpace: 'nowrap' } as const;
 
@@ -35,31 +28,14 @@ function When({ value }: { value: string | null }) {
   );
 }
 
-/** Orders with the spec's fields (§3): OPENED green / CLOSED yellow, P/L to 5 decimals, times YYYY-MM-DD h:mm A. */
-/** Figures right-aligned (tabular digits line up), the actions kept in view when the table scrolls sideways. */
-const NUMERIC = new Set(['amount', 'open', 'close', 'tp', 'sl', 'pl']);
-function cellStyle(key: string, base?: CSSProperties): CSSProperties | undefined {
-  if (key === 'actions') return { ...base, ...stickyActionsStyle };
-  if (NUMERIC.has(key)) return { ...base, textAlign: 'right' };
-  return base;
-}
-
-/** The positions table; on a phone (up to 48em) cards instead, so P/L and the actions are never off-screen. */
+/**
+ * Orders with the spec's fields (§3): OPENED green / CLOSED yellow, P/L to 5 decimals, times YYYY-MM-DD h:mm A;
+ * figures right-aligned. On a phone (up to 48em) cards instead, so P/L and the actions are never off-screen.
+ */
 export function PositionsTable(props: PositionsTableProps) {
-  const phone = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
-  return phone ? <PositionCards {...props} /> : <PositionsTableWide {...props} />;
-}
-
-function PositionsTableWide(props: PositionsTableProps) {
-  const { rows, variant, liveProfitLoss, currency, digitsOf, onClosePosition, onProtect, onPartialClose, closingId } =
-    props;
-  const { emptyText } = props;
+  const { rows, variant, liveProfitLoss, currency, onClosePosition, onProtect, onPartialClose, closingId } = props;
   const { t } = useTranslation();
-  const rate = (o: OrderDto, value: string | null) => {
-    if (value === null) return '-';
-    const digits = digitsOf(o.instrument);
-    return digits === undefined ? dec(value).toString() : formatPrice(value, digits);
-  };
+  const rate = (o: OrderDto, value: string | null) => positionRate(props, o, value);
   const isOpen = (o: OrderDto) => o.close_time === null;
 
   const status = (o: OrderDto) =>
@@ -107,11 +83,11 @@ function PositionsTableWide(props: PositionsTableProps) {
   };
 
   const allColumns: Column[] = [
-    { key: 'time', label: t('Time'), cell: (o) => <When value={o.created_at} /> },
+    { key: 'time', label: t('Time'), render: (o) => <When value={o.created_at} /> },
     {
       key: 'instrument',
       label: t('Instrument'),
-      cell: (o) => (
+      render: (o) => (
         <Text span size="sm" fw={600} style={nowrap}>
           {pairLabel(o.base_symbol, o.quote_symbol)}
         </Text>
@@ -120,20 +96,21 @@ function PositionsTableWide(props: PositionsTableProps) {
     {
       key: 'type',
       label: t('Type'),
-      cell: (o) => (
+      render: (o) => (
         <Text span size="sm" fw={700} c={o.type === 'buy' ? 'teal' : 'red'}>
           {o.type === 'buy' ? t('BUY') : t('SELL')}
         </Text>
       ),
     },
-    { key: 'amount', label: t('Amount'), cell: (o) => dec(o.trade_amount).toString() },
-    { key: 'open', label: t('Open Rate'), cell: (o) => rate(o, o.open_rate) },
-    { key: 'close', label: t('Close Rate'), cell: (o) => rate(o, o.close_rate), closedOnly: true },
-    { key: 'tp', label: t('Take Profit'), cell: (o) => rate(o, o.profit) },
+    { key: 'amount', numeric: true, label: t('Amount'), render: (o) => dec(o.trade_amount).toString() },
+    { key: 'open', numeric: true, label: t('Open Rate'), render: (o) => rate(o, o.open_rate) },
+    { key: 'close', numeric: true, label: t('Close Rate'), render: (o) => rate(o, o.close_rate), closedOnly: true },
+    { key: 'tp', numeric: true, label: t('Take Profit'), render: (o) => rate(o, o.profit) },
     {
       key: 'sl',
+      numeric: true,
       label: t('Stop Loss'),
-      cell: (o) =>
+      render: (o) =>
         o.trailing_distance === null || !isOpen(o) ? (
           rate(o, o.loss)
         ) : (
@@ -144,53 +121,23 @@ function PositionsTableWide(props: PositionsTableProps) {
           </Tooltip>
         ),
     },
-    { key: 'pl', label: t('P/L'), cell: profitLoss },
-    { key: 'status', label: t('Status'), cell: status },
-    { key: 'closeTime', label: t('Close Time'), cell: (o) => <When value={o.close_time} />, closedOnly: true },
-    { key: 'actions', label: t('Actions'), cell: actions },
+    { key: 'pl', numeric: true, label: t('P/L'), render: profitLoss },
+    { key: 'status', label: t('Status'), render: status },
+    { key: 'closeTime', label: t('Close Time'), render: (o) => <When value={o.close_time} />, closedOnly: true },
+    { key: 'actions', label: t('Actions'), sticky: true, render: actions },
   ];
   const columns = allColumns.filter((c) => variant === 'all' || !c.closedOnly);
 
   return (
-    <Table.ScrollContainer minWidth={variant === 'all' ? 1040 : 880} style={scrollBoxStyle}>
-      <Table
-        striped
-        highlightOnHover
-        verticalSpacing="xs"
-        horizontalSpacing={8}
-        fz="sm"
-        style={{ fontVariantNumeric: 'tabular-nums' }}
-      >
-        <Table.Thead>
-          <Table.Tr>
-            {columns.map((c) => (
-              <Table.Th key={c.key} style={cellStyle(c.key, nowrap)}>
-                {c.label}
-              </Table.Th>
-            ))}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.length === 0 && (
-            <Table.Tr>
-              <Table.Td colSpan={columns.length}>
-                <Text ta="center" c="dimmed" py="md" style={stickyMessageStyle}>
-                  {emptyText}
-                </Text>
-              </Table.Td>
-            </Table.Tr>
-          )}
-          {rows.map((o) => (
-            <Table.Tr key={o.id} data-testid={`position-${o.id}`}>
-              {columns.map((c) => (
-                <Table.Td key={c.key} style={cellStyle(c.key)}>
-                  {c.cell(o)}
-                </Table.Td>
-              ))}
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <ResponsiveList
+      rows={rows}
+      columns={columns}
+      card={(o) => <PositionCard order={o} {...props} />}
+      rowKey={(o) => o.id}
+      rowTestId={(o) => `position-${o.id}`}
+      emptyText={props.emptyText}
+      minWidth={variant === 'all' ? 1040 : 880}
+      cardsTestId="position-cards"
+    />
   );
 }

@@ -3,7 +3,7 @@ import { Modal } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { GENERIC_ERROR } from '@platform/domain';
-import { ApiError, apiDelete } from '../../api/client.ts';
+import { ApiError, apiDelete, errorMessage } from '../../api/client.ts';
 import { toastError, toastSuccess } from '../toast.ts';
 import {
   AddNewButton,
@@ -43,8 +43,37 @@ const refusalText = (err: unknown, explain: ((err: ApiError) => boolean) | undef
   err instanceof ApiError && explain?.(err) ? err.message : generic;
 
 /**
+ * The actions of an admin list's rows (close a trade, cancel an order): `act` runs one, toasts its success (a text, or
+ * one made from the server's answer) or the server's words for a failure, and reloads the list.
+ */
+export function useListActions(url: string, refreshAllLists = false) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const refresh = useCallback(
+    () => client.invalidateQueries({ queryKey: refreshAllLists ? ['list'] : listQueryKey(url) }),
+    [client, url, refreshAllLists],
+  );
+  const act = useCallback(
+    async <A,>(work: () => Promise<A>, success: string | ((answer: A) => string)) => {
+      let answer: A;
+      try {
+        answer = await work();
+      } catch (err) {
+        toastError(errorMessage(err, t(GENERIC_ERROR)));
+        return;
+      }
+      toastSuccess(typeof success === 'string' ? success : success(answer));
+      await refresh();
+    },
+    [refresh, t],
+  );
+  return { refresh, act };
+}
+
+/**
  * The state of an admin list with add, edit and delete: which row the modal edits ('new' for add-new), the delete
- * (with its toasts) and the reload after a change. `ListPage` draws it; a screen with its own layout can use it alone.
+ * (with its toasts), the rows' other actions and the reload after a change. `ListPage` draws it; a screen with its own
+ * layout can use it alone.
  */
 export function useListPage<T>({
   url,
@@ -54,12 +83,8 @@ export function useListPage<T>({
   refreshAllLists,
 }: ListPageOptions<T>) {
   const { t } = useTranslation();
-  const client = useQueryClient();
+  const { refresh, act } = useListActions(url, refreshAllLists);
   const [editing, setEditing] = useState<{ item?: T } | null>(null);
-  const refresh = useCallback(
-    () => client.invalidateQueries({ queryKey: refreshAllLists ? ['list'] : listQueryKey(url) }),
-    [client, url, refreshAllLists],
-  );
   const close = useCallback(() => setEditing(null), []);
 
   const remove = useCallback(
@@ -86,6 +111,7 @@ export function useListPage<T>({
       void refresh(); // the list reloads in the background; the modal closes at once
     }, [refresh]),
     remove,
+    act,
     refresh,
   };
 }

@@ -1,16 +1,15 @@
-import { useCallback, useMemo, useState } from 'react';
-import { Anchor, Badge, Button, CloseButton, Group, Select, Stack, Text } from '@mantine/core';
-import { Link, useSearchParams } from 'react-router';
+import { useMemo, useState } from 'react';
+import { Badge, Button, CloseButton, Group, Select, Stack, Text } from '@mantine/core';
+import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PENDING_STATUSES, type AdminPendingDto } from '@platform/domain';
-import { apiPost, errorMessage } from '../../../api/client.ts';
-import { ConfirmPopover, DataTable, useRefreshList, type DataTableColumn } from '../../../ui/data-table/index.ts';
-import { toastError, toastSuccess } from '../../../ui/toast.ts';
+import { apiPost } from '../../../api/client.ts';
+import { ConfirmPopover, DataTable, type DataTableColumn } from '../../../ui/data-table/index.ts';
+import { useListActions } from '../../../ui/list-page/index.ts';
 import { expiryText, pendingTypeLabel, STATUS_COLORS, STATUS_LABELS } from '../../trading/pendingFormat.ts';
+import { customerColumn, plain } from './cells.tsx';
 
 const URL = '/admin/pending-orders';
-/** A stored decimal without its trailing zeros (1.10000000 → 1.1), as the trades list shows figures. */
-const plain = (v: string | null) => (v === null ? null : String(Number(v)));
 
 /**
  * Trades → Pending Orders: every customer's pending orders (a manager's own customers' as the server decides),
@@ -22,38 +21,12 @@ export function PendingOrdersAdmin() {
   const [params, setParams] = useSearchParams();
   const [status, setStatus] = useState<string>('pending');
   const userId = params.get('userId') ?? undefined;
-  const refresh = useRefreshList(URL);
-
-  const cancel = useCallback(
-    async (row: AdminPendingDto, reason: string) => {
-      try {
-        const answer = await apiPost<{ message?: string }>(`${URL}/${row.id}/cancel`, { reason });
-        toastSuccess(answer?.message || t('Pending order cancelled'));
-        await refresh();
-      } catch (err) {
-        toastError(errorMessage(err, t('Something went wrong')));
-      }
-    },
-    [t, refresh],
-  );
+  const { act } = useListActions(URL);
 
   const columns = useMemo<DataTableColumn<AdminPendingDto>[]>(
     () => [
       { key: 'id', label: t('ID'), sortable: true, width: 70 },
-      {
-        key: 'user.email',
-        label: t('USER'),
-        render: (r) => (
-          <Group gap={6} wrap="nowrap">
-            <Badge size="xs" color={r.balance.mode === 'demo' ? 'yellow' : 'blue'} style={{ flexShrink: 0 }}>
-              {t(r.balance.mode === 'demo' ? 'Demo' : 'Real')}
-            </Badge>
-            <Anchor component={Link} to={`/admin/customers/edit/${r.user.id}`} size="sm" truncate="end" miw={0}>
-              {r.user.email}
-            </Anchor>
-          </Group>
-        ),
-      },
+      customerColumn<AdminPendingDto>(t),
       {
         key: 'order_type',
         label: t('TYPE'),
@@ -111,7 +84,12 @@ export function PendingOrdersAdmin() {
               message={t('Cancel this pending order?')}
               reasonLabel={t('Reason')}
               reasonRequired
-              onConfirm={(reason) => cancel(r, reason)}
+              onConfirm={(reason) =>
+                act(
+                  () => apiPost<{ message?: string }>(`${URL}/${r.id}/cancel`, { reason }),
+                  (answer) => answer?.message || t('Pending order cancelled'),
+                )
+              }
             >
               <Button size="compact-xs" color="red" variant="light">
                 {t('Cancel order')}
@@ -120,7 +98,7 @@ export function PendingOrdersAdmin() {
           ),
       },
     ],
-    [t, cancel],
+    [t, act],
   );
 
   const toolbar = (

@@ -1,24 +1,21 @@
 import { useCallback, useMemo, useState } from 'react';
-import { Anchor, Badge, Button, Group, Modal, Stack, Tabs, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Group, Modal, Stack, Tabs, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { AdminTradeDto } from '@platform/domain';
-import { apiDelete, apiPost, apiPut, errorMessage } from '../../../api/client.ts';
-import {
-  ConfirmPopover,
-  DataTable,
-  EditDeleteActions,
-  useRefreshList,
-  type DataTableColumn,
-} from '../../../ui/data-table/index.ts';
+import { apiPost, apiPut, errorMessage } from '../../../api/client.ts';
+import { ConfirmPopover, DataTable, EditDeleteActions, type DataTableColumn } from '../../../ui/data-table/index.ts';
+import { useListPage } from '../../../ui/list-page/index.ts';
 import { toastError, toastSuccess } from '../../../ui/toast.ts';
+import { customerColumn, plain } from './cells.tsx';
 import { LivePlProvider, TradePlCell, useLiveTradePl } from './liveTradePl.tsx';
 import { PendingOrdersAdmin } from './PendingOrdersAdmin.tsx';
 
-/** A stored decimal without its trailing zeros (1.10000000 → 1.1), as the screens show figures. */
-const plain = (v: string | null) => (v === null ? null : String(Number(v)));
+const deleteUrl = (trade: AdminTradeDto) => `/admin/trades/${trade.id}`;
+/** A refused delete shows the server's words. */
+const explainRefusal = () => true;
 const colored = (v: string | null) =>
   v === null ? null : (
     <Text span size="sm" c={Number(v) > 0 ? 'teal' : 'red'} ff="monospace">
@@ -133,47 +130,25 @@ export function TradesPage() {
   );
 }
 
-/** One of the trade lists (all, open or closed). */
+/** One of the trade lists (all, open or closed): close, Edit Order and delete per row. */
 function TradeList({ type }: { type: string }) {
   const { t } = useTranslation();
   const url = `/admin/trades/api/${type}`;
-  const refresh = useRefreshList(url);
-  const [editing, setEditing] = useState<AdminTradeDto | null>(null);
+  const list = useListPage<AdminTradeDto>({
+    url,
+    deleteUrl,
+    deletedMessage: t('Order deleted successfully'),
+    explainRefusal,
+  });
+  const { act, openEdit, remove } = list;
   const [rows, setRows] = useState<readonly AdminTradeDto[]>([]);
   const onRowsChange = useCallback((r: readonly AdminTradeDto[]) => setRows(r), []);
   const livePl = useLiveTradePl(rows);
 
-  const act = useCallback(
-    async (work: () => Promise<unknown>, done: string) => {
-      try {
-        await work();
-        toastSuccess(t(done));
-        await refresh();
-      } catch (err) {
-        toastError(errorMessage(err, t('Something went wrong')));
-      }
-    },
-    [t, refresh],
-  );
-
   const columns = useMemo<DataTableColumn<AdminTradeDto>[]>(
     () => [
       { key: 'id', label: t('ID'), sortable: true, width: 70 },
-      {
-        key: 'user.email',
-        label: t('USER'),
-        // The wallet chip first and the email cut to what is left, so neither spills into the next column.
-        render: (r) => (
-          <Group gap={6} wrap="nowrap">
-            <Badge size="xs" color={r.balance.mode === 'demo' ? 'yellow' : 'blue'} style={{ flexShrink: 0 }}>
-              {t(r.balance.mode === 'demo' ? 'Demo' : 'Real')}
-            </Badge>
-            <Anchor component={Link} to={`/admin/customers/edit/${r.user.id}`} size="sm" truncate="end" miw={0}>
-              {r.user.email}
-            </Anchor>
-          </Group>
-        ),
-      },
+      customerColumn<AdminTradeDto>(t),
       { key: 'type', label: t('TYPE'), sortable: true, render: (r) => t(r.type === 'buy' ? 'Buy' : 'Sell') },
       { key: 'instrument', label: t('INSTRUMENT'), sortable: true },
       { key: 'open_rate', label: t('OPEN RATE'), sortable: true, render: (r) => plain(r.open_rate) },
@@ -211,7 +186,7 @@ function TradeList({ type }: { type: string }) {
                 onConfirm={() =>
                   act(
                     () => apiPost('/admin/trades/close', { orderId: r.id, instrument: r.instrument }),
-                    'Order closed successfully',
+                    t('Order closed successfully'),
                   )
                 }
               >
@@ -227,14 +202,14 @@ function TradeList({ type }: { type: string }) {
         label: t('ACTIONS'),
         render: (r) => (
           <EditDeleteActions
-            onEdit={() => setEditing(r)}
+            onEdit={() => openEdit(r)}
             deleteMessage={t('Are you sure to delete this order?')}
-            onDelete={() => void act(() => apiDelete(`/admin/trades/${r.id}`), 'Order deleted successfully')}
+            onDelete={() => remove(r)}
           />
         ),
       },
     ],
-    [t, type, act],
+    [t, type, act, openEdit, remove],
   );
 
   return (
@@ -249,16 +224,7 @@ function TradeList({ type }: { type: string }) {
           onRowsChange={onRowsChange}
         />
       </LivePlProvider>
-      {editing && (
-        <EditOrderModal
-          trade={editing}
-          onClose={() => setEditing(null)}
-          onSaved={() => {
-            setEditing(null);
-            void refresh();
-          }}
-        />
-      )}
+      {list.editing?.item && <EditOrderModal trade={list.editing.item} onClose={list.close} onSaved={list.saved} />}
     </>
   );
 }

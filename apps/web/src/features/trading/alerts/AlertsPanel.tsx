@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
-import { ActionIcon, Badge, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Tooltip } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { ActionIcon, Badge, Button, Group, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
+import type { TFunction } from 'i18next';
 import { IconBellPlus, IconMail, IconPencil, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -13,7 +13,7 @@ import {
 } from '@platform/domain';
 import { errorMessage } from '../../../api/client.ts';
 import { ConfirmPopover } from '../../../ui/data-table/ConfirmPopover.tsx';
-import { scrollBoxStyle, stickyMessageStyle } from '../../../ui/data-table/cells.ts';
+import { CardFigure, ResponsiveList, type ListColumn } from '../../../ui/responsive-list/index.ts';
 import { toastError, toastSuccess } from '../../../ui/toast.ts';
 import { useInstruments } from '../api.ts';
 import { formatPrice } from '../figures.ts';
@@ -29,7 +29,6 @@ export interface AlertsPanelProps {
 }
 
 const nowrap = { whiteSpace: 'nowrap' } as const;
-const tabular = { fontVariantNumeric: 'tabular-nums' } as const;
 const nameOf = (i: InstrumentDto | string | null | undefined) => (typeof i === 'string' ? i : i?.name);
 
 /** What a row shows, computed once for the table and the cards. */
@@ -54,7 +53,6 @@ export function AlertsPanel({ selectedInstrument, instrument }: AlertsPanelProps
   const alerts = useAlerts();
   const instruments = useInstruments();
   const remove = useDeleteAlert();
-  const phone = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
   const [dialog, setDialog] = useState<{ alert?: AlertDto } | null>(null);
   const byName = new Map((instruments.data ?? []).map((i) => [i.name, i]));
   const selected = nameOf(selectedInstrument) ?? nameOf(instrument);
@@ -129,20 +127,19 @@ export function AlertsPanel({ selectedInstrument, instrument }: AlertsPanelProps
           {t('New Alert')}
         </Button>
       </Group>
-      {phone ? (
-        <AlertCards rows={rows} emptyText={empty} actions={(r) => actions(r, true)} />
-      ) : (
-        <AlertTable rows={rows} emptyText={empty} actions={(r) => actions(r, false)} />
-      )}
+      <ResponsiveList
+        rows={rows}
+        columns={alertColumns(t, (r) => actions(r, false))}
+        card={(r) => <AlertCard row={r} actions={actions(r, true)} />}
+        rowKey={(r) => r.alert.id}
+        rowTestId={(r) => `alert-${r.alert.id}`}
+        emptyText={empty}
+        minWidth={720}
+        cardsTestId="alert-cards"
+      />
       {dialog && <AlertDialog alert={dialog.alert} defaultInstrument={selected} onClose={() => setDialog(null)} />}
     </Stack>
   );
-}
-
-interface ListProps {
-  rows: AlertRow[];
-  emptyText: string;
-  actions: (r: AlertRow) => ReactNode;
 }
 
 function StatusBadge({ row }: { row: AlertRow }) {
@@ -166,96 +163,46 @@ function EmailMark({ on }: { on: boolean }) {
   );
 }
 
-function AlertTable({ rows, emptyText, actions }: ListProps) {
-  const { t } = useTranslation();
-  const heads = [t('Instrument'), t('Alert'), t('Email'), t('Status'), t('Fired at'), t('Created'), ''];
-  return (
-    <Table.ScrollContainer minWidth={720} style={scrollBoxStyle}>
-      <Table striped highlightOnHover verticalSpacing="xs" horizontalSpacing={8} fz="sm" style={tabular}>
-        <Table.Thead>
-          <Table.Tr>
-            {heads.map((h) => (
-              <Table.Th key={h} style={nowrap}>
-                {h}
-              </Table.Th>
-            ))}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.length === 0 && (
-            <Table.Tr>
-              <Table.Td colSpan={heads.length}>
-                <Text ta="center" c="dimmed" py="md" style={stickyMessageStyle}>
-                  {emptyText}
-                </Text>
-              </Table.Td>
-            </Table.Tr>
-          )}
-          {rows.map((r) => (
-            <Table.Tr key={r.alert.id} data-testid={`alert-${r.alert.id}`}>
-              <Table.Td style={nowrap} fw={600}>
-                {r.instrument}
-              </Table.Td>
-              <Table.Td style={nowrap}>{r.rule}</Table.Td>
-              <Table.Td>
-                <EmailMark on={r.alert.email} />
-              </Table.Td>
-              <Table.Td>
-                <StatusBadge row={r} />
-              </Table.Td>
-              <Table.Td style={nowrap}>{r.status.detail ?? '-'}</Table.Td>
-              <Table.Td style={nowrap}>{r.created}</Table.Td>
-              <Table.Td>{actions(r)}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+function alertColumns(t: TFunction, actions: (r: AlertRow) => ReactNode): ListColumn<AlertRow>[] {
+  const line = (text: string, fw?: number) => (
+    <Text span size="sm" fw={fw} style={nowrap}>
+      {text}
+    </Text>
   );
+  return [
+    { key: 'instrument', label: t('Instrument'), render: (r) => line(r.instrument, 600) },
+    { key: 'rule', label: t('Alert'), render: (r) => line(r.rule) },
+    { key: 'email', label: t('Email'), render: (r) => <EmailMark on={r.alert.email} /> },
+    { key: 'status', label: t('Status'), render: (r) => <StatusBadge row={r} /> },
+    { key: 'fired', label: t('Fired at'), render: (r) => line(r.status.detail ?? '-') },
+    { key: 'created', label: t('Created'), render: (r) => line(r.created) },
+    { key: 'actions', label: '', render: actions },
+  ];
 }
 
-function AlertCards({ rows, emptyText, actions }: ListProps) {
+/** An alert on a phone: instrument, status and the actions, then its rule and when it fired or was made. */
+function AlertCard({ row: r, actions }: { row: AlertRow; actions: ReactNode }) {
   const { t } = useTranslation();
-  if (rows.length === 0)
-    return (
-      <Text ta="center" c="dimmed" py="md">
-        {emptyText}
-      </Text>
-    );
   return (
-    <Stack gap="xs" data-testid="alert-cards">
-      {rows.map((r) => (
-        <Paper key={r.alert.id} withBorder p="sm" radius="md" data-testid={`alert-${r.alert.id}`}>
-          <Group justify="space-between" wrap="nowrap" gap="xs">
-            <Group gap="xs" wrap="nowrap" miw={0}>
-              <Text fw={700} truncate>
-                {r.instrument}
-              </Text>
-              <StatusBadge row={r} />
-              {r.alert.email && <EmailMark on />}
-            </Group>
-            {actions(r)}
-          </Group>
-          <SimpleGrid cols={2} spacing="xs" mt={6}>
-            <div>
-              <Text size="xs" c="dimmed">
-                {t('Alert')}
-              </Text>
-              <Text size="sm" fw={600} style={tabular}>
-                {r.rule}
-              </Text>
-            </div>
-            <div>
-              <Text size="xs" c="dimmed">
-                {r.status.detail ? t('Fired at') : t('Created')}
-              </Text>
-              <Text size="sm" style={tabular}>
-                {r.status.detail ?? r.created}
-              </Text>
-            </div>
-          </SimpleGrid>
-        </Paper>
-      ))}
-    </Stack>
+    <>
+      <Group justify="space-between" wrap="nowrap" gap="xs">
+        <Group gap="xs" wrap="nowrap" miw={0}>
+          <Text fw={700} truncate>
+            {r.instrument}
+          </Text>
+          <StatusBadge row={r} />
+          {r.alert.email && <EmailMark on />}
+        </Group>
+        {actions}
+      </Group>
+      <SimpleGrid cols={2} spacing="xs" mt={6}>
+        <CardFigure label={t('Alert')} value={r.rule} />
+        <CardFigure
+          label={r.status.detail ? t('Fired at') : t('Created')}
+          value={r.status.detail ?? r.created}
+          bold={false}
+        />
+      </SimpleGrid>
+    </>
   );
 }

@@ -1,0 +1,34 @@
+import { Anchor, Badge, Group } from '@mantine/core';
+import type { TFunction } from 'i18next';
+import { Link } from 'react-router';
+import type { DataTableColumn } from '../../../ui/data-table/index.ts';
+
+/** A stored decimal without its trailing zeros (1.10000000 → 1.1), as the trades lists show figures. */
+export const plain = (v: string | null) => (v === null ? null : String(Number(v)));
+
+/** What the USER column reads of a trade or a pending order: its customer and the wallet's mode. */
+interface CustomerRow {
+  user: { id: number; email: string };
+  balance: { mode: string };
+}
+
+/**
+ * The USER column of the trades lists: the wallet chip (Demo or Real) first and the customer's email, linked to the
+ * customer, cut to what is left, so neither spills into the next column.
+ */
+export function customerColumn<T extends CustomerRow>(t: TFunction): DataTableColumn<T> {
+  return {
+    key: 'user.email',
+    label: t('USER'),
+    render: (r) => (
+      <Group gap={6} wrap="nowrap">
+        <Badge size="xs" color={r.balance.mode === 'demo' ? 'yellow' : 'blue'} style={{ flexShrink: 0 }}>
+          {t(r.balance.mode === 'demo' ? 'Demo' : 'Real')}
+        </Badge>
+        <Anchor component={Link} to={`/admin/customers/edit/${r.user.id}`} size="sm" truncate="end" miw={0}>
+          {r.user.email}
+        </Anchor>
+      </Group>
+    ),
+  };
+}

@@ -1,0 +1,137 @@
+import type { CSSProperties, ReactNode } from 'react';
+import { Paper, Stack, Table, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { scrollBoxStyle, stickyActionsStyle, stickyMessageStyle } from '../data-table/cells.ts';
+
+/** One column of a ResponsiveList's table. `label` is shown as given (translate it at the call site). */
+export interface ListColumn<T> {
+  key: string;
+  label: string;
+  render: (row: T) => ReactNode;
+  /** Figures: right-aligned, so tabular digits line up. */
+  numeric?: boolean;
+  /** Keep the column at the right edge while the table scrolls sideways. */
+  sticky?: boolean;
+}
+
+export interface ResponsiveListProps<T> {
+  rows: readonly T[];
+  columns: readonly ListColumn<T>[];
+  /** What one row shows on a phone, inside its card. */
+  card: (row: T) => ReactNode;
+  rowKey: (row: T) => string | number;
+  /** data-testid of a row, the same for its table row and its card. */
+  rowTestId: (row: T) => string;
+  /** Hover text of a table row. */
+  rowTitle?: (row: T) => string;
+  /** Shown in place of the rows when there are none. */
+  emptyText: string;
+  /** The table's narrowest width; a narrower box scrolls it sideways. */
+  minWidth: number;
+  /** data-testid of the phone's card stack. */
+  cardsTestId?: string;
+}
+
+/** Phones (up to 48em) get cards, so nothing a row shows is off-screen. */
+export const PHONE_QUERY = '(max-width: 48em)';
+
+const nowrap = { whiteSpace: 'nowrap' } as const;
+const tabular = { fontVariantNumeric: 'tabular-nums' } as const;
+
+function cellStyle<T>(column: ListColumn<T>, base?: CSSProperties): CSSProperties | undefined {
+  if (column.sticky) return { ...base, ...stickyActionsStyle };
+  if (column.numeric) return { ...base, textAlign: 'right' };
+  return base;
+}
+
+/**
+ * A list of the terminal: a table of the given columns on wide screens, one card a row on a phone (the caller draws
+ * the card's content). Both show `emptyText` when there are no rows.
+ */
+export function ResponsiveList<T>(props: ResponsiveListProps<T>) {
+  const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
+  return phone ? <ListCards {...props} /> : <ListTable {...props} />;
+}
+
+function ListTable<T>({ rows, columns, rowKey, rowTestId, rowTitle, emptyText, minWidth }: ResponsiveListProps<T>) {
+  return (
+    <Table.ScrollContainer minWidth={minWidth} style={scrollBoxStyle}>
+      <Table striped highlightOnHover verticalSpacing="xs" horizontalSpacing={8} fz="sm" style={tabular}>
+        <Table.Thead>
+          <Table.Tr>
+            {columns.map((c) => (
+              <Table.Th key={c.key} style={cellStyle(c, nowrap)}>
+                {c.label}
+              </Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.length === 0 && (
+            <Table.Tr>
+              <Table.Td colSpan={columns.length}>
+                <Text ta="center" c="dimmed" py="md" style={stickyMessageStyle}>
+                  {emptyText}
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          )}
+          {rows.map((row) => (
+            <Table.Tr key={rowKey(row)} data-testid={rowTestId(row)} title={rowTitle?.(row)}>
+              {columns.map((c) => (
+                <Table.Td key={c.key} style={cellStyle(c)}>
+                  {c.render(row)}
+                </Table.Td>
+              ))}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+function ListCards<T>({ rows, card, rowKey, rowTestId, emptyText, cardsTestId }: ResponsiveListProps<T>) {
+  if (rows.length === 0)
+    return (
+      <Text ta="center" c="dimmed" py="md">
+        {emptyText}
+      </Text>
+    );
+  return (
+    <Stack gap="xs" data-testid={cardsTestId}>
+      {rows.map((row) => (
+        <Paper key={rowKey(row)} withBorder radius="md" p="sm" data-testid={rowTestId(row)}>
+          {card(row)}
+        </Paper>
+      ))}
+    </Stack>
+  );
+}
+
+/** A labelled figure of a card: the label small and dimmed, the value under it. */
+export function CardFigure({
+  label,
+  value,
+  color,
+  bold = true,
+  testId,
+}: {
+  label: string;
+  value: ReactNode;
+  color?: string;
+  /** The value in bold (the default), as figures are. */
+  bold?: boolean;
+  testId?: string;
+}) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm" fw={bold ? 600 : undefined} c={color} style={tabular} data-testid={testId}>
+        {value}
+      </Text>
+    </div>
+  );
+}

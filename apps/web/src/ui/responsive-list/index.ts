@@ -1,0 +1,7 @@
+export {
+  CardFigure,
+  PHONE_QUERY,
+  ResponsiveList,
+  type ListColumn,
+  type ResponsiveListProps,
+} from './ResponsiveList.tsx';
