@@ -87,6 +87,7 @@ export const ADMIN_MENU: readonly MenuSection[] = [
         ],
       },
       { label: 'Spread Settings', to: '/admin/spreads', roles: [1] },
+      { label: 'Swap Settings', to: '/admin/swaps', roles: [1] },
       { label: 'Lot Settings', to: '/admin/lots', roles: [1] },
       { label: 'APIs', to: '/admin/apis', roles: [1] },
       { label: 'Pricing Plan', to: '/admin/pricing', roles: [1] },

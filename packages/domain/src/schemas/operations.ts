@@ -99,6 +99,8 @@ const switchField = z
   .optional()
   .transform((v) => v === true || v === 'true' || v === 'on' || v === '1');
 
+const blankIsMissing = (v: unknown) => (v === '' ? undefined : v);
+
 /** POST /admin/settings (multipart; the files travel beside these fields). Spec §5: app name, URL and currency "required". */
 export const SiteSettingsRequest = z.object({
   appName: requiredString('required', 60),
@@ -123,8 +125,8 @@ export const SiteSettingsRequest = z.object({
   emailVerify: switchField,
   showUserInfoAgent: switchField,
   /** The daily rollover (swaps) at this local time of rolloverTimezone; omitted: unchanged. */
-  rolloverTime: RolloverTime.optional(),
-  rolloverTimezone: RolloverTimezone.optional(),
+  rolloverTime: z.preprocess(blankIsMissing, RolloverTime.optional()),
+  rolloverTimezone: z.preprocess(blankIsMissing, RolloverTimezone.optional()),
 });
 export type SiteSettingsRequest = z.input<typeof SiteSettingsRequest>;
 

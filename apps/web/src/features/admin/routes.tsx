@@ -7,6 +7,7 @@ import { StaffUsersPage } from './users/StaffUsersPage.tsx';
 import { TradeApisPage } from './trade-management/TradeApisPage.tsx';
 import { ApiStatusPage } from './trade-management/ApiStatusPage.tsx';
 import { SpreadsPage } from './trade-management/SpreadsPage.tsx';
+import { SwapsPage } from './trade-management/SwapsPage.tsx';
 import { LotsPage } from './trade-management/LotsPage.tsx';
 import { InstrumentsPage } from './trade-management/InstrumentsPage.tsx';
 import { DepositsPage } from './money/deposits/DepositsPage.tsx';
@@ -65,6 +66,7 @@ export function AdminRoutes() {
             <Route path="apis" element={<TradeApisPage />} />
             <Route path="status/api" element={<ApiStatusPage />} />
             <Route path="spreads" element={<SpreadsPage />} />
+            <Route path="swaps" element={<SwapsPage />} />
             <Route path="lots" element={<LotsPage />} />
             <Route path="instruments/:type" element={<InstrumentsPage />} />
             <Route path="deposits" element={<DepositsPage />} />

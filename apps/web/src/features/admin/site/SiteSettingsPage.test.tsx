@@ -22,6 +22,8 @@ const settings = {
   pricingPlan: true,
   emailVerify: true,
   showUserInfoAgent: false,
+  rolloverTime: '17:00',
+  rolloverTimezone: 'America/New_York',
   favicon: '/favicon.svg',
   appLogo: '/logo.svg',
   authBackground: null,

@@ -113,6 +113,18 @@ function SettingsForm({ settings }: { settings: SiteSettingsDto }) {
             />
             <TextInput label={t('WhatsApp Support Number')} {...form.getInputProps('whatsapp')} />
             <TextInput label={t('Webhook API Key (Leads, optional)')} {...form.getInputProps('webhookApiKeyLeads')} />
+            <TextInput
+              label={t('Rollover Time (HH:MM)')}
+              description={t('Positions open at this time each day pay or earn their swap.')}
+              placeholder="17:00"
+              {...form.getInputProps('rolloverTime')}
+            />
+            <TextInput
+              label={t('Rollover Time Zone')}
+              description={t('An IANA time zone, e.g. America/New_York or UTC.')}
+              placeholder="America/New_York"
+              {...form.getInputProps('rolloverTimezone')}
+            />
           </SimpleGrid>
         </Paper>
         <Paper withBorder p="md" radius="md">

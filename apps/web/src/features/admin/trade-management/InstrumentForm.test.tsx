@@ -95,6 +95,19 @@ describe('InstrumentForm', () => {
     expect(onSaved).not.toHaveBeenCalled();
   });
 
+  it('starts a side that is the swap empty, and sends each side typed (an empty one takes the swap)', async () => {
+    const { calls } = mockFetch(() => ({ message: 'Instrument updated successfully', instrument: instrument() }));
+    const onSaved = vi.fn();
+    const eur = instrument({ swap: '-1', swap_long: '-1', swap_short: '0.5', swapLong: '-1', swapShort: '0.5' });
+    renderWithProviders(<InstrumentForm category="forex" instrument={eur} onSaved={onSaved} />);
+    expect(box(/Swap Long/)).toHaveProperty('value', '');
+    expect(box(/Swap Short/)).toHaveProperty('value', '0.5');
+    fireEvent.change(box(/Swap Long/), { target: { value: '-2.25' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Update' }));
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    expect(calls[0].body).toMatchObject({ swap: -1, swapLong: -2.25, swapShort: 0.5 });
+  });
+
   it('locks name, base and quote while positions are open', () => {
     mockFetch(() => ({}));
     renderWithProviders(

@@ -18,7 +18,14 @@ export type InstrumentFormValues = {
   leverage: number | string;
   tradable: boolean;
   swap: number | string;
+  /** Empty: the side takes the swap. */
+  swapLong: number | string;
+  swapShort: number | string;
 };
+
+/** A side's rate as the form starts it: empty when it is the swap (the usual case), else its own. */
+const sideRate = (side: string | undefined, swap: string | undefined): number | string =>
+  side === undefined || Number(side) === Number(swap) ? '' : Number(side);
 
 function initialValues(instrument: AdminInstrumentDto | undefined, category: Category): InstrumentFormValues {
   return {
@@ -34,6 +41,8 @@ function initialValues(instrument: AdminInstrumentDto | undefined, category: Cat
     leverage: instrument?.leverage ?? 0,
     tradable: instrument?.tradable ?? true,
     swap: instrument ? Number(instrument.swap) : 0,
+    swapLong: sideRate(instrument?.swap_long, instrument?.swap),
+    swapShort: sideRate(instrument?.swap_short, instrument?.swap),
   };
 }
 
@@ -123,6 +132,25 @@ export function InstrumentForm({ instrument, category, onSaved, onCancel }: Inst
           />
           <NumberInput label={t('Swap (%)')} decimalScale={4} {...f('swap')} />
         </SimpleGrid>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <NumberInput
+            label={t('Swap Long (% a year)')}
+            placeholder={t('Same as Swap')}
+            decimalScale={4}
+            {...f('swapLong')}
+          />
+          <NumberInput
+            label={t('Swap Short (% a year)')}
+            placeholder={t('Same as Swap')}
+            decimalScale={4}
+            {...f('swapShort')}
+          />
+        </SimpleGrid>
+        <Text size="xs" c="dimmed" mt={-8}>
+          {t(
+            "Percent a year of the position's opening value, added at each rollover: negative is charged, positive credited.",
+          )}
+        </Text>
         <Switch label={t('Tradable')} {...f('tradable', 'checkbox')} />
         <FormActions editing={Boolean(instrument)} submitting={form.submitting} onCancel={onCancel} />
       </Stack>

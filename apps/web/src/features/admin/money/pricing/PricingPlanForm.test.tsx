@@ -41,6 +41,42 @@ describe('PricingPlanForm', () => {
       stockStopout: null,
       cryptoStopout: 30,
       accountType: 'hedging',
+      forexCommission: '0.0000',
+      commodityCommission: '0.0000',
+      indexCommission: '0.0000',
+      stockCommission: '0.0000',
+      cryptoCommission: '0.0000',
+      commissionBasis: 'lot',
+      commissionCharge: 'both',
+      marginCallLevel: null,
+      marginCallRearm: 10,
+      swapFree: false,
+      swapFreeFee: '0.0000',
+      swapFreeDays: 0,
+    });
+  });
+
+  it('sends commission, margin call and swap-free terms, refusing a margin call at a stop-out level', async () => {
+    const { calls } = mockFetch(() => ({ message: 'Plan added successfully' }));
+    const onSaved = vi.fn();
+    renderWithProviders(<PricingPlanForm onSaved={onSaved} />);
+    type(/^Name/, 'Islamic');
+    type(/^Forex Commission/, '3.5');
+    type(/^Margin Call Level/, '50');
+    expect(await screen.findByText('The margin call level must be above every stop-out level')).toBeTruthy();
+    type(/^Margin Call Level/, '100');
+    expect(box(/^Daily administration fee/)).toHaveProperty('disabled', true);
+    fireEvent.click(screen.getByRole('switch', { name: /Swap-free/ }));
+    type(/^Daily administration fee/, '2.5');
+    type(/^Free days/, '3');
+    fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    expect(calls[0].body).toMatchObject({
+      forexCommission: '3.5000',
+      marginCallLevel: 100,
+      swapFree: true,
+      swapFreeFee: '2.5000',
+      swapFreeDays: 3,
     });
   });
 

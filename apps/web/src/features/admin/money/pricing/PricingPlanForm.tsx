@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { PricingPlanRequest, type AccountType, type PricingPlanDto } from '@platform/domain';
 import { fieldProps } from '../../../../ui/form.ts';
 import { FormActions, useSaveItem } from '../../../../ui/list-page/index.ts';
+import { PlanTermsFields, planTermsOf, type PlanTermsValues } from './PlanTermsFields.tsx';
 
 /** The asset classes a plan sets a leverage and stop out for, in the order the form shows them. */
 export const PLAN_CLASSES = [
@@ -21,14 +22,16 @@ export type PlanFormValues = {
   description: string;
   price: string;
   accountType: AccountType;
-} & Record<`${PlanClass}Leverage` | `${PlanClass}Stopout`, Numeric>;
+} & Record<`${PlanClass}Leverage` | `${PlanClass}Stopout`, Numeric> &
+  PlanTermsValues;
 
 function initialValues(plan: PricingPlanDto | undefined): PlanFormValues {
-  const values: Record<string, Numeric | AccountType> = {
+  const values: Record<string, unknown> = {
     name: plan?.name ?? '',
     description: plan?.description ?? '',
     price: plan?.price ?? '0',
     accountType: plan?.account_type ?? 'hedging',
+    ...planTermsOf(plan),
   };
   for (const { key } of PLAN_CLASSES) {
     // Empty inputs mean "not set by the plan" (null): the instrument's own leverage, the default stop out.
@@ -126,6 +129,7 @@ export function PricingPlanForm({ plan, onSaved, onCancel }: PricingPlanFormProp
             />,
           ])}
         </SimpleGrid>
+        <PlanTermsFields form={form} />
         <FormActions editing={Boolean(plan)} submitting={form.submitting} onCancel={onCancel} />
       </Stack>
     </form>
