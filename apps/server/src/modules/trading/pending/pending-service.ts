@@ -4,6 +4,8 @@ import { pendingOrders } from '../../../db/schema.ts';
 import { PendingBook } from '../../../engine/pending-book.ts';
 import type { Quote } from '../../../market/price-book.ts';
 import type { PendingHooks, PendingRow } from './hooks.ts';
+import type { Trader } from '../trader.ts';
+import { fillPendingBatch, notifyFilled, walletTraders } from './fill-batch.ts';
 import { entryOf, factsOf, type PendingFacts } from './pending-facts.ts';
 import { triggerPending } from './trigger-pending.ts';
 
@@ -15,6 +17,14 @@ type PeerMessage = { op: 'waiting'; facts: PendingFacts } | { op: 'gone'; id: nu
 /** How often the leader looks for orders whose expiry passed. */
 const EXPIRY_MS = 1000;
 const EXPIRY_BATCH = 500;
+/**
+ * Fills of one tick go to the database in statements of at most this many orders (whole wallets each, so no two
+ * statements of a burst wait for one another): large enough that a burst costs few round trips, small enough that
+ * the first fills commit early and the pool's connections share the work.
+ */
+const FILL_CHUNK = Number(process.env.FILL_CHUNK ?? 500);
+/** Statements of one burst at once: enough to keep the database's cores busy, few enough not to queue for locks. */
+const FILL_STATEMENTS = Number(process.env.FILL_STATEMENTS ?? 4);
 
 /**
  * The server side of pending orders: every waiting order in a book ordered by trigger price per instrument, fed by
@@ -154,10 +164,72 @@ export class PendingService implements PendingHooks {
       if (!instrument || !market.isOpen(instrument.category)) continue;
       out.length = 0;
       this.book.tick(instrument.id, q.bid, q.ask, out);
+      const quote = { bid: q.bid, ask: q.ask };
+      const fills: PendingFacts[] = [];
       for (const id of out) {
         const f = this.facts.get(id);
-        if (f) this.run(this.trigger(f, { bid: q.bid, ask: q.ask }, instrument.digits));
+        if (!f) continue;
+        // A stop-limit's stop places its limit, one at a time; every other order reached fills in the batch.
+        if (f.kind === 'stop_limit' && !f.activated) this.run(this.trigger(f, quote, instrument.digits));
+        else fills.push(f);
       }
+      if (fills.length) this.run(this.fillBurst(fills, quote, instrument.digits));
+    }
+  }
+
+  /** Fills what one tick reached on one instrument: chunks of whole wallets, a few statements at a time. */
+  private async fillBurst(fills: PendingFacts[], quote: { bid: number; ask: number }, digits: number): Promise<void> {
+    let traders: Map<number, Trader>;
+    try {
+      traders = await walletTraders(this.ctx(), fills);
+    } catch (err) {
+      this.onError(err);
+      for (const f of fills) this.run(this.trigger(f, quote, digits));
+      return;
+    }
+    const chunks = chunksByWallet(fills, FILL_CHUNK);
+    let next = 0;
+    const worker = async () => {
+      while (next < chunks.length) await this.fillMany(chunks[next++], quote, digits, traders);
+    };
+    await Promise.all(Array.from({ length: Math.min(FILL_STATEMENTS, chunks.length) }, worker));
+  }
+
+  /** Fills a chunk in one statement; whatever it leaves (or all of it, when it fails) goes the one-order way. */
+  private async fillMany(
+    chunk: PendingFacts[],
+    quote: { bid: number; ask: number },
+    digits: number,
+    traders: ReadonlyMap<number, Trader>,
+  ): Promise<void> {
+    let rest: readonly PendingFacts[] = chunk;
+    try {
+      const outcome = await fillPendingBatch(this.ctx(), chunk, quote, digits, traders);
+      for (const { facts, ocoCancelledId } of outcome.filled) this.settleFilled(facts, ocoCancelledId);
+      rest = outcome.rest;
+      this.run(notifyFilled(this.ctx(), outcome.filled));
+    } catch (err) {
+      this.onError(err);
+    }
+    for (const f of rest) this.run(this.trigger(f, quote, digits));
+  }
+
+  /** After a fill committed: the order and its cancelled OCO partner leave every book, and the owner is told. */
+  private settleFilled(f: PendingFacts, ocoCancelledId: number | null): void {
+    const { realtime } = this.ctx();
+    this.gone(f.id);
+    realtime.toUser(f.userId, 'pendingOrdersChanged', {
+      balanceId: f.walletId,
+      pendingOrderId: f.id,
+      status: 'filled',
+    });
+    if (ocoCancelledId !== null) {
+      this.gone(ocoCancelledId);
+      realtime.toUser(f.userId, 'pendingOrdersChanged', {
+        balanceId: f.walletId,
+        pendingOrderId: ocoCancelledId,
+        status: 'cancelled',
+      });
     }
   }
 
@@ -168,12 +240,7 @@ export class PendingService implements PendingHooks {
       realtime.toUser(f.userId, 'pendingOrdersChanged', { balanceId: f.walletId, pendingOrderId: id, status });
     switch (outcome.kind) {
       case 'filled':
-        this.gone(f.id);
-        tell(f.id, 'filled');
-        if (outcome.ocoCancelledId !== null) {
-          this.gone(outcome.ocoCancelledId);
-          tell(outcome.ocoCancelledId, 'cancelled');
-        }
+        this.settleFilled(f, outcome.ocoCancelledId);
         return;
       case 'activated': {
         this.waiting(outcome.row);
@@ -253,4 +320,21 @@ export class PendingService implements PendingHooks {
     this.inFlight.add(tracked);
     void tracked.finally(() => this.inFlight.delete(tracked));
   }
+}
+
+/** Splits fills into chunks of about `size` orders, each holding every order of its wallets. */
+export function chunksByWallet(fills: PendingFacts[], size: number): PendingFacts[][] {
+  if (fills.length === 0) return [];
+  const sorted = [...fills].sort((a, b) => a.walletId - b.walletId || a.id - b.id);
+  const chunks: PendingFacts[][] = [];
+  let chunk: PendingFacts[] = [];
+  for (const f of sorted) {
+    if (chunk.length >= size && chunk[chunk.length - 1].walletId !== f.walletId) {
+      chunks.push(chunk);
+      chunk = [];
+    }
+    chunk.push(f);
+  }
+  chunks.push(chunk);
+  return chunks;
 }

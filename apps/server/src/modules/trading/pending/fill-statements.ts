@@ -1,0 +1,113 @@
+import type { Statement } from '../../../db/statements.ts';
+import type { OrderColumns, TraderRow } from '../order-statements.ts';
+
+/**
+ * The SQL of filling many pending orders of one instrument reached by one tick (fill-batch.ts). One statement for
+ * the whole batch: it locks the wallets in id order (so two batches, or a batch and a single order, never
+ * deadlock), re-checks each order exactly as PLACE_ORDER does for one, writes the positions, holds the margin, marks
+ * the orders filled and cancels their OCO partners, all or nothing. (The owners' notifications are stored after it:
+ * joining the statement's own rows to one another would be planned as nested loops, for the planner cannot tell
+ * how many rows an array holds.)
+ */
+
+/** The wallets of a batch with their owner, plan terms and KYC state, read without a lock (the fill re-checks). */
+export const LOAD_WALLET_TRADERS: Statement = {
+  name: 'pending_load_wallet_traders',
+  text: `
+    SELECT b.id AS wallet_id, b.user_id, b.currency AS wallet_currency, b.mode AS wallet_mode,
+           p.id AS plan_id, p.forex_leverage, p.commodity_leverage, p.index_leverage, p.stock_leverage, p.crypto_leverage, p.forex_stopout,
+           p.account_type,
+           EXISTS (SELECT 1 FROM kyc_documents k WHERE k.user_id = b.user_id AND k.status = 'approved') AS kyc
+      FROM balances b
+      JOIN users u ON u.id = b.user_id
+      LEFT JOIN pricing_plans p ON p.id = u.pricing_table_id
+     WHERE b.id = ANY($1::int[])`,
+};
+
+export type WalletTraderRow = TraderRow & { user_id: number };
+
+/**
+ * Fills a batch. Per order ($1..$14, arrays of one length): pending order, wallet, owner, margin, expected plan
+ * leverage of the category, side, amount, open rate, TP, SL, spread charge, conversion rate, leverage, the wallet's
+ * live P/L. For the whole batch: $15 instrument id, $16 its
+ * name, $17 base, $18 quote, $19 category, $20 bid and $21 ask of the tick, $22 KYC required.
+ * An order is filled only while it still waits as it was priced (same wallet, owner, amount, side, TP and SL) and
+ * the tick reaches its current price; only while its wallet still has the plan leverage it was priced with, KYC when
+ * required, hedging (a netting account nets one order at a time), and the margin within the balance; and only while
+ * the margins of the wallet's orders so far in the batch fit in its free margin. Of two OCO partners both in the
+ * batch the later waits. What is not filled is simply left out of the answer: the caller sends it the one-order way,
+ * which says why.
+ */
+export const FILL_PENDING_BATCH: Statement = {
+  name: 'pending_fill_batch',
+  text: `
+    WITH input AS (
+      SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::numeric[], $5::int[], $6::text[], $7::numeric[], $8::numeric[],
+                           $9::numeric[], $10::numeric[], $11::numeric[], $12::numeric[], $13::int[], $14::numeric[])
+        WITH ORDINALITY AS i(pending_id, wallet_id, user_id, margin, plan_leverage, side, amount, rate, tp, sl, spread,
+                             conversion, leverage, live_pl, seq)
+    ), wallets AS (
+      SELECT b.id AS wallet_id, b.user_id, b.mode, b.currency, b.balance, b.margin AS held, p.account_type,
+             CASE $19::text WHEN 'forex' THEN p.forex_leverage WHEN 'commodity' THEN p.commodity_leverage WHEN 'index' THEN p.index_leverage
+                            WHEN 'stock' THEN p.stock_leverage WHEN 'crypto' THEN p.crypto_leverage END AS plan_leverage,
+             EXISTS (SELECT 1 FROM kyc_documents k WHERE k.user_id = b.user_id AND k.status = 'approved') AS kyc
+        FROM balances b
+        JOIN users u ON u.id = b.user_id
+        LEFT JOIN pricing_plans p ON p.id = u.pricing_table_id
+       WHERE b.id = ANY($2::int[])
+       ORDER BY b.id
+         FOR UPDATE OF b
+    ), pend AS (
+      SELECT i.*, po.oco_id
+        FROM pending_orders po JOIN input i ON i.pending_id = po.id
+       WHERE po.id = ANY($1::int[]) AND po.status = 'pending' AND po.balance_id = i.wallet_id AND po.user_id = i.user_id AND po.instrument_id = $15::int
+         AND po.side = i.side AND po.amount = i.amount
+         AND po.take_profit IS NOT DISTINCT FROM i.tp AND po.stop_loss IS NOT DISTINCT FROM i.sl
+         AND CASE WHEN po.order_type = 'stop_limit' AND po.activated_at IS NULL THEN false
+                  WHEN po.side = 'buy' AND po.order_type = 'stop' THEN $21::numeric >= po.price
+                  WHEN po.side = 'buy' THEN $21::numeric <= COALESCE(po.limit_price, po.price)
+                  WHEN po.order_type = 'stop' THEN $20::numeric <= po.price
+                  ELSE $20::numeric >= COALESCE(po.limit_price, po.price) END
+         AND NOT (po.oco_id IS NOT NULL AND po.oco_id < po.id AND po.oco_id = ANY($1::int[]))
+       ORDER BY po.id
+         FOR UPDATE OF po
+    ), eligible AS (
+      SELECT pend.*, w.mode, w.currency, w.balance, w.held,
+             sum(pend.margin) OVER (PARTITION BY pend.wallet_id ORDER BY pend.seq) AS needed
+        FROM pend JOIN wallets w ON w.wallet_id = pend.wallet_id
+       WHERE w.user_id = pend.user_id
+         AND w.plan_leverage IS NOT DISTINCT FROM pend.plan_leverage
+         AND (NOT $22::boolean OR w.kyc OR w.mode = 'demo')
+         AND w.account_type IS DISTINCT FROM 'netting'
+         AND w.balance >= pend.margin
+    ), accepted AS (
+      SELECT * FROM eligible WHERE balance - held + live_pl >= needed
+    ), placed AS (
+      INSERT INTO orders (user_id, balance_id, balance_mode, balance_currency, instrument_id, instrument, base_symbol, quote_symbol,
+                          kind, type, trade_amount, open_rate, open_bid, open_ask, take_profit, stop_loss, spread, exchange_rate,
+                          margin_used, leverage, pending_order_id)
+      SELECT a.user_id, a.wallet_id, a.mode, a.currency, $15::int, $16::text, $17::text, $18::text, $19::text, a.side, a.amount, a.rate,
+             $20::numeric, $21::numeric, a.tp, a.sl, a.spread, a.conversion, a.margin, a.leverage, a.pending_id
+        FROM accepted a ORDER BY a.seq
+      RETURNING *
+    ), hold AS (
+      UPDATE balances SET margin = balances.margin + s.total
+        FROM (SELECT balance_id, sum(margin_used) AS total FROM placed GROUP BY balance_id) s
+       WHERE balances.id = s.balance_id
+    ), filled AS (
+      UPDATE pending_orders SET status = 'filled', order_id = placed.id, fill_price = placed.open_rate, closed_at = now(), updated_at = now(),
+             reason = 'Filled at ' || placed.open_rate::text
+        FROM placed WHERE pending_orders.id = placed.pending_order_id
+    ), oco AS (
+      UPDATE pending_orders SET status = 'cancelled', closed_at = now(), updated_at = now(),
+             reason = 'Cancelled: its OCO order #' || accepted.pending_id || ' filled'
+        FROM accepted WHERE pending_orders.id = accepted.oco_id AND pending_orders.status = 'pending'
+      RETURNING pending_orders.id AS oco_cancelled_id, accepted.pending_id AS oco_of
+    )
+    SELECT placed.*, w.balance AS wallet_balance, oco.oco_cancelled_id
+      FROM placed
+      JOIN wallets w ON w.wallet_id = placed.balance_id
+      LEFT JOIN oco ON oco.oco_of = placed.pending_order_id`,
+};
+
+export type FilledColumns = OrderColumns & { wallet_balance: string; oco_cancelled_id: number | null };
