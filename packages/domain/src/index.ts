@@ -14,6 +14,7 @@ export * from './schemas/back-office.ts';
 export * from './schemas/notifications.ts';
 export * from './schemas/i18n.ts';
 export * from './trading.ts';
+export * from './commission.ts';
 export * from './schemas/trading.ts';
 export * from './schemas/trade-management.ts';
 export * from './schemas/money.ts';

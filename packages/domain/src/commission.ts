@@ -1,0 +1,57 @@
+import { Decimal } from './money.ts';
+import type { Category } from './trading.ts';
+
+/**
+ * Commissions of a pricing plan (issue "trading depth 2"): an amount in US dollars per lot, or per million US
+ * dollars of notional, per instrument category, charged when a position opens, when it closes, or both (each time
+ * the full figure for the amount dealt). The wallet pays it in its own currency at the deal's conversion rates.
+ */
+export type CommissionBasis = 'lot' | 'million';
+export type CommissionCharge = 'open' | 'close' | 'both';
+
+/**
+ * Units in one lot, per category, until instruments carry contract sizes of their own: 100,000 of a currency, 100 of
+ * a commodity (an ounce of gold, a barrel), one index contract, share or coin.
+ */
+export const LOT_UNITS: Record<Category, string> = {
+  forex: '100000',
+  commodity: '100',
+  index: '1',
+  stock: '1',
+  crypto: '1',
+};
+
+/** The plan terms a commission is computed from. */
+export interface CommissionTerms {
+  /** US dollars per lot or per million of notional; 0 charges nothing. */
+  rate: Decimal.Value;
+  basis: CommissionBasis;
+  charge: CommissionCharge;
+}
+
+/** Whether the plan charges at this moment of a position's life. */
+export const chargesAt = (charge: CommissionCharge, moment: 'open' | 'close'): boolean =>
+  charge === 'both' || charge === moment;
+
+/**
+ * The commission of dealing `amount` at `price`, in the wallet's currency, rounded half-even to 8 places as every
+ * other figure of a deal. Conversions follow the order path's rule: a rate is units of the from-currency per unit of
+ * the wallet currency (`quoteConversion` for the instrument's quote currency, `usdConversion` for US dollars).
+ */
+export function commissionOf(p: {
+  terms: CommissionTerms;
+  category: Category;
+  amount: Decimal.Value;
+  price: Decimal.Value;
+  quoteConversion: Decimal.Value;
+  usdConversion: Decimal.Value;
+}): Decimal {
+  const rate = new Decimal(p.terms.rate);
+  if (rate.isZero()) return new Decimal(0);
+  const usd =
+    p.terms.basis === 'lot'
+      ? rate.times(p.amount).div(LOT_UNITS[p.category])
+      : // Notional in US dollars: amount × price in the quote currency, through the wallet currency.
+        rate.times(new Decimal(p.amount).times(p.price).div(p.quoteConversion).times(p.usdConversion)).div(1_000_000);
+  return usd.div(p.usdConversion).toDecimalPlaces(8, Decimal.ROUND_HALF_EVEN);
+}
