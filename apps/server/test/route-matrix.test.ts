@@ -139,6 +139,7 @@ const EXPECTED: Record<string, RouteAccess> = {
   'POST /api/admin/spreads': [1],
   'GET /api/admin/swaps': [1],
   'POST /api/admin/swaps': [1],
+  'POST /api/admin/rollover/run': [1],
   'GET /api/admin/lots': [1],
   'POST /api/admin/lots': [1],
   'POST /api/admin/lotSelector': [1],

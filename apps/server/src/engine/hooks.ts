@@ -30,6 +30,8 @@ export interface RiskHooks {
   levelsChanged(order: OrderRow): void;
   /** A wallet's balance changed outside trading (deposit, withdrawal, plan charge, staff adjustment). */
   balanceChanged(walletId: number, balance: string): void;
+  /** Many wallets' balances changed at once (the rollover's swaps of a batch). */
+  balancesChanged(changes: ReadonlyArray<{ walletId: number; balance: string }>): void;
   /** Live P/L of a wallet's open positions in its currency; 0 when the engine does not track it. */
   unrealizedPl(walletId: number): number;
   /** Open positions the engine tracks for a wallet. */
@@ -45,6 +47,7 @@ export const noRisk: RiskHooks = {
   resized() {},
   levelsChanged() {},
   balanceChanged() {},
+  balancesChanged() {},
   unrealizedPl: () => 0,
   openPositions: () => 0,
   positionPl: () => null,

@@ -27,6 +27,7 @@ type PeerMessage =
   | { op: 'levels'; levels: Levels }
   | { op: 'resized'; size: Size; wallet: { id: number; balance: string } }
   | { op: 'balance'; walletId: number; balance: string }
+  | { op: 'balances'; changes: Array<{ walletId: number; balance: string }> }
   /** A new leader took over: what the old one committed and never announced is in the database only. */
   | { op: 'reload' };
 
@@ -281,6 +282,12 @@ export class RiskService implements RiskHooks {
     this.ctx().cluster.bus.publish('risk', { op: 'balance', walletId, balance } satisfies PeerMessage);
   }
 
+  balancesChanged(changes: ReadonlyArray<{ walletId: number; balance: string }>): void {
+    if (changes.length === 0) return;
+    for (const c of changes) this.applyBalance(c.walletId, c.balance);
+    this.ctx().cluster.bus.publish('risk', { op: 'balances', changes: [...changes] } satisfies PeerMessage);
+  }
+
   /** A change committed on another instance. */
   private onPeer(m: PeerMessage): void {
     if (m.op === 'opened') {
@@ -289,6 +296,7 @@ export class RiskService implements RiskHooks {
     else if (m.op === 'levels') this.applyLevels(m.levels);
     else if (m.op === 'resized') this.applyResized(m.size, m.wallet);
     else if (m.op === 'balance') this.applyBalance(m.walletId, m.balance);
+    else if (m.op === 'balances') for (const c of m.changes) this.applyBalance(c.walletId, c.balance);
     else if (m.op === 'reload')
       this.reload().catch((err: unknown) => console.error('risk engine: reloading after a takeover failed', err));
   }

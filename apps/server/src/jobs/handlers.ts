@@ -5,6 +5,7 @@ import { deliverResetLink, deliverVerificationMail } from '../modules/auth/servi
 import { processStoredCallback, sweepStrandedCallbacks } from '../modules/payments/callbacks.ts';
 import { runLeadImport } from '../modules/crm/lead-imports.ts';
 import { deliverAlertMail } from '../modules/alerts/fire.ts';
+import { runDueRollovers } from '../modules/rollover/service.ts';
 import type { JobHandlers } from './queue.ts';
 
 /** What each background job does (jobs/queue.ts names them). A handler that throws is retried later. */
@@ -25,5 +26,9 @@ export function jobHandlers(ctx: AppContext): JobHandlers {
     'crm.import-leads': ({ importId }) => runLeadImport(ctx, importId),
     // Keyed by the firing (alert and time), not the job: the same firing queued twice mails once.
     'mail.price-alert': (mail) => deliverAlertMail(ctx, mail),
+    // Keyed by position and trading date: a re-run, a retry or a second instance charges nothing twice.
+    'rollover.due': async () => {
+      await runDueRollovers(ctx);
+    },
   };
 }

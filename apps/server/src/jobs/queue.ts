@@ -22,6 +22,8 @@ export interface JobPayloads {
   'payments.sweep': Record<string, never>;
   /** Import one uploaded leads CSV file (the file stays in lead_imports); see modules/crm/lead-imports.ts. */
   'crm.import-leads': { importId: number };
+  /** Every minute: the rollover of the latest trading date whose rollover time has come, unless done (swaps). */
+  'rollover.due': Record<string, never>;
   /** Mail a client that their price alert fired (the facts of that firing); see modules/alerts/fire.ts. */
   'mail.price-alert': {
     alertId: number;
@@ -46,12 +48,14 @@ export const JOB_NAMES: readonly JobName[] = [
   'payments.sweep',
   'crm.import-leads',
   'mail.price-alert',
+  'rollover.due',
 ];
 
 /** Cron schedules (UTC); pg-boss fires each tick once whichever instances are running. */
 const SCHEDULES: Partial<Record<JobName, string>> = {
   'maintenance.sessions': '17 * * * *',
   'payments.sweep': '*/5 * * * *',
+  'rollover.due': '* * * * *',
 };
 
 /** How a queue's jobs are retried and when a job in hand is given up as lost (its instance died, or it hangs). */
@@ -90,6 +94,8 @@ const POLICIES: Record<JobName, Policy> = {
   'payments.sweep': { expireInSeconds: 60, leaseSeconds: 15, retryLimit: 2, retryDelay: 30, workers: 1 },
   'crm.import-leads': { expireInSeconds: 600, leaseSeconds: 30, retryLimit: 5, retryDelay: 30, workers: 1 },
   'mail.price-alert': { expireInSeconds: 30, leaseSeconds: 15, retryLimit: 8, retryDelay: 5, workers: 2 },
+  // A rollover of a million positions takes about a minute; a crashed one goes on where it stopped on its next tick.
+  'rollover.due': { expireInSeconds: 1800, leaseSeconds: 30, retryLimit: 2, retryDelay: 30, workers: 1 },
 };
 
 /** Seconds between the queue's maintenance passes, which retry the jobs of dead instances (pg-boss's default: 120). */

@@ -12,7 +12,9 @@ export type LedgerKind =
   | 'withdrawal_release'
   | 'withdrawal_payout'
   | 'plan_charge'
-  | 'adjustment';
+  | 'adjustment'
+  /** A rollover's swap or swap-free fee on a position (written by the rollover's batch statement). */
+  | 'swap';
 
 export interface Movement {
   balanceId: number;

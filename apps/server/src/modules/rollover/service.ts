@@ -1,0 +1,191 @@
+import { and, desc, eq, gte, lte, sql } from 'drizzle-orm';
+import { CATEGORIES } from '@platform/domain';
+import type { AppContext } from '../../context.ts';
+import { rolloverRuns } from '../../db/schema.ts';
+import { statementsOf, type Statement } from '../../db/statements.ts';
+import { tradingMemoryOf } from '../trading/trading-memory.ts';
+import { rolloverTimeOf, swapCalendarOf, swapDaysOf } from './calendar.ts';
+import { addDays, cutoffOf, dueTradingDate } from './clock.ts';
+import { ROLLOVER_CLOSED_BATCH, ROLLOVER_OPEN_BATCH, type BatchRow } from './statements.ts';
+
+/**
+ * The daily rollover: at the rollover time every position open across it pays or earns its swap once, through the
+ * ledger. The scheduled job (runDueRollovers) and the admins' "run now" (runRollover) call the same batches; the run's
+ * row and the charges' key (position, trading date) make a restart, a second instance or a re-run charge nothing twice.
+ */
+
+type Ctx = Pick<AppContext, 'db' | 'risk'>;
+type Run = typeof rolloverRuns.$inferSelect;
+
+export interface RolloverOptions {
+  /** The clock: when the run happens (default: now). */
+  now?: Date;
+  /** Positions per batch (one statement each). */
+  batchSize?: number;
+  /** Pause between batches, so the order path and the tick loop keep their share of the database and the process. */
+  pauseMs?: number;
+  /** The admin who ran it by hand; null for the schedule. */
+  actorId?: number | null;
+}
+
+export interface RolloverResult {
+  tradingDate: string;
+  cutoff: Date;
+  /** Positions charged or credited by this call (0 on a re-run). */
+  charged: number;
+  /** By every run of the date. */
+  chargedTotal: number;
+  finished: boolean;
+}
+
+export const DEFAULT_BATCH = 2000;
+const DEFAULT_PAUSE_MS = 5;
+/** How far back the schedule catches up rollovers missed while no instance ran. */
+const CATCH_UP_DAYS = 7;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function readRun(ctx: Ctx, tradingDate: string): Promise<Run> {
+  const [run] = await ctx.db.select().from(rolloverRuns).where(eq(rolloverRuns.tradingDate, tradingDate));
+  return run;
+}
+
+/**
+ * Runs (or goes on with) a trading date's rollover until it is finished. The run's row must exist (startRun or the
+ * schedule's scheduleRun made it); its cutoff decides which positions are charged.
+ */
+async function drive(ctx: Ctx, tradingDate: string, opts: RolloverOptions): Promise<RolloverResult> {
+  const [{ time, timezone }, calendar] = await Promise.all([rolloverTimeOf(ctx.db), swapCalendarOf(ctx.db)]);
+  const days = CATEGORIES.map((c) => swapDaysOf(calendar, c, tradingDate));
+  const batch = Math.max(200, opts.batchSize ?? DEFAULT_BATCH);
+  const pause = opts.pauseMs ?? DEFAULT_PAUSE_MS;
+  const statements = statementsOf(ctx.db);
+  let charged = 0;
+  for (const statement of [ROLLOVER_OPEN_BATCH, ROLLOVER_CLOSED_BATCH] satisfies Statement[]) {
+    for (;;) {
+      const [row] = await statements.rows<BatchRow>(statement, [
+        tradingDate,
+        batch,
+        days,
+        timezone,
+        time,
+        opts.actorId ?? null,
+      ]);
+      if (!row.running) break;
+      charged += row.charged;
+      if (row.wallets.length > 0) await tellEngine(ctx, row.wallets);
+      if (row.last) break;
+      if (pause > 0) await sleep(pause);
+      else await new Promise((r) => setImmediate(r));
+    }
+  }
+  const run = await readRun(ctx, tradingDate);
+  return {
+    tradingDate,
+    cutoff: run.cutoff,
+    charged,
+    chargedTotal: run.charged,
+    finished: run.finishedAt !== null,
+  };
+}
+
+/**
+ * Tells the risk engine the new balances of the wallets a batch charged. Each wallet's report is made inside its
+ * queue, after the orders placed or closed on it before (as deposits are), from one read of all of them made once
+ * every queue has let it in, so a close that committed after the batch can never be overtaken by an older balance.
+ */
+async function tellEngine(ctx: Ctx, walletIds: number[]): Promise<void> {
+  const queue = tradingMemoryOf(ctx.db).walletQueue;
+  let arrived = 0;
+  let letIn = (): void => undefined;
+  const allIn = new Promise<void>((resolve) => {
+    letIn = resolve;
+  });
+  const read = allIn.then(
+    async () =>
+      new Map(
+        (await statementsOf(ctx.db).rows<{ id: number; balance: string }>(READ_BALANCES, [walletIds])).map((r) => [
+          r.id,
+          r.balance,
+        ]),
+      ),
+  );
+  const changes: Array<{ walletId: number; balance: string }> = [];
+  let done = 0;
+  await Promise.all(
+    walletIds.map((id) =>
+      queue.run(id, async () => {
+        if (++arrived === walletIds.length) letIn();
+        const balance = (await read).get(id);
+        if (balance !== undefined) changes.push({ walletId: id, balance });
+        // The last wallet to resume reports them all while every queue is still held.
+        if (++done === walletIds.length) ctx.risk.balancesChanged(changes);
+      }),
+    ),
+  );
+}
+
+const READ_BALANCES: Statement = {
+  name: 'rollover_read_balances',
+  text: 'SELECT id, balance FROM balances WHERE id = ANY($1::int[]) ORDER BY id',
+};
+
+/**
+ * POST /admin/rollover/run: the trading date's rollover now. Every position open now (and not yet charged for that
+ * date) is charged: a date whose rollover ran already charges only positions it has not charged, so running it again
+ * at once charges nothing. The run's cutoff moves to now if it was earlier.
+ */
+export async function runRolloverNow(
+  ctx: Ctx,
+  tradingDate: string,
+  opts: RolloverOptions = {},
+): Promise<{ before: Run | null; result: RolloverResult }> {
+  const now = opts.now ?? new Date();
+  const before = (await readRun(ctx, tradingDate)) ?? null;
+  await ctx.db
+    .insert(rolloverRuns)
+    .values({ tradingDate, cutoff: now, startedBy: opts.actorId ?? null })
+    .onConflictDoUpdate({
+      target: rolloverRuns.tradingDate,
+      set: {
+        cutoff: sql`greatest(${rolloverRuns.cutoff}, excluded.cutoff)`,
+        lastBalanceId: 0,
+        lastOrderId: 0,
+        finishedAt: null,
+        startedBy: opts.actorId ?? null,
+      },
+    });
+  return { before, result: await drive(ctx, tradingDate, opts) };
+}
+
+/**
+ * The scheduled job (every minute): runs the latest trading date whose rollover time has come, unless it finished,
+ * and any earlier one of the last week a stopped platform missed since the last finished run; each at its own cutoff
+ * (the rollover time of that date). A run cut short by a restart goes on where it stopped.
+ */
+export async function runDueRollovers(ctx: Ctx, opts: RolloverOptions = {}): Promise<RolloverResult[]> {
+  const now = opts.now ?? new Date();
+  const { time, timezone } = await rolloverTimeOf(ctx.db);
+  const due = dueTradingDate(now, time, timezone);
+  const since = addDays(due, -CATCH_UP_DAYS);
+  const recent = await ctx.db
+    .select()
+    .from(rolloverRuns)
+    .where(and(gte(rolloverRuns.tradingDate, since), lte(rolloverRuns.tradingDate, due)))
+    .orderBy(desc(rolloverRuns.tradingDate));
+  // Catch up from the schedule's own last run: a date an admin ran by hand is skipped below, not a starting point.
+  const lastDone = recent.find((r) => r.finishedAt !== null && r.startedBy === null)?.tradingDate;
+  const todo = new Set(recent.filter((r) => r.finishedAt === null).map((r) => r.tradingDate));
+  if (!lastDone) todo.add(due);
+  else for (let d = addDays(lastDone, 1); d <= due; d = addDays(d, 1)) todo.add(d);
+  const results: RolloverResult[] = [];
+  for (const date of [...todo].sort()) {
+    if (recent.some((r) => r.tradingDate === date && r.finishedAt !== null)) continue;
+    await ctx.db
+      .insert(rolloverRuns)
+      .values({ tradingDate: date, cutoff: cutoffOf(date, time, timezone) })
+      .onConflictDoNothing();
+    results.push(await drive(ctx, date, { ...opts, actorId: null }));
+  }
+  return results;
+}

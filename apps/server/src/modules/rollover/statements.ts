@@ -1,0 +1,144 @@
+import type { Statement } from '../../db/statements.ts';
+
+/**
+ * The rollover's batch: one statement (one transaction) charges or credits a batch of positions of one trading date.
+ * It takes its run's row first (two instances running the same date take turns, each batch going on from where the
+ * last one stopped), then the batch's wallets in id order (the order path takes a wallet before its orders, so the
+ * two never deadlock), and writes everything or nothing: each position's swap_charges row (the idempotency key: a
+ * position charged for the date already is skipped), its orders.swap, one ledger entry per position with the
+ * running balance, the wallets' balances and the run's progress.
+ *
+ * Phase 'open' walks the open positions by wallet id (the partial index of open positions), about `batch` positions
+ * a time, every position of a wallet in the same batch. Phase 'closed' then takes the positions closed since the
+ * cutoff (the rollover ran late), by order id.
+ *
+ * Amounts, in the wallet's currency (the position's own exchange rate): a swap of trade amount × open rate × the
+ * side's rate (percent a year) × days ÷ 360, rounded to 8 places; on a swap-free plan no swap but, once the position
+ * has been held more than the plan's free days, minus the plan's daily fee × days. A debit the wallet cannot cover is
+ * cut to what its balance holds (the balance never goes below zero; debits shrink in proportion, rounded towards 0).
+ *
+ * $1 trading date, $2 batch size (positions), $3 days per category (forex, commodity, index, stock, crypto),
+ * $4 the rollover's time zone, $5 its time (HH:MM), $6 the acting admin or null.
+ */
+const batchText = (phase: 'open' | 'closed') => `
+  WITH run AS (
+    SELECT trading_date, cutoff, last_balance_id, last_order_id FROM rollover_runs
+     WHERE trading_date = $1::date AND finished_at IS NULL
+       AND ${phase === 'open' ? 'last_balance_id < 2147483647' : 'last_balance_id = 2147483647'}
+       FOR UPDATE
+  ), bound AS (
+    SELECT run.*, ${
+      phase === 'open'
+        ? `(SELECT o.balance_id FROM orders o WHERE o.close_time IS NULL AND o.balance_id > run.last_balance_id
+            ORDER BY o.balance_id OFFSET $2::int - 1 LIMIT 1)`
+        : 'NULL::int'
+    } AS upto
+      FROM run
+  ), cand AS (
+    SELECT o.id, o.balance_id, o.balance_currency, o.instrument, o.type, o.trade_amount, o.open_rate, o.exchange_rate,
+           o.created_at, i.category, i.swap_long, i.swap_short,
+           COALESCE(p.swap_free, false) AS swap_free, COALESCE(p.swap_free_fee, 0) AS swap_free_fee,
+           COALESCE(p.swap_free_days, 0) AS swap_free_days
+      FROM bound
+      JOIN orders o ON ${
+        phase === 'open'
+          ? `o.close_time IS NULL AND o.balance_id > bound.last_balance_id
+             AND (bound.upto IS NULL OR o.balance_id <= bound.upto)`
+          : `o.close_time > bound.cutoff AND o.id > bound.last_order_id
+             -- A part cut off a position after that position was charged: the position's charge covered it.
+             AND NOT EXISTS (SELECT 1 FROM swap_charges s WHERE s.order_id = o.partial_of AND s.trading_date = $1::date
+                                AND s.created_at < o.close_time)`
+      }
+       AND o.created_at <= bound.cutoff AND o.voided_at IS NULL
+      JOIN instruments i ON i.id = o.instrument_id
+      JOIN users u ON u.id = o.user_id
+      LEFT JOIN pricing_plans p ON p.id = u.pricing_table_id
+     ${phase === 'closed' ? 'ORDER BY o.id LIMIT $2::int' : ''}
+  ), priced AS (
+    SELECT c.id, c.balance_id, c.balance_currency, c.instrument, d.days,
+           CASE WHEN c.swap_free THEN 'fee' ELSE 'swap' END AS kind,
+           CASE
+             WHEN d.days = 0 THEN 0
+             WHEN c.swap_free THEN
+               CASE WHEN $1::date - ((c.created_at AT TIME ZONE $4::text) + (interval '24 hours' - $5::text::interval))::date
+                         >= c.swap_free_days
+                    THEN -c.swap_free_fee * d.days ELSE 0 END
+             ELSE round(c.trade_amount * c.open_rate * (CASE c.type WHEN 'buy' THEN c.swap_long ELSE c.swap_short END)
+                        * d.days / (c.exchange_rate * 36000), 8)
+           END AS amount
+      FROM cand c
+      CROSS JOIN LATERAL (SELECT CASE c.category WHEN 'forex' THEN ($3::int[])[1] WHEN 'commodity' THEN ($3::int[])[2]
+                                   WHEN 'index' THEN ($3::int[])[3] WHEN 'stock' THEN ($3::int[])[4]
+                                   ELSE ($3::int[])[5] END AS days) d
+  ), wallets AS (
+    SELECT b.id, b.balance FROM balances b
+     WHERE b.id IN (SELECT balance_id FROM priced WHERE amount <> 0)
+     ORDER BY b.id
+       FOR UPDATE
+  ), debits AS (
+    SELECT balance_id, sum(amount) AS total FROM priced WHERE amount < 0 GROUP BY balance_id
+  ), applied AS (
+    SELECT p.id, p.balance_id, p.balance_currency, p.instrument, p.kind, p.days,
+           CASE WHEN p.amount < 0 AND w.balance + d.total < 0 THEN trunc(p.amount * w.balance / -d.total, 8)
+                ELSE p.amount END AS amount
+      FROM priced p
+      JOIN wallets w ON w.id = p.balance_id
+      LEFT JOIN debits d ON d.balance_id = p.balance_id
+     WHERE p.amount <> 0
+  ), charged AS (
+    INSERT INTO swap_charges (order_id, trading_date, kind, days, amount, currency)
+    SELECT a.id, $1::date, a.kind, a.days, a.amount, a.balance_currency FROM applied a
+     -- Every wallet of the batch is locked before the first charge is written.
+     WHERE (SELECT count(*) FROM wallets) >= 0
+     ORDER BY a.balance_id, a.id
+    ON CONFLICT (order_id, trading_date) DO NOTHING
+    RETURNING order_id, amount
+  ), booked AS (
+    SELECT c.order_id, c.amount, a.balance_id, a.kind, a.days, a.instrument,
+           sum(c.amount) OVER (PARTITION BY a.balance_id ORDER BY c.order_id) AS running,
+           sum(c.amount) OVER (PARTITION BY a.balance_id) AS total
+      FROM charged c JOIN applied a ON a.id = c.order_id
+  ), moved AS (
+    UPDATE balances b SET balance = b.balance + t.total
+      FROM (SELECT DISTINCT balance_id, total FROM booked) t
+     WHERE b.id = t.balance_id
+    RETURNING b.id, b.balance
+  ), ledger AS (
+    INSERT INTO ledger_entries (balance_id, kind, amount, balance_after, ref_type, ref_id, actor_id, note)
+    SELECT k.balance_id, 'swap', k.amount, m.balance - k.total + k.running, 'order', k.order_id, $6::int,
+           CASE k.kind WHEN 'fee' THEN 'Swap-free fee on ' ELSE 'Swap on ' END || k.instrument || ' for ' || $1::date::text
+             || CASE WHEN k.days > 1 THEN ' (' || k.days || ' days)' ELSE '' END
+      FROM booked k JOIN moved m ON m.id = k.balance_id
+     ORDER BY k.balance_id, k.order_id
+  ), positions AS (
+    UPDATE orders o SET swap = o.swap + c.amount FROM charged c WHERE o.id = c.order_id
+  ), progress AS (
+    UPDATE rollover_runs r
+       SET ${
+         phase === 'open'
+           ? 'last_balance_id = COALESCE(bound.upto, 2147483647)'
+           : `last_order_id = COALESCE((SELECT max(id) FROM cand), bound.last_order_id),
+              finished_at = CASE WHEN (SELECT count(*) FROM cand) < $2::int THEN now() END`
+       },
+           charged = r.charged + (SELECT count(*) FROM charged)::int
+      FROM bound WHERE r.trading_date = bound.trading_date
+  )
+  SELECT (SELECT count(*) FROM run)::int AS running,
+         (SELECT count(*) FROM cand)::int AS positions,
+         (SELECT count(*) FROM charged)::int AS charged,
+         ${phase === 'open' ? '(SELECT upto FROM bound) IS NULL' : '(SELECT count(*) FROM cand) < $2::int'} AS last,
+         COALESCE((SELECT array_agg(id) FROM moved), '{}') AS wallets`;
+
+export const ROLLOVER_OPEN_BATCH: Statement = { name: 'rollover_open_batch', text: batchText('open') };
+export const ROLLOVER_CLOSED_BATCH: Statement = { name: 'rollover_closed_batch', text: batchText('closed') };
+
+export interface BatchRow {
+  /** 0 when the run is finished or in the other phase (nothing was done). */
+  running: number;
+  positions: number;
+  charged: number;
+  /** The phase has no more positions after this batch. */
+  last: boolean;
+  /** Wallets whose balance moved. */
+  wallets: number[];
+}
