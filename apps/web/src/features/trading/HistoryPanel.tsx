@@ -33,7 +33,6 @@ export function HistoryPanel({ currency, digitsOf }: HistoryPanelProps) {
         rowKey={(r) => r.key}
         rowTestId={(r) => `history-${r.key}`}
         emptyText={empty}
-        minWidth={920}
         cardsTestId="history-cards"
       />
       <Group justify="flex-end">

@@ -57,7 +57,7 @@ export function PendingOrdersTable({ rows, digitsOf, emptyText, ...actions }: Pe
     {
       key: 'actions',
       label: t('Actions'),
-      sticky: true,
+
       render: (o) => o.status === 'pending' && <PendingActions order={o} canLink={canLink} {...actions} />,
     },
   ];
@@ -72,7 +72,6 @@ export function PendingOrdersTable({ rows, digitsOf, emptyText, ...actions }: Pe
       rowTestId={(o) => `pending-${o.id}`}
       rowTitle={(o) => formatOrderTime(o.created_at)}
       emptyText={emptyText}
-      minWidth={900}
       cardsTestId="pending-cards"
     />
   );

@@ -24,14 +24,14 @@ export function PositionActions({
   onClose: (order: OrderDto) => void;
 }) {
   const { t } = useTranslation();
-  const icon = large ? 18 : 16;
+  const icon = large ? 18 : 14;
   return (
     <Group gap={large ? 6 : 4} wrap="nowrap">
       <Tooltip label={t('Set Stop/Loss')}>
         <ActionIcon
           variant="light"
           color="red"
-          size={large ? 'lg' : 'md'}
+          size={large ? 'lg' : 'sm'}
           aria-label={t('Set Stop/Loss')}
           onClick={() => onProtect(order, 'loss')}
         >
@@ -42,7 +42,7 @@ export function PositionActions({
         <ActionIcon
           variant="light"
           color="teal"
-          size={large ? 'lg' : 'md'}
+          size={large ? 'lg' : 'sm'}
           aria-label={t('Set Take/Profit')}
           onClick={() => onProtect(order, 'profit')}
         >
@@ -54,7 +54,7 @@ export function PositionActions({
           <ActionIcon
             variant="light"
             color="gray"
-            size={large ? 'lg' : 'md'}
+            size={large ? 'lg' : 'sm'}
             aria-label={t('Partial Close')}
             onClick={() => onPartialClose(order)}
           >

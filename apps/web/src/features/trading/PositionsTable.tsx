@@ -1,4 +1,4 @@
-import { Badge, Group, Text, Tooltip } from '@mantine/core';
+import { Badge, Stack, Text, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { CLOSE_REASON_LABELS, dec, formatOrderTime, type OrderDto } from '@platform/domain';
 import { ResponsiveList, type ListColumn } from '../../ui/responsive-list/index.ts';
@@ -18,7 +18,7 @@ function When({ value }: { value: string | null }) {
   const [date, ...time] = text.split(' ');
   if (!time.length) return <>{text}</>;
   return (
-    <Text span size="sm" style={{ display: 'inline-block', lineHeight: 1.25, ...nowrap }}>
+    <Text span size="xs" style={{ display: 'inline-block', lineHeight: 1.25, ...nowrap }}>
       {date}
       <Text span size="xs" c="dimmed" display="block">
         {' '}
@@ -44,7 +44,8 @@ export function PositionsTable(props: PositionsTableProps) {
         {t('OPENED')}
       </Badge>
     ) : (
-      <Group gap={6} wrap="nowrap">
+      // Why and what it was part of go under the chip, so the column stays narrow.
+      <Stack gap={2} align="flex-start">
         <Badge color="yellow" variant="light" miw="max-content">
           {t('CLOSED')}
         </Badge>
@@ -59,7 +60,7 @@ export function PositionsTable(props: PositionsTableProps) {
             {t(CLOSE_REASON_LABELS[o.close_reason])}
           </Text>
         )}
-      </Group>
+      </Stack>
     );
 
   const actions = (o: OrderDto) =>
@@ -124,7 +125,7 @@ export function PositionsTable(props: PositionsTableProps) {
     { key: 'pl', numeric: true, label: t('P/L'), render: profitLoss },
     { key: 'status', label: t('Status'), render: status },
     { key: 'closeTime', label: t('Close Time'), render: (o) => <When value={o.close_time} />, closedOnly: true },
-    { key: 'actions', label: t('Actions'), sticky: true, render: actions },
+    { key: 'actions', label: t('Actions'), render: actions },
   ];
   const columns = allColumns.filter((c) => variant === 'all' || !c.closedOnly);
 
@@ -136,7 +137,6 @@ export function PositionsTable(props: PositionsTableProps) {
       rowKey={(o) => o.id}
       rowTestId={(o) => `position-${o.id}`}
       emptyText={props.emptyText}
-      minWidth={variant === 'all' ? 1040 : 880}
       cardsTestId="position-cards"
     />
   );

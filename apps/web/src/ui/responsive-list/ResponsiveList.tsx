@@ -1,7 +1,7 @@
 import type { CSSProperties, ReactNode } from 'react';
 import { Paper, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { scrollBoxStyle, stickyActionsStyle, stickyMessageStyle } from '../data-table/cells.ts';
+import { scrollBoxStyle, stickyMessageStyle } from '../data-table/cells.ts';
 
 /** One column of a ResponsiveList's table. `label` is shown as given (translate it at the call site). */
 export interface ListColumn<T> {
@@ -10,8 +10,6 @@ export interface ListColumn<T> {
   render: (row: T) => ReactNode;
   /** Figures: right-aligned, so tabular digits line up. */
   numeric?: boolean;
-  /** Keep the column at the right edge while the table scrolls sideways. */
-  sticky?: boolean;
 }
 
 export interface ResponsiveListProps<T> {
@@ -26,8 +24,6 @@ export interface ResponsiveListProps<T> {
   rowTitle?: (row: T) => string;
   /** Shown in place of the rows when there are none. */
   emptyText: string;
-  /** The table's narrowest width; a narrower box scrolls it sideways. */
-  minWidth: number;
   /** data-testid of the phone's card stack. */
   cardsTestId?: string;
 }
@@ -35,32 +31,33 @@ export interface ResponsiveListProps<T> {
 /** Phones (up to 48em) get cards, so nothing a row shows is off-screen. */
 export const PHONE_QUERY = '(max-width: 48em)';
 
-const nowrap = { whiteSpace: 'nowrap' } as const;
 const tabular = { fontVariantNumeric: 'tabular-nums' } as const;
 
-function cellStyle<T>(column: ListColumn<T>, base?: CSSProperties): CSSProperties | undefined {
-  if (column.sticky) return { ...base, ...stickyActionsStyle };
-  if (column.numeric) return { ...base, textAlign: 'right' };
-  return base;
+function cellStyle<T>(column: ListColumn<T>): CSSProperties | undefined {
+  return column.numeric ? { textAlign: 'right' } : undefined;
 }
 
 /**
  * A list of the terminal: a table of the given columns on wide screens, one card a row on a phone (the caller draws
  * the card's content). Both show `emptyText` when there are no rows.
+ *
+ * The table is as narrow as its content allows (small headers that wrap between words, tight spacing), so the
+ * terminal's lists fit beside the instrument list at 1366 px. No column is pinned: a box narrower than the table
+ * scrolls it sideways whole, and the actions never lie over another column.
  */
 export function ResponsiveList<T>(props: ResponsiveListProps<T>) {
   const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
   return phone ? <ListCards {...props} /> : <ListTable {...props} />;
 }
 
-function ListTable<T>({ rows, columns, rowKey, rowTestId, rowTitle, emptyText, minWidth }: ResponsiveListProps<T>) {
+function ListTable<T>({ rows, columns, rowKey, rowTestId, rowTitle, emptyText }: ResponsiveListProps<T>) {
   return (
-    <Table.ScrollContainer minWidth={minWidth} style={scrollBoxStyle}>
-      <Table striped highlightOnHover verticalSpacing="xs" horizontalSpacing={8} fz="sm" style={tabular}>
+    <Table.ScrollContainer minWidth={0} style={scrollBoxStyle}>
+      <Table striped highlightOnHover verticalSpacing="xs" horizontalSpacing={5} fz="sm" style={tabular}>
         <Table.Thead>
           <Table.Tr>
             {columns.map((c) => (
-              <Table.Th key={c.key} style={cellStyle(c, nowrap)}>
+              <Table.Th key={c.key} fz="xs" style={cellStyle(c)}>
                 {c.label}
               </Table.Th>
             ))}

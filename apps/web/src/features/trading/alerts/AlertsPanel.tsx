@@ -134,7 +134,6 @@ export function AlertsPanel({ selectedInstrument, instrument }: AlertsPanelProps
         rowKey={(r) => r.alert.id}
         rowTestId={(r) => `alert-${r.alert.id}`}
         emptyText={empty}
-        minWidth={720}
         cardsTestId="alert-cards"
       />
       {dialog && <AlertDialog alert={dialog.alert} defaultInstrument={selected} onClose={() => setDialog(null)} />}
