@@ -2,7 +2,7 @@ import { Badge, Box, Group, SimpleGrid, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { CLOSE_REASON_LABELS, closePrice, type Decimal, dec, formatOrderTime, type OrderDto } from '@platform/domain';
 import { CardFigure } from '../../ui/responsive-list/index.ts';
-import { formatPrice, formatProfitLoss, pairLabel } from './figures.ts';
+import { formatPrice, formatProfitLoss, formatSwap, pairLabel } from './figures.ts';
 import type { ProtectionKind } from './ProtectionDialog.tsx';
 import { PositionActions } from './PositionActions.tsx';
 import { rateText } from './pendingFormat.ts';
@@ -94,6 +94,7 @@ export function PositionCard({ order: o, ...props }: { order: OrderDto } & Posit
           <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
             {t('SL')} {rate(o.loss)}
             {o.trailing_distance !== null && ` (${t('trailing')})`} · {t('TP')} {rate(o.profit)}
+            {!dec(o.swap ?? '0').isZero() && ` · ${t('Swap')} ${formatSwap(o.swap, currency).text}`}
           </Text>
           <Box ml="auto">
             <PositionActions

@@ -18,7 +18,14 @@ const phone = (matches: boolean) =>
     dispatchEvent: () => false,
   }));
 
-const open = orderFixture({ id: 101, type: 'sell', open_rate: '1.08000', profit: '1.07000', loss: '1.09000' });
+const open = orderFixture({
+  id: 101,
+  type: 'sell',
+  open_rate: '1.08000',
+  profit: '1.07000',
+  loss: '1.09000',
+  swap: '-1.65000000',
+});
 const closed = orderFixture({
   id: 102,
   close_time: '2025-03-05T14:30:00Z',
@@ -75,10 +82,19 @@ describe('PositionsTable on a phone', () => {
     expect(within(done).queryByRole('button', { name: 'Close' })).toBeNull();
   });
 
-  it('keeps the table on wider screens', async () => {
+  it("keeps the table on wider screens, with each position's swap so far", async () => {
     phone(false);
     show();
     expect(await screen.findByRole('table')).toBeTruthy();
     expect(screen.queryByTestId('position-cards')).toBeNull();
+    expect(screen.getByRole('columnheader', { name: 'Swap' })).toBeTruthy();
+    expect(screen.getByTestId('swap-101').textContent).toBe('-$1.65');
+    expect(screen.getByTestId('swap-102').textContent).toBe('$0.00');
+  });
+
+  it("shows a card's swap beside its levels once it has one", async () => {
+    phone(true);
+    show();
+    expect((await screen.findByTestId('position-101')).textContent).toContain('Swap -$1.65');
   });
 });

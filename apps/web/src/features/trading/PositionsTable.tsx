@@ -2,7 +2,7 @@ import { Badge, Stack, Text, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { CLOSE_REASON_LABELS, dec, formatOrderTime, type OrderDto } from '@platform/domain';
 import { ResponsiveList, type ListColumn } from '../../ui/responsive-list/index.ts';
-import { formatProfitLoss, pairLabel } from './figures.ts';
+import { formatProfitLoss, formatSwap, pairLabel } from './figures.ts';
 import { PositionCard, positionRate, type PositionsTableProps } from './PositionCard.tsx';
 import { PositionActions } from './PositionActions.tsx';
 
@@ -24,6 +24,16 @@ function When({ value }: { value: string | null }) {
         {' '}
         {time.join(' ')}
       </Text>
+    </Text>
+  );
+}
+
+/** The swap a position has paid (red) or earned (green) at the rollovers so far; already in the balance. */
+function SwapFigure({ order, currency }: { order: OrderDto; currency: string }) {
+  const swap = formatSwap(order.swap, currency);
+  return (
+    <Text span size="sm" c={swap.color} style={nowrap} data-testid={`swap-${order.id}`}>
+      {swap.text}
     </Text>
   );
 }
@@ -123,6 +133,7 @@ export function PositionsTable(props: PositionsTableProps) {
         ),
     },
     { key: 'pl', numeric: true, label: t('P/L'), render: profitLoss },
+    { key: 'swap', numeric: true, label: t('Swap'), render: (o) => <SwapFigure order={o} currency={currency} /> },
     { key: 'status', label: t('Status'), render: status },
     { key: 'closeTime', label: t('Close Time'), render: (o) => <When value={o.close_time} />, closedOnly: true },
     { key: 'actions', label: t('Actions'), render: actions },

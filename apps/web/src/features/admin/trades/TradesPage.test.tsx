@@ -27,6 +27,8 @@ const trade = (over: Record<string, unknown> = {}) => ({
   spread: '0.20000000',
   margin_used: '11.00000000',
   pro_loss: null,
+  swap: '0.00000000',
+  commission: '0.00000000',
   live_pl: null,
   profit: null,
   loss: '1.05000000',
@@ -60,6 +62,7 @@ describe('TradesPage', () => {
                 close_time: '2026-11-21T10:00:00.000Z',
                 close_rate: '1.09',
                 pro_loss: '-10.00000000',
+                swap: '-3.30000000',
                 balance: { mode: 'demo', currency: 'USD' },
               }),
             ],
@@ -78,6 +81,7 @@ describe('TradesPage', () => {
       'SPREAD',
       'MARGIN USED',
       'PRO/LOSS',
+      'SWAP',
       'TAKE PROFIT',
       'STOP LOSS',
       'LEVERAGE',
@@ -91,6 +95,7 @@ describe('TradesPage', () => {
     expect(within(open).getByText('Real')).toBeTruthy();
     expect(screen.getByText('Demo')).toBeTruthy();
     expect(screen.getByText('-10')).toBeTruthy();
+    expect(screen.getByText('-3.3')).toBeTruthy();
     fireEvent.click(within(open).getByRole('button', { name: 'Close' }));
     expect(await screen.findByText('Are you sure to close this order?')).toBeTruthy();
     fireEvent.click(await screen.findByRole('button', { name: 'Yes', hidden: true }));

@@ -169,6 +169,13 @@ function TradeList({ type }: { type: string }) {
         sortValue: (r) => r.pro_loss ?? r.live_pl,
         render: (r) => <TradePlCell trade={r} />,
       },
+      // What the rollovers charged (negative) or credited so far; already in the wallet's balance.
+      {
+        key: 'swap',
+        label: t('SWAP'),
+        sortable: true,
+        render: (r) => (Number(r.swap) === 0 ? plain(r.swap) : colored(r.swap)),
+      },
       { key: 'profit', label: t('TAKE PROFIT'), hidden: true, render: (r) => plain(r.profit) },
       { key: 'loss', label: t('STOP LOSS'), hidden: true, render: (r) => plain(r.loss) },
       { key: 'leverage', label: t('LEVERAGE'), sortable: true, hidden: true },
