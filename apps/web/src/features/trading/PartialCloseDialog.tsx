@@ -58,7 +58,9 @@ export function PartialCloseDialog({ order, digits, onClose }: PartialCloseDialo
       toastSuccess(
         body.amount === undefined
           ? t('Order Closed Successfully')
-          : answer?.message || t('Part of the position closed'),
+          : answer?.message
+            ? t(answer.message)
+            : t('Part of the position closed'),
       );
       onClose();
     },

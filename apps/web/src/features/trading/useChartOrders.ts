@@ -51,7 +51,7 @@ export function useChartOrders(instrument: InstrumentDto) {
           const answer = await apiPut<Partial<MessageResponse>>(`/dashboard/pending-orders/${target.pendingOrderId}`, {
             [target.kind]: price,
           });
-          toastSuccess(answer?.message || t('Pending order modified'));
+          toastSuccess(answer?.message ? t(answer.message) : t('Pending order modified'));
           void refreshPending(client);
         }
       } catch (err) {

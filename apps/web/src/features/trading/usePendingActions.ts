@@ -15,19 +15,20 @@ export function usePendingActions() {
   const modify = useMutation({
     mutationFn: ({ id, body }: { id: number; body: PendingOrderUpdateRequest }) =>
       apiPut<Partial<MessageResponse>>(`/dashboard/pending-orders/${id}`, body),
-    onSuccess: (answer) => toastSuccess(answer?.message || t('Pending order modified')),
+    onSuccess: (answer) => toastSuccess(answer?.message ? t(answer.message) : t('Pending order modified')),
     onError: fail,
     onSettled: settle,
   });
   const cancel = useMutation({
     mutationFn: (id: number) => apiDelete<Partial<MessageResponse>>(`/dashboard/pending-orders/${id}`),
-    onSuccess: (answer) => toastSuccess(answer?.message || t('Pending order cancelled')),
+    onSuccess: (answer) => toastSuccess(answer?.message ? t(answer.message) : t('Pending order cancelled')),
     onError: fail,
     onSettled: settle,
   });
   const link = useMutation({
     mutationFn: (body: OcoRequest) => apiPost<Partial<MessageResponse>>('/dashboard/pending-orders/oco', body),
-    onSuccess: (answer) => toastSuccess(answer?.message || t('Orders linked: one cancels the other')),
+    onSuccess: (answer) =>
+      toastSuccess(answer?.message ? t(answer.message) : t('Orders linked: one cancels the other')),
     onError: fail,
     onSettled: settle,
   });

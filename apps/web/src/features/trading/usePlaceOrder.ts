@@ -24,7 +24,7 @@ export function usePlaceOrder(onDone?: () => void) {
     onSuccess: (answer, body) => {
       rememberAmount(body.instrument, String(body.amount));
       if (body.orderType && body.orderType !== 'market') {
-        toastSuccess(answer.message || t('Pending order placed'));
+        toastSuccess(answer.message ? t(answer.message) : t('Pending order placed'));
         void refreshPending(client);
       } else {
         toastSuccess(t('Order Placed Successfully'));

@@ -87,7 +87,7 @@ export function PendingOrdersAdmin() {
               onConfirm={(reason) =>
                 act(
                   () => apiPost<{ message?: string }>(`${URL}/${r.id}/cancel`, { reason }),
-                  (answer) => answer?.message || t('Pending order cancelled'),
+                  (answer) => (answer?.message ? t(answer.message) : t('Pending order cancelled')),
                 )
               }
             >
