@@ -53,7 +53,7 @@ export function ResponsiveList<T>(props: ResponsiveListProps<T>) {
 function ListTable<T>({ rows, columns, rowKey, rowTestId, rowTitle, emptyText }: ResponsiveListProps<T>) {
   return (
     <Table.ScrollContainer minWidth={0} style={scrollBoxStyle}>
-      <Table striped highlightOnHover verticalSpacing="xs" horizontalSpacing={5} fz="sm" style={tabular}>
+      <Table striped highlightOnHover verticalSpacing="xs" horizontalSpacing={4} fz="sm" style={tabular}>
         <Table.Thead>
           <Table.Tr>
             {columns.map((c) => (
