@@ -1,4 +1,4 @@
-import { closePrice, dec, profitLoss, type CloseReason, type Side } from '@platform/domain';
+import { type CloseReason, type Side, closePrice, dec, profitLoss } from '@platform/domain';
 import { statementsOf } from '../../db/statements.ts';
 import type { OrderRow } from '../../engine/hooks.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -6,6 +6,8 @@ import { ordersClosed } from '../../lib/metrics.ts';
 import { emitNotification, notificationDto } from '../notifications/service.ts';
 import { CLOSE_ORDER, LOAD_ORDER, orderOfColumns, type OrderColumns } from './order-statements.ts';
 import { conversionOf, quoteOf, round, str, type Ctx } from './order-pricing.ts';
+import { closeCommission } from './commission.ts';
+import { commissionKeyOf, forgetTrader, planOfUser } from './trader.ts';
 import { tradingMemoryOf, type OpenOrderFacts } from './trading-memory.ts';
 
 const REASON_TITLES: Record<CloseReason, string> = {
@@ -28,6 +30,7 @@ export interface CloseOptions {
 
 type ClosedColumns = (OrderColumns | { [K in keyof OrderColumns]: null }) & {
   current_amount: string;
+  commission_key: string;
   wallet_balance: string;
   notice_id: number | null;
   notice_title: string;
@@ -103,6 +106,9 @@ export async function closeNow(ctx: Ctx, opts: CloseOptions, facts: OpenOrderFac
     }),
   );
   const spreadCharge = round(dec(o.spread).div(conversion));
+  const plan = await planOfUser(ctx.db, o.userId);
+  const commission = closeCommission(ctx, plan, instrument.category, o.tradeAmount, rate, conversion, currency);
+  const commissionKey = commissionKeyOf(plan, instrument.category);
   const gross = pl.plus(spreadCharge);
   const automatic = opts.reason === 'take_profit' || opts.reason === 'stop_loss' || opts.reason === 'stop_out';
   const noticeTitle = automatic || opts.reason === 'admin' ? REASON_TITLES[opts.reason] : null;
@@ -121,11 +127,17 @@ export async function closeNow(ctx: Ctx, opts: CloseOptions, facts: OpenOrderFac
     noticeTitle ? noticeText : null,
     o.tradeAmount,
     o.spread,
+    str(commission),
+    commissionKey,
   ]);
   memory.forgetOpenOrder(o.id);
   // Found open a moment ago: closed since by someone else (its owner, staff, the risk engine or another server).
   if (!row) throw new AppError('ORDER_CLOSED');
-  if (row.id === null) return null;
+  if (row.id === null) {
+    // The plan's commission changed since it was remembered: read again, then priced again.
+    if (row.commission_key !== commissionKey) forgetTrader(ctx.db, o.userId);
+    return null;
+  }
   const order = orderOfColumns(row);
   ordersClosed.inc({ reason: opts.reason });
   ctx.risk.closed(order, { id: order.balanceId, balance: row.wallet_balance });

@@ -4,12 +4,14 @@ import type { OrderRow } from '../../engine/hooks.ts';
 import { AppError } from '../../lib/errors.ts';
 import { ordersClosed } from '../../lib/metrics.ts';
 import type { InstrumentRow } from '../../market/instruments.ts';
+import { closeCommission, openCommission } from './commission.ts';
 import { orderOfColumns, type OrderColumns } from './order-statements.ts';
 import { checkLevels, conversionOf, quoteOf, round, str, type Ctx } from './order-pricing.ts';
 import { afterCut, pricePart } from './partial-close.ts';
 import type { MarketOrderInput, PendingFill, Placed } from './place-types.ts';
 import { CLOSE_PART, OPEN_ON_INSTRUMENT, type ClosePartRow } from './position-statements.ts';
 import {
+  commissionKeyOf,
   leverageFor,
   loadTrader,
   planLeverageOf,
@@ -94,6 +96,10 @@ export async function netAgainst(
     };
   }
   const rateText = rate.toFixed(instrument.digits);
+  // The closed part pays the close commission, the reversal's new position the open one (the plan's terms).
+  const commission = closeCommission(ctx, trader.plan, instrument.category, closing, rate, conversion, wallet.currency);
+  const reversalCommission = rest ? openCommission(ctx, trader, instrument, rest, rate, conversion) : null;
+  const commissionKey = commissionKeyOf(trader.plan, instrument.category);
   const rows = await statementsOf(ctx.db).rows<ClosePartRow>(CLOSE_PART, [
     o.id,
     trader.userId,
@@ -127,6 +133,9 @@ export async function netAgainst(
     opening ? str(opening.spread) : null,
     str(conversion),
     opening?.leverage ?? null,
+    str(commission),
+    reversalCommission ? str(reversalCommission) : null,
+    commissionKey,
   ]);
   const meta = rows[0];
   // The position closed or changed meanwhile: the order path reads it (or its absence) again.
@@ -185,6 +194,7 @@ async function refusal(
   const wallet = trader.wallet;
   const changed =
     meta.account_type !== 'netting' ||
+    meta.commission_key !== commissionKeyOf(trader.plan, order.category) ||
     (!fill && meta.active_balance_id !== wallet.id) ||
     (margin !== null && meta.plan_leverage !== planLeverageOf(trader.plan, order.category));
   if (changed) return { current: await loadTrader(ctx.db, trader.userId, fill?.walletId ?? null) };

@@ -7,6 +7,17 @@ import type { OrderRow } from '../../engine/hooks.ts';
  * BEGIN/COMMIT round trips are spent. The data-modifying CTEs of a statement all commit or none does.
  */
 
+/** A pricing plan's commission terms as trader rows carry them (p = the plan). */
+export const PLAN_COMMISSION_COLUMNS =
+  'p.forex_commission, p.commodity_commission, p.index_commission, p.stock_commission, p.crypto_commission, p.commission_basis, p.commission_charge';
+
+/**
+ * The commission terms of plan `p` for the category of SQL expression `category`, as one text ('' without a plan):
+ * what an order was priced with, which its statement checks still holds (commissionKeyOf in trader.ts).
+ */
+export const commissionKeySql = (category: string) =>
+  `concat_ws('|', p.commission_basis, p.commission_charge, CASE ${category} WHEN 'forex' THEN p.forex_commission WHEN 'commodity' THEN p.commodity_commission WHEN 'index' THEN p.index_commission WHEN 'stock' THEN p.stock_commission WHEN 'crypto' THEN p.crypto_commission END)`;
+
 /**
  * The caller's active wallet (or the wallet $2 of theirs), pricing-plan terms and KYC state, read without a lock
  * (PLACE_ORDER re-checks them).
@@ -16,11 +27,22 @@ export const LOAD_TRADER: Statement = {
   text: `
     SELECT b.id AS wallet_id, b.currency AS wallet_currency, b.mode AS wallet_mode,
            p.id AS plan_id, p.forex_leverage, p.commodity_leverage, p.index_leverage, p.stock_leverage, p.crypto_leverage, p.forex_stopout,
-           p.account_type,
+           p.account_type, ${PLAN_COMMISSION_COLUMNS},
            EXISTS (SELECT 1 FROM kyc_documents k WHERE k.user_id = u.id AND k.status = 'approved') AS kyc
       FROM users u
       JOIN balances b ON b.id = COALESCE($2::int, u.active_balance_id) AND b.user_id = u.id
       LEFT JOIN pricing_plans p ON p.id = u.pricing_table_id
+     WHERE u.id = $1::int`,
+};
+
+/** A user's pricing-plan terms alone (a close prices its commission with them); the wallet columns are null. */
+export const LOAD_PLAN: Statement = {
+  name: 'trading_load_plan',
+  text: `
+    SELECT NULL::int AS wallet_id, NULL AS wallet_currency, NULL AS wallet_mode,
+           p.id AS plan_id, p.forex_leverage, p.commodity_leverage, p.index_leverage, p.stock_leverage, p.crypto_leverage, p.forex_stopout,
+           p.account_type, ${PLAN_COMMISSION_COLUMNS}, false AS kyc
+      FROM users u LEFT JOIN pricing_plans p ON p.id = u.pricing_table_id
      WHERE u.id = $1::int`,
 };
 
@@ -36,6 +58,13 @@ export interface TraderRow {
   crypto_leverage: number | null;
   forex_stopout: number | null;
   account_type: string | null;
+  forex_commission: string | null;
+  commodity_commission: string | null;
+  index_commission: string | null;
+  stock_commission: string | null;
+  crypto_commission: string | null;
+  commission_basis: string | null;
+  commission_charge: string | null;
   kyc: boolean;
 }
 
@@ -56,7 +85,9 @@ const ORDER_COLUMNS =
  * the order path nets against it instead (netting.ts).
  * $1 user, $2 expected wallet, $3 margin, $4 live P/L, $5 category, $6 expected plan leverage of the category or
  * null, $7 KYC required (real wallets; demo wallets trade without it), $8.. the order's columns from instrument_id on,
- * $22 pending order or null.
+ * $22 pending order or null, $23 the commission charged at open (0 when none), $24 the plan's commission terms it was
+ * priced with (commissionKeyOf). The commission is paid from the balance with its ledger entry, and the balance
+ * and free margin must cover it beside the margin.
  */
 export const PLACE_ORDER: Statement = {
   name: 'trading_place_order',
@@ -64,7 +95,7 @@ export const PLACE_ORDER: Statement = {
     WITH trader AS (
       SELECT b.id AS wallet_id, b.currency AS wallet_currency, b.mode AS wallet_mode, b.balance AS wallet_balance, b.margin AS wallet_margin,
              p.id AS plan_id, p.forex_leverage, p.commodity_leverage, p.index_leverage, p.stock_leverage, p.crypto_leverage, p.forex_stopout,
-             p.account_type,
+             p.account_type, ${PLAN_COMMISSION_COLUMNS}, ${commissionKeySql('$5::text')} AS commission_key,
              (p.account_type = 'netting' AND EXISTS (
                SELECT 1 FROM orders x WHERE x.balance_id = b.id AND x.instrument_id = $8::int AND x.close_time IS NULL
              )) AS netting_conflict,
@@ -89,20 +120,27 @@ export const PLACE_ORDER: Statement = {
                   ELSE $15::numeric >= COALESCE(limit_price, price) END
          FOR UPDATE
     ), placed AS (
-      INSERT INTO orders (${ORDER_COLUMNS}, pending_order_id)
+      INSERT INTO orders (${ORDER_COLUMNS}, pending_order_id, commission)
       SELECT $1::int, trader.wallet_id, trader.wallet_mode, trader.wallet_currency, $8::int, $9::text, $10::text, $11::text, $5::text, $12::text, $13::numeric, $14::numeric,
-             $15::numeric, $16::numeric, $17::numeric, $18::numeric, $19::numeric, $20::numeric, $3::numeric, $21::int, $22::int
+             $15::numeric, $16::numeric, $17::numeric, $18::numeric, $19::numeric, $20::numeric, $3::numeric, $21::int, $22::int, $23::numeric
         FROM trader
        WHERE trader.wallet_id = $2::int
          AND trader.plan_leverage IS NOT DISTINCT FROM $6::int
+         AND trader.commission_key = $24::text
          AND (NOT $7::boolean OR trader.kyc OR trader.wallet_mode = 'demo')
-         AND trader.wallet_balance >= $3::numeric
-         AND trader.wallet_balance - trader.wallet_margin + $4::numeric >= $3::numeric
+         AND trader.wallet_balance >= $3::numeric + $23::numeric
+         AND trader.wallet_balance - trader.wallet_margin + $4::numeric >= $3::numeric + $23::numeric
          AND ($22::int IS NULL OR EXISTS (SELECT 1 FROM pend))
          AND trader.netting_conflict IS NOT TRUE
       RETURNING *
     ), hold AS (
-      UPDATE balances SET margin = balances.margin + placed.margin_used FROM placed WHERE balances.id = placed.balance_id
+      UPDATE balances SET margin = balances.margin + placed.margin_used, balance = balances.balance - placed.commission
+        FROM placed WHERE balances.id = placed.balance_id
+    ), charged AS (
+      INSERT INTO ledger_entries (balance_id, kind, amount, balance_after, ref_type, ref_id, note)
+      SELECT placed.balance_id, 'commission', -placed.commission, trader.wallet_balance - placed.commission, 'order', placed.id,
+             'Commission on ' || placed.instrument
+        FROM placed, trader WHERE placed.commission > 0
     ), filled AS (
       UPDATE pending_orders SET status = 'filled', order_id = placed.id, fill_price = placed.open_rate, closed_at = now(), updated_at = now(),
              reason = 'Filled at ' || placed.open_rate::text
@@ -135,7 +173,9 @@ export const LOAD_ORDER: Statement = {
  * since, nothing is written and `current_amount` says so (the order columns are null), so the caller prices it again.
  * Returns nothing when the order is no longer open.
  * $1 order, $2 owner or null, $3 actor or null, $4 gross P/L, $5 spread charge, $6 close rate, $7 net P/L,
- * $8 reason, $9 note of the P/L entry, $10 notification title or null, $11 its description, $12 amount, $13 spread.
+ * $8 reason, $9 note of the P/L entry, $10 notification title or null, $11 its description, $12 amount, $13 spread,
+ * $14 the commission charged at close (0 when none), $15 the plan's commission terms it was priced with: when they
+ * have changed, nothing is written either and `commission_key` gives the current ones.
  */
 export const CLOSE_ORDER: Statement = {
   name: 'trading_close_order',
@@ -143,14 +183,17 @@ export const CLOSE_ORDER: Statement = {
     WITH locked AS (
       SELECT o.id, o.user_id, o.balance_id, o.margin_used, o.instrument, o.trade_amount, o.spread, b.balance,
              b.balance + $4::numeric AS after_pl,
-             b.balance + $4::numeric - $5::numeric AS after_spread
+             b.balance + $4::numeric - $5::numeric AS after_spread,
+             b.balance + $4::numeric - $5::numeric - $14::numeric AS after_commission,
+             ${commissionKeySql('o.kind')} AS commission_key
         FROM balances b JOIN orders o ON o.balance_id = b.id
+        JOIN users u ON u.id = o.user_id LEFT JOIN pricing_plans p ON p.id = u.pricing_table_id
        WHERE o.id = $1::int AND ($2::int IS NULL OR o.user_id = $2::int) AND o.close_time IS NULL
          FOR UPDATE OF b, o
     ), target AS (
-      SELECT * FROM locked WHERE trade_amount = $12::numeric AND spread = $13::numeric
+      SELECT * FROM locked WHERE trade_amount = $12::numeric AND spread = $13::numeric AND commission_key = $15::text
     ), settle AS (
-      UPDATE balances SET balance = GREATEST(target.after_spread, 0), margin = balances.margin - target.margin_used
+      UPDATE balances SET balance = GREATEST(target.after_commission, 0), margin = balances.margin - target.margin_used
         FROM target WHERE balances.id = target.balance_id
     ), ledger AS (
       INSERT INTO ledger_entries (balance_id, kind, amount, balance_after, ref_type, ref_id, actor_id, note)
@@ -158,12 +201,14 @@ export const CLOSE_ORDER: Statement = {
         FROM target CROSS JOIN LATERAL (VALUES
           (1, 'trade_pl', $4::numeric, target.after_pl, $9::text),
           (2, 'spread', -$5::numeric, target.after_spread, 'Spread on ' || target.instrument),
-          (3, 'negative_balance_protection', GREATEST(-target.after_spread, 0), GREATEST(target.after_spread, 0), 'Negative balance protection')
+          (3, 'commission', -$14::numeric, target.after_commission, 'Commission on ' || target.instrument),
+          (4, 'negative_balance_protection', GREATEST(-target.after_commission, 0), GREATEST(target.after_commission, 0), 'Negative balance protection')
         ) AS e(seq, kind, amount, after, note)
        WHERE e.amount <> 0
        ORDER BY e.seq
     ), closed AS (
-      UPDATE orders SET close_rate = $6::numeric, close_time = now(), pro_loss = $7::numeric, close_reason = $8::text, closed_by = $3::int
+      UPDATE orders SET close_rate = $6::numeric, close_time = now(), pro_loss = $7::numeric, close_reason = $8::text, closed_by = $3::int,
+             commission = orders.commission + $14::numeric
         FROM target WHERE orders.id = target.id
       RETURNING orders.*
     ), notice AS (
@@ -172,7 +217,8 @@ export const CLOSE_ORDER: Statement = {
       RETURNING id AS notice_id, title AS notice_title, description AS notice_description, url AS notice_url,
                 read_at AS notice_read_at, created_at AS notice_created_at
     )
-    SELECT closed.*, GREATEST(target.after_spread, 0) AS wallet_balance, notice.*, locked.trade_amount AS current_amount
+    SELECT closed.*, GREATEST(target.after_commission, 0) AS wallet_balance, notice.*, locked.trade_amount AS current_amount,
+           locked.commission_key
       FROM locked LEFT JOIN closed ON true LEFT JOIN target ON true LEFT JOIN notice ON true`,
 };
 
@@ -210,6 +256,8 @@ export interface OrderColumns {
   trailing_step: string | null;
   partial_of: number | null;
   pending_order_id: number | null;
+  swap: string;
+  commission: string;
   created_at: Date;
 }
 
@@ -247,6 +295,8 @@ export function orderOfColumns(r: OrderColumns): OrderRow {
     trailingStep: r.trailing_step,
     partialOf: r.partial_of,
     pendingOrderId: r.pending_order_id,
+    swap: r.swap,
+    commission: r.commission,
     createdAt: r.created_at,
   };
 }

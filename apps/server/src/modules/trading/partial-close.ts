@@ -5,11 +5,12 @@ import { AppError, fieldError } from '../../lib/errors.ts';
 import { ordersClosed } from '../../lib/metrics.ts';
 import { emitNotification, notificationDto } from '../notifications/service.ts';
 import { closeNow, loadOpenOrder } from './close-order.ts';
+import { closeCommission } from './commission.ts';
 import { checkPartSize, sizeRuleOf } from './lot-rules.ts';
 import { orderOfColumns, type OrderColumns } from './order-statements.ts';
 import { conversionOf, quoteOf, round, str, type Ctx } from './order-pricing.ts';
 import { CLOSE_PART, type ClosePartRow } from './position-statements.ts';
-import { tradingSettings } from './trader.ts';
+import { commissionKeyOf, forgetTrader, planOfUser, tradingSettings } from './trader.ts';
 import { tradingMemoryOf, type OpenOrderFacts } from './trading-memory.ts';
 
 export interface PartialCloseOptions {
@@ -131,6 +132,9 @@ async function cut(
   const price = pricePart(o, part, rate, conversion);
   const rateText = rate.toFixed(digits);
   const byBroker = opts.reason === 'admin';
+  const plan = await planOfUser(ctx.db, o.userId);
+  const commission = closeCommission(ctx, plan, instrument.category, part, rate, conversion, facts.walletCurrency);
+  const commissionKey = commissionKeyOf(plan, instrument.category);
   const rows = await statementsOf(ctx.db).rows<ClosePartRow>(CLOSE_PART, [
     o.id,
     opts.ownerId ?? null,
@@ -153,6 +157,9 @@ async function cut(
       : null,
     false,
     ...Array(14).fill(null),
+    str(commission),
+    null,
+    commissionKey,
   ]);
   const memory = tradingMemoryOf(ctx.db);
   const meta = rows[0];
@@ -160,7 +167,11 @@ async function cut(
     memory.forgetOpenOrder(o.id);
     throw new AppError('ORDER_CLOSED');
   }
-  if (!meta.facts_hold || !meta.done) return null;
+  if (!meta.facts_hold || !meta.done) {
+    // The plan's commission changed since it was remembered: read again, then priced again.
+    if (meta.commission_key !== commissionKey) forgetTrader(ctx.db, o.userId);
+    return null;
+  }
   const dealRow = rows.find((r) => r.role === 'deal');
   if (!dealRow || dealRow.id === null) throw new Error('partial close: the statement returned no deal');
   const deal = orderOfColumns(dealRow as OrderColumns);

@@ -16,10 +16,12 @@ import {
   tradableInstrument,
   type Ctx,
 } from './order-pricing.ts';
+import { openCommission } from './commission.ts';
 import { netAgainst, nettedPosition } from './netting.ts';
 import type { MarketOrderInput, PendingFill, Placed } from './place-types.ts';
 import {
   accountTypeOf,
+  commissionKeyOf,
   forgetTrader,
   kycRequiredForTrade,
   leverageFor,
@@ -44,6 +46,7 @@ type PlacedColumns = TraderRow & {
   pending_open: boolean;
   oco_cancelled_id: number | null;
   netting_conflict: boolean | null;
+  commission_key: string;
 } & (OrderColumns | { [K in keyof OrderColumns]: null });
 
 /**
@@ -127,6 +130,7 @@ async function placeFor(
       amount,
     }),
   );
+  const commission = openCommission(ctx, trader, instrument, amount, rate, conversion);
   if (ctx.risk.openPositions(wallet.id) >= MAX_OPEN_POSITIONS) throw new AppError('TOO_MANY_POSITIONS');
   const livePl = round(dec(ctx.risk.unrealizedPl(wallet.id)));
   const [row] = await statementsOf(ctx.db).rows<PlacedColumns>(PLACE_ORDER, [
@@ -152,6 +156,8 @@ async function placeFor(
     str(conversion),
     leverage,
     fill?.pendingOrderId ?? null,
+    str(commission),
+    commissionKeyOf(trader.plan, instrument.category),
   ]);
   if (!row) {
     if (!fill) forgetTrader(ctx.db, trader.userId);
@@ -167,18 +173,19 @@ async function placeFor(
     if (needsKyc(kycRequired, current)) throw new AppError('KYC_REQUIRED_TRADE');
     if (
       current.wallet.id !== wallet.id ||
-      planLeverageOf(current.plan, instrument.category) !== planLeverageOf(trader.plan, instrument.category)
+      planLeverageOf(current.plan, instrument.category) !== planLeverageOf(trader.plan, instrument.category) ||
+      row.commission_key !== commissionKeyOf(trader.plan, instrument.category)
     ) {
       return { current };
     }
-    if (margin.gt(row.wallet_balance)) throw new AppError('INSUFFICIENT_BALANCE');
+    if (margin.plus(commission).gt(row.wallet_balance)) throw new AppError('INSUFFICIENT_BALANCE');
     throw new AppError('INSUFFICIENT_FREE_MARGIN');
   }
   const order = orderOfColumns(row);
   memory.rememberOpenOrder({ order, walletCurrency: wallet.currency });
   ctx.risk.opened(order, {
     id: order.balanceId,
-    balance: row.wallet_balance,
+    balance: str(dec(row.wallet_balance).minus(commission)),
     currency: wallet.currency,
     stopoutPercent: stopoutFor(current.plan),
   });

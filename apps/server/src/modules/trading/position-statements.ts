@@ -1,5 +1,5 @@
 import type { Statement } from '../../db/statements.ts';
-import type { OrderColumns } from './order-statements.ts';
+import { commissionKeySql, type OrderColumns } from './order-statements.ts';
 
 /**
  * The SQL of changing an open position in place: closing a part of it (a partial close, or a netting account's
@@ -31,7 +31,8 @@ import type { OrderColumns } from './order-statements.ts';
  * null, $20 amount opened the other way or null, $21 its margin, $22 live P/L of the wallet's other positions,
  * $23 KYC required, $24 expected plan leverage, $25 side, $26 bid, $27 ask, $28 take-profit, $29 stop-loss (of the
  * order: a pending fill's are checked, a reversal's new position takes them), $30 spread, $31 exchange rate,
- * $32 leverage.
+ * $32 leverage, $33 the commission of the closed part, $34 the commission of the reversal's opening or null, $35 the
+ * plan's commission terms both were priced with (nothing is written when they changed; `commission_key` says so).
  */
 export const CLOSE_PART: Statement = {
   name: 'trading_close_part',
@@ -47,6 +48,7 @@ export const CLOSE_PART: Statement = {
              CASE pos.kind WHEN 'forex' THEN p.forex_leverage WHEN 'commodity' THEN p.commodity_leverage
                            WHEN 'index' THEN p.index_leverage WHEN 'stock' THEN p.stock_leverage
                            WHEN 'crypto' THEN p.crypto_leverage END AS plan_leverage,
+             ${commissionKeySql('pos.kind')} AS commission_key,
              EXISTS (SELECT 1 FROM kyc_documents k WHERE k.user_id = u.id AND k.status = 'approved') AS kyc
         FROM pos JOIN users u ON u.id = pos.user_id LEFT JOIN pricing_plans p ON p.id = u.pricing_table_id
     ), pend AS (
@@ -63,9 +65,11 @@ export const CLOSE_PART: Statement = {
     ), ok AS (
       SELECT pos.*, pos.wallet_balance + $10::numeric AS after_pl,
              pos.wallet_balance + $10::numeric - $11::numeric AS after_spread,
+             pos.wallet_balance + $10::numeric - $11::numeric - $33::numeric AS after_commission,
              $4::numeric = pos.trade_amount AS whole
         FROM pos, trader
        WHERE pos.facts_hold AND $4::numeric > 0 AND $4::numeric <= pos.trade_amount
+         AND trader.commission_key = $35::text
          AND (NOT $18::boolean OR (
                trader.account_type = 'netting'
            AND ($19::int IS NOT NULL OR trader.active_balance_id = pos.balance_id)
@@ -73,21 +77,22 @@ export const CLOSE_PART: Statement = {
          AND ($19::int IS NULL OR EXISTS (SELECT 1 FROM pend))
          AND ($20::numeric IS NULL OR (
                trader.plan_leverage IS NOT DISTINCT FROM $24::int
-           AND GREATEST(pos.wallet_balance + $10::numeric - $11::numeric, 0) >= $21::numeric
-           AND GREATEST(pos.wallet_balance + $10::numeric - $11::numeric, 0) - (pos.wallet_margin - $8::numeric) + $22::numeric >= $21::numeric
+           AND GREATEST(pos.wallet_balance + $10::numeric - $11::numeric - $33::numeric, 0) >= $21::numeric + $34::numeric
+           AND GREATEST(pos.wallet_balance + $10::numeric - $11::numeric - $33::numeric, 0) - (pos.wallet_margin - $8::numeric) + $22::numeric
+               >= $21::numeric + $34::numeric
            AND NOT EXISTS (SELECT 1 FROM orders x WHERE x.balance_id = pos.balance_id AND x.instrument_id = pos.instrument_id
                               AND x.close_time IS NULL AND x.id <> pos.id)))
     ), settle AS (
-      UPDATE balances SET balance = GREATEST(ok.after_spread, 0),
+      UPDATE balances SET balance = GREATEST(ok.after_commission, 0) - COALESCE($34::numeric, 0),
              margin = balances.margin - $8::numeric + CASE WHEN $20::numeric IS NULL THEN 0 ELSE $21::numeric END
         FROM ok WHERE balances.id = ok.balance_id
     ), part AS (
       INSERT INTO orders (user_id, balance_id, balance_mode, balance_currency, instrument_id, instrument, base_symbol, quote_symbol, kind, type,
                           trade_amount, open_rate, open_bid, open_ask, take_profit, stop_loss, spread, exchange_rate, margin_used, leverage,
-                          close_rate, close_time, pro_loss, close_reason, closed_by, partial_of, created_at)
+                          close_rate, close_time, pro_loss, close_reason, closed_by, partial_of, created_at, commission)
       SELECT ok.user_id, ok.balance_id, ok.balance_mode, ok.balance_currency, ok.instrument_id, ok.instrument, ok.base_symbol, ok.quote_symbol, ok.kind, ok.type,
              $4::numeric, ok.open_rate, ok.open_bid, ok.open_ask, ok.take_profit, ok.stop_loss, $9::numeric, ok.exchange_rate, $8::numeric, ok.leverage,
-             $12::numeric, now(), $13::numeric, $14::text, $3::int, ok.id, ok.created_at
+             $12::numeric, now(), $13::numeric, $14::text, $3::int, ok.id, ok.created_at, $33::numeric
         FROM ok WHERE NOT ok.whole
       RETURNING *
     ), rest AS (
@@ -96,28 +101,35 @@ export const CLOSE_PART: Statement = {
         FROM ok WHERE orders.id = ok.id AND NOT ok.whole
       RETURNING orders.trade_amount AS rest_amount, orders.margin_used AS rest_margin, orders.spread AS rest_spread
     ), closed AS (
-      UPDATE orders SET close_rate = $12::numeric, close_time = now(), pro_loss = $13::numeric, close_reason = $14::text, closed_by = $3::int
+      UPDATE orders SET close_rate = $12::numeric, close_time = now(), pro_loss = $13::numeric, close_reason = $14::text, closed_by = $3::int,
+             commission = orders.commission + $33::numeric
         FROM ok WHERE orders.id = ok.id AND ok.whole
       RETURNING orders.*
     ), deal AS (
       SELECT * FROM part UNION ALL SELECT * FROM closed
+    ), opened AS (
+      INSERT INTO orders (user_id, balance_id, balance_mode, balance_currency, instrument_id, instrument, base_symbol, quote_symbol, kind, type,
+                          trade_amount, open_rate, open_bid, open_ask, take_profit, stop_loss, spread, exchange_rate, margin_used, leverage, pending_order_id,
+                          commission)
+      SELECT ok.user_id, ok.balance_id, ok.balance_mode, ok.balance_currency, ok.instrument_id, ok.instrument, ok.base_symbol, ok.quote_symbol, ok.kind, $25::text,
+             $20::numeric, $12::numeric, $26::numeric, $27::numeric, $28::numeric, $29::numeric, $30::numeric, $31::numeric, $21::numeric, $32::int, $19::int,
+             COALESCE($34::numeric, 0)
+        FROM ok WHERE $20::numeric IS NOT NULL
+      RETURNING *
     ), ledger AS (
+      -- The reversal's opening commission (seq 5) is booked on the position it opens, after the deal's entries.
       INSERT INTO ledger_entries (balance_id, kind, amount, balance_after, ref_type, ref_id, actor_id, note)
-      SELECT ok.balance_id, e.kind, e.amount, e.after, 'order', deal.id, $3::int, e.note
+      SELECT ok.balance_id, e.kind, e.amount, e.after, 'order', CASE WHEN e.seq = 5 THEN (SELECT id FROM opened) ELSE deal.id END,
+             $3::int, e.note
         FROM ok CROSS JOIN deal CROSS JOIN LATERAL (VALUES
           (1, 'trade_pl', $10::numeric, ok.after_pl, $15::text),
           (2, 'spread', -$11::numeric, ok.after_spread, 'Spread on ' || ok.instrument),
-          (3, 'negative_balance_protection', GREATEST(-ok.after_spread, 0), GREATEST(ok.after_spread, 0), 'Negative balance protection')
+          (3, 'commission', -$33::numeric, ok.after_commission, 'Commission on ' || ok.instrument),
+          (4, 'negative_balance_protection', GREATEST(-ok.after_commission, 0), GREATEST(ok.after_commission, 0), 'Negative balance protection'),
+          (5, 'commission', -COALESCE($34::numeric, 0), GREATEST(ok.after_commission, 0) - COALESCE($34::numeric, 0), 'Commission on ' || ok.instrument)
         ) AS e(seq, kind, amount, after, note)
        WHERE e.amount <> 0
        ORDER BY e.seq
-    ), opened AS (
-      INSERT INTO orders (user_id, balance_id, balance_mode, balance_currency, instrument_id, instrument, base_symbol, quote_symbol, kind, type,
-                          trade_amount, open_rate, open_bid, open_ask, take_profit, stop_loss, spread, exchange_rate, margin_used, leverage, pending_order_id)
-      SELECT ok.user_id, ok.balance_id, ok.balance_mode, ok.balance_currency, ok.instrument_id, ok.instrument, ok.base_symbol, ok.quote_symbol, ok.kind, $25::text,
-             $20::numeric, $12::numeric, $26::numeric, $27::numeric, $28::numeric, $29::numeric, $30::numeric, $31::numeric, $21::numeric, $32::int, $19::int
-        FROM ok WHERE $20::numeric IS NOT NULL
-      RETURNING *
     ), filled AS (
       UPDATE pending_orders SET status = 'filled', order_id = COALESCE((SELECT id FROM opened), (SELECT id FROM deal)),
              fill_price = $12::numeric, closed_at = now(), updated_at = now(), reason = 'Filled at ' || $12::numeric::text
@@ -135,7 +147,8 @@ export const CLOSE_PART: Statement = {
     ), meta AS (
       SELECT EXISTS (SELECT 1 FROM pos) AS found, COALESCE((SELECT facts_hold FROM pos), false) AS facts_hold,
              EXISTS (SELECT 1 FROM pend) AS pending_open, EXISTS (SELECT 1 FROM ok) AS done,
-             (SELECT GREATEST(after_spread, 0) FROM ok) AS wallet_balance,
+             (SELECT GREATEST(after_commission, 0) - COALESCE($34::numeric, 0) FROM ok) AS wallet_balance,
+             (SELECT commission_key FROM trader) AS commission_key,
              (SELECT trade_amount FROM pos) AS current_amount, (SELECT wallet_balance FROM pos) AS balance_before,
              (SELECT oco_cancelled_id FROM oco) AS oco_cancelled_id,
              (SELECT active_balance_id FROM trader) AS active_balance_id, (SELECT account_type FROM trader) AS account_type,
@@ -162,6 +175,7 @@ export type ClosePartRow = (OrderColumns | { [K in keyof OrderColumns]: null }) 
   account_type: string | null;
   kyc: boolean | null;
   plan_leverage: number | null;
+  commission_key: string | null;
   rest_amount: string | null;
   rest_margin: string | null;
   rest_spread: string | null;

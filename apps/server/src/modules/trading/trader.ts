@@ -1,9 +1,17 @@
-import { resolveLeverage, resolveStopout, type Category } from '@platform/domain';
+import {
+  dec,
+  resolveLeverage,
+  resolveStopout,
+  type Category,
+  type CommissionBasis,
+  type CommissionCharge,
+  type CommissionTerms,
+} from '@platform/domain';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { pricingPlans } from '../../db/schema.ts';
 import { statementsOf } from '../../db/statements.ts';
 import { AppError } from '../../lib/errors.ts';
-import { LOAD_TRADER, type TraderRow } from './order-statements.ts';
+import { LOAD_PLAN, LOAD_TRADER, type TraderRow } from './order-statements.ts';
 import { getSettingsCached, isOn, type SettingRow } from '../settings/service.ts';
 
 /**
@@ -16,8 +24,19 @@ import { getSettingsCached, isOn, type SettingRow } from '../settings/service.ts
 /** The terms of a pricing plan that trading reads: leverage per category, the stop-out level and the account type. */
 export type Plan = Pick<
   typeof pricingPlans.$inferSelect,
-  'id' | 'forexLeverage' | 'commodityLeverage' | 'indexLeverage' | 'stockLeverage' | 'cryptoLeverage' | 'forexStopout'
-> & { accountType: AccountType };
+  | 'id'
+  | 'forexLeverage'
+  | 'commodityLeverage'
+  | 'indexLeverage'
+  | 'stockLeverage'
+  | 'cryptoLeverage'
+  | 'forexStopout'
+  | 'forexCommission'
+  | 'commodityCommission'
+  | 'indexCommission'
+  | 'stockCommission'
+  | 'cryptoCommission'
+> & { accountType: AccountType; commissionBasis: CommissionBasis; commissionCharge: CommissionCharge };
 
 /** Hedging: any number of positions per instrument. Netting: at most one, which opposite orders reduce or reverse. */
 export type AccountType = 'hedging' | 'netting';
@@ -76,6 +95,14 @@ export function traderOfRow(userId: number, row: TraderRow): Trader {
           cryptoLeverage: row.crypto_leverage,
           forexStopout: row.forex_stopout,
           accountType: row.account_type === 'netting' ? 'netting' : 'hedging',
+          forexCommission: row.forex_commission ?? '0',
+          commodityCommission: row.commodity_commission ?? '0',
+          indexCommission: row.index_commission ?? '0',
+          stockCommission: row.stock_commission ?? '0',
+          cryptoCommission: row.crypto_commission ?? '0',
+          commissionBasis: row.commission_basis === 'million' ? 'million' : 'lot',
+          commissionCharge:
+            row.commission_charge === 'open' || row.commission_charge === 'close' ? row.commission_charge : 'both',
         };
   return {
     userId,
@@ -91,6 +118,25 @@ export const accountTypeOf = (trader: Trader): AccountType => trader.plan?.accou
 /** The plan's own leverage column for a category (null without a plan): what PLACE_ORDER checks is unchanged. */
 export const planLeverageOf = (plan: Plan | null, category: Category): number | null =>
   plan?.[`${category}Leverage`] ?? null;
+
+/** The plan's commission terms for a category; null charges nothing (no plan, or a rate of 0). */
+export function commissionTermsOf(plan: Plan | null, category: Category): CommissionTerms | null {
+  const rate = plan?.[`${category}Commission`];
+  if (!plan || rate === undefined || dec(rate).isZero()) return null;
+  return { rate, basis: plan.commissionBasis, charge: plan.commissionCharge };
+}
+
+/** The plan's commission terms as the order statements compare them (commissionKeySql); '' without a plan. */
+export const commissionKeyOf = (plan: Plan | null, category: Category): string =>
+  plan ? `${plan.commissionBasis}|${plan.commissionCharge}|${plan[`${category}Commission`]}` : '';
+
+/** A user's pricing plan as remembered with their trader facts, else read (a close needs its commission terms). */
+export async function planOfUser(db: Db, userId: number): Promise<Plan | null> {
+  const known = rememberedTrader(db, userId);
+  if (known) return known.plan;
+  const [row] = await statementsOf(db).rows<TraderRow>(LOAD_PLAN, [userId]);
+  return row ? traderOfRow(userId, row).plan : null;
+}
 
 export function leverageFor(plan: Plan | null, category: Category, instrumentLeverage: number): number {
   const lev = resolveLeverage(plan?.[`${category}Leverage`] ?? null, instrumentLeverage);

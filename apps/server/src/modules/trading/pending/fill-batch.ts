@@ -6,6 +6,7 @@ import type { InstrumentRow } from '../../../market/instruments.ts';
 import { notifications } from '../../../db/schema.ts';
 import { emitNotification, notificationDto } from '../../notifications/service.ts';
 import { orderOfColumns } from '../order-statements.ts';
+import { openCommission } from '../commission.ts';
 import {
   MAX_OPEN_POSITIONS,
   checkLevels,
@@ -17,6 +18,7 @@ import {
 } from '../order-pricing.ts';
 import {
   accountTypeOf,
+  commissionKeyOf,
   kycRequiredForTrade,
   leverageFor,
   planLeverageOf,
@@ -55,6 +57,7 @@ interface Priced {
   spread: string;
   conversion: string;
   leverage: number;
+  commission: string;
 }
 
 /**
@@ -93,6 +96,8 @@ export async function fillPendingBatch(
     conversion: [] as string[],
     leverage: [] as number[],
     livePl: [] as string[],
+    commission: [] as string[],
+    commissionKey: [] as string[],
   };
   const byId = new Map<number, PendingFacts>();
   const priced = new Map<string, Priced | null>();
@@ -114,10 +119,11 @@ export async function fillPendingBatch(
     }
     // Orders alike (side, amount, levels, wallet currency and leverage) price alike: a burst prices each kind once.
     const leverage = leverageFor(trader.plan, instrument.category, instrument.leverage);
-    const key = `${f.side}|${f.amount}|${f.profit}|${f.loss}|${trader.wallet.currency}|${leverage}`;
+    const commissionKey = commissionKeyOf(trader.plan, instrument.category);
+    const key = `${f.side}|${f.amount}|${f.profit}|${f.loss}|${trader.wallet.currency}|${leverage}|${commissionKey}`;
     let p = priced.get(key);
     if (p === undefined) {
-      p = priceFill(ctx, instrument, f, quote, trader.wallet.currency, leverage, spreadSetting);
+      p = priceFill(ctx, instrument, f, quote, trader, leverage, spreadSetting);
       priced.set(key, p);
     }
     if (!p) {
@@ -142,6 +148,8 @@ export async function fillPendingBatch(
     cols.conversion.push(p.conversion);
     cols.leverage.push(p.leverage);
     cols.livePl.push(pl);
+    cols.commission.push(p.commission);
+    cols.commissionKey.push(commissionKey);
   }
   if (cols.pending.length === 0) return { filled: [], rest };
 
@@ -168,10 +176,15 @@ export async function fillPendingBatch(
     quote.bid,
     quote.ask,
     kycRequired,
+    cols.commission,
+    cols.commissionKey,
   ]);
 
   const memory = tradingMemoryOf(ctx.db);
   const filled: BatchFill[] = [];
+  // The wallets' balances after the batch's commissions, which the risk engine is told.
+  const paid = new Map<number, Decimal>();
+  for (const row of rows) paid.set(row.balance_id, (paid.get(row.balance_id) ?? dec(0)).plus(row.commission));
   for (const row of rows) {
     const order = orderOfColumns(row);
     const f = byId.get(row.pending_order_id ?? -1);
@@ -181,7 +194,7 @@ export async function fillPendingBatch(
     memory.rememberOpenOrder({ order, walletCurrency: trader.wallet.currency });
     ctx.risk.opened(order, {
       id: order.balanceId,
-      balance: row.wallet_balance,
+      balance: str(dec(row.wallet_balance).minus(paid.get(row.balance_id) ?? 0)),
       currency: trader.wallet.currency,
       stopoutPercent: stopoutFor(trader.plan),
     });
@@ -224,13 +237,13 @@ function priceFill(
   instrument: InstrumentRow,
   f: PendingFacts,
   quote: { bid: string; ask: string },
-  walletCurrency: string,
+  trader: Trader,
   leverage: number,
   spreadSetting: string,
 ): Priced | null {
   try {
     checkLevels(f.side, newOrderBounds(f.side, quote), f.profit, f.loss);
-    const conversion = conversionOf(ctx, instrument.quote, walletCurrency);
+    const conversion = conversionOf(ctx, instrument.quote, trader.wallet.currency);
     const amount = dec(f.amount);
     const rate = openPrice(f.side, quote);
     const margin = round(
@@ -238,7 +251,15 @@ function priceFill(
       Decimal.ROUND_UP,
     );
     const spread = round(spreadCost({ ask: quote.ask, bid: quote.bid, spreadSetting, amount }));
-    return { margin: str(margin), rate: str(rate), spread: str(spread), conversion: str(conversion), leverage };
+    const commission = openCommission(ctx, trader, instrument, amount, rate, conversion);
+    return {
+      margin: str(margin),
+      rate: str(rate),
+      spread: str(spread),
+      conversion: str(conversion),
+      leverage,
+      commission: str(commission),
+    };
   } catch {
     return null;
   }

@@ -1,5 +1,5 @@
 import type { Statement } from '../../../db/statements.ts';
-import type { OrderColumns, TraderRow } from '../order-statements.ts';
+import { commissionKeySql, PLAN_COMMISSION_COLUMNS, type OrderColumns, type TraderRow } from '../order-statements.ts';
 
 /**
  * The SQL of filling many pending orders of one instrument reached by one tick (fill-batch.ts). One statement for
@@ -16,7 +16,7 @@ export const LOAD_WALLET_TRADERS: Statement = {
   text: `
     SELECT b.id AS wallet_id, b.user_id, b.currency AS wallet_currency, b.mode AS wallet_mode,
            p.id AS plan_id, p.forex_leverage, p.commodity_leverage, p.index_leverage, p.stock_leverage, p.crypto_leverage, p.forex_stopout,
-           p.account_type,
+           p.account_type, ${PLAN_COMMISSION_COLUMNS},
            EXISTS (SELECT 1 FROM kyc_documents k WHERE k.user_id = b.user_id AND k.status = 'approved') AS kyc
       FROM balances b
       JOIN users u ON u.id = b.user_id
@@ -30,7 +30,9 @@ export type WalletTraderRow = TraderRow & { user_id: number };
  * Fills a batch. Per order ($1..$14, arrays of one length): pending order, wallet, owner, margin, expected plan
  * leverage of the category, side, amount, open rate, TP, SL, spread charge, conversion rate, leverage, the wallet's
  * live P/L. For the whole batch: $15 instrument id, $16 its
- * name, $17 base, $18 quote, $19 category, $20 bid and $21 ask of the tick, $22 KYC required.
+ * name, $17 base, $18 quote, $19 category, $20 bid and $21 ask of the tick, $22 KYC required; and per order again
+ * $23 the commission charged at open and $24 the plan's commission terms it was priced with. `wallet_balance` is
+ * the balance before the batch's commissions.
  * An order is filled only while it still waits as it was priced (same wallet, owner, amount, side, TP and SL) and
  * the tick reaches its current price; only while its wallet still has the plan leverage it was priced with, KYC when
  * required, hedging (a netting account nets one order at a time), and the margin within the balance; and only while
@@ -43,13 +45,14 @@ export const FILL_PENDING_BATCH: Statement = {
   text: `
     WITH input AS (
       SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::numeric[], $5::int[], $6::text[], $7::numeric[], $8::numeric[],
-                           $9::numeric[], $10::numeric[], $11::numeric[], $12::numeric[], $13::int[], $14::numeric[])
+                           $9::numeric[], $10::numeric[], $11::numeric[], $12::numeric[], $13::int[], $14::numeric[], $23::numeric[], $24::text[])
         WITH ORDINALITY AS i(pending_id, wallet_id, user_id, margin, plan_leverage, side, amount, rate, tp, sl, spread,
-                             conversion, leverage, live_pl, seq)
+                             conversion, leverage, live_pl, commission, commission_key, seq)
     ), wallets AS (
       SELECT b.id AS wallet_id, b.user_id, b.mode, b.currency, b.balance, b.margin AS held, p.account_type,
              CASE $19::text WHEN 'forex' THEN p.forex_leverage WHEN 'commodity' THEN p.commodity_leverage WHEN 'index' THEN p.index_leverage
                             WHEN 'stock' THEN p.stock_leverage WHEN 'crypto' THEN p.crypto_leverage END AS plan_leverage,
+             ${commissionKeySql('$19::text')} AS commission_key,
              EXISTS (SELECT 1 FROM kyc_documents k WHERE k.user_id = b.user_id AND k.status = 'approved') AS kyc
         FROM balances b
         JOIN users u ON u.id = b.user_id
@@ -69,31 +72,43 @@ export const FILL_PENDING_BATCH: Statement = {
                   WHEN po.order_type = 'stop' THEN $20::numeric <= po.price
                   ELSE $20::numeric >= COALESCE(po.limit_price, po.price) END
          AND NOT (po.oco_id IS NOT NULL AND po.oco_id < po.id AND po.oco_id = ANY($1::int[]))
+         -- Every wallet is locked before the first order is (as every pending-order change locks them), so a fill
+         -- and a change never deadlock: counting the wallets reads them all first.
+         AND (SELECT count(*) FROM wallets) > 0
        ORDER BY po.id
          FOR UPDATE OF po
     ), eligible AS (
       SELECT pend.*, w.mode, w.currency, w.balance, w.held,
-             sum(pend.margin) OVER (PARTITION BY pend.wallet_id ORDER BY pend.seq) AS needed
+             sum(pend.margin + pend.commission) OVER (PARTITION BY pend.wallet_id ORDER BY pend.seq) AS needed,
+             w.balance - sum(pend.commission) OVER (PARTITION BY pend.wallet_id ORDER BY pend.seq) AS balance_after
         FROM pend JOIN wallets w ON w.wallet_id = pend.wallet_id
        WHERE w.user_id = pend.user_id
          AND w.plan_leverage IS NOT DISTINCT FROM pend.plan_leverage
+         AND w.commission_key = pend.commission_key
          AND (NOT $22::boolean OR w.kyc OR w.mode = 'demo')
          AND w.account_type IS DISTINCT FROM 'netting'
-         AND w.balance >= pend.margin
+         AND w.balance >= pend.margin + pend.commission
     ), accepted AS (
-      SELECT * FROM eligible WHERE balance - held + live_pl >= needed
+      -- A wallet's accepted orders are the first of its eligible ones (the margins needed only grow), so
+      -- balance_after is each one's running balance; the position ids are taken here so that nothing below has to
+      -- join the statement's own rows to one another.
+      SELECT eligible.*, nextval('orders_id_seq') AS order_id FROM eligible WHERE balance - held + live_pl >= needed
     ), placed AS (
-      INSERT INTO orders (user_id, balance_id, balance_mode, balance_currency, instrument_id, instrument, base_symbol, quote_symbol,
+      INSERT INTO orders (id, user_id, balance_id, balance_mode, balance_currency, instrument_id, instrument, base_symbol, quote_symbol,
                           kind, type, trade_amount, open_rate, open_bid, open_ask, take_profit, stop_loss, spread, exchange_rate,
-                          margin_used, leverage, pending_order_id)
-      SELECT a.user_id, a.wallet_id, a.mode, a.currency, $15::int, $16::text, $17::text, $18::text, $19::text, a.side, a.amount, a.rate,
-             $20::numeric, $21::numeric, a.tp, a.sl, a.spread, a.conversion, a.margin, a.leverage, a.pending_id
+                          margin_used, leverage, pending_order_id, commission)
+      SELECT a.order_id, a.user_id, a.wallet_id, a.mode, a.currency, $15::int, $16::text, $17::text, $18::text, $19::text, a.side, a.amount, a.rate,
+             $20::numeric, $21::numeric, a.tp, a.sl, a.spread, a.conversion, a.margin, a.leverage, a.pending_id, a.commission
         FROM accepted a ORDER BY a.seq
       RETURNING *
     ), hold AS (
-      UPDATE balances SET margin = balances.margin + s.total
-        FROM (SELECT balance_id, sum(margin_used) AS total FROM placed GROUP BY balance_id) s
+      UPDATE balances SET margin = balances.margin + s.margin, balance = balances.balance - s.commission
+        FROM (SELECT balance_id, sum(margin_used) AS margin, sum(commission) AS commission FROM placed GROUP BY balance_id) s
        WHERE balances.id = s.balance_id
+    ), charged AS (
+      INSERT INTO ledger_entries (balance_id, kind, amount, balance_after, ref_type, ref_id, note)
+      SELECT a.wallet_id, 'commission', -a.commission, a.balance_after, 'order', a.order_id, 'Commission on ' || $16::text
+        FROM accepted a WHERE a.commission > 0 ORDER BY a.seq
     ), filled AS (
       UPDATE pending_orders SET status = 'filled', order_id = placed.id, fill_price = placed.open_rate, closed_at = now(), updated_at = now(),
              reason = 'Filled at ' || placed.open_rate::text
