@@ -73,7 +73,7 @@ describe('commissions of a pricing plan', () => {
     const pos = await kit.place(a.cookie, { type: 'buy', instrument: 'EUR_USD', amount: '30000' });
     // 0.3 lot × 7 USD = 2.1 USD at open.
     expect(await amounts(pos.id)).toEqual(['-2.1']);
-    expect(dec((await kit.row(pos.id)).commission).toString()).toBe('2.1');
+    expect(dec((await kit.row(pos.id)).commission).toString()).toBe('-2.1');
     expect(dec((await kit.wallet(a.walletId)).balance).toString()).toBe('9997.9');
     await consistent(a.walletId);
 
@@ -81,7 +81,7 @@ describe('commissions of a pricing plan', () => {
     expect(closed.statusCode, closed.body).toBe(200);
     expect(await amounts(pos.id)).toEqual(['-2.1', '-2.1']);
     const row = await kit.row(pos.id);
-    expect(dec(row.commission).toString()).toBe('4.2');
+    expect(dec(row.commission).toString()).toBe('-4.2');
     // The P/L is the price's alone; the commission is beside it.
     const pl = await t.ctx.db
       .select()
@@ -104,7 +104,7 @@ describe('commissions of a pricing plan', () => {
     expect(part.statusCode, part.body).toBe(200);
     const [deal] = await t.ctx.db.select().from(orders).where(eq(orders.partialOf, c.id));
     expect(await amounts(deal.id)).toEqual(['-2']);
-    expect(dec(deal.commission).toString()).toBe('2');
+    expect(dec(deal.commission).toString()).toBe('-2');
     expect((await close(atClose.cookie, c.id)).statusCode).toBe(200);
     expect(await amounts(c.id)).toEqual(['-3']);
     await consistent(atClose.walletId);
@@ -192,7 +192,7 @@ describe('commissions of a pricing plan', () => {
     // The position closes whole (7 at close), the rest opens the other way (0.5 lot: 3.5 at open).
     expect(await amounts(pos.id)).toEqual(['-7', '-7']);
     expect(await amounts(reversal.id)).toEqual(['-3.5']);
-    expect(dec((await kit.row(reversal.id)).commission).toString()).toBe('3.5');
+    expect(dec((await kit.row(reversal.id)).commission).toString()).toBe('-3.5');
     await consistent(a.walletId);
   });
 });

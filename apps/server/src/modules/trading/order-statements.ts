@@ -122,7 +122,7 @@ export const PLACE_ORDER: Statement = {
     ), placed AS (
       INSERT INTO orders (${ORDER_COLUMNS}, pending_order_id, commission)
       SELECT $1::int, trader.wallet_id, trader.wallet_mode, trader.wallet_currency, $8::int, $9::text, $10::text, $11::text, $5::text, $12::text, $13::numeric, $14::numeric,
-             $15::numeric, $16::numeric, $17::numeric, $18::numeric, $19::numeric, $20::numeric, $3::numeric, $21::int, $22::int, $23::numeric
+             $15::numeric, $16::numeric, $17::numeric, $18::numeric, $19::numeric, $20::numeric, $3::numeric, $21::int, $22::int, -$23::numeric
         FROM trader
        WHERE trader.wallet_id = $2::int
          AND trader.plan_leverage IS NOT DISTINCT FROM $6::int
@@ -134,13 +134,13 @@ export const PLACE_ORDER: Statement = {
          AND trader.netting_conflict IS NOT TRUE
       RETURNING *
     ), hold AS (
-      UPDATE balances SET margin = balances.margin + placed.margin_used, balance = balances.balance - placed.commission
+      UPDATE balances SET margin = balances.margin + placed.margin_used, balance = balances.balance + placed.commission
         FROM placed WHERE balances.id = placed.balance_id
     ), charged AS (
       INSERT INTO ledger_entries (balance_id, kind, amount, balance_after, ref_type, ref_id, note)
-      SELECT placed.balance_id, 'commission', -placed.commission, trader.wallet_balance - placed.commission, 'order', placed.id,
+      SELECT placed.balance_id, 'commission', placed.commission, trader.wallet_balance + placed.commission, 'order', placed.id,
              'Commission on ' || placed.instrument
-        FROM placed, trader WHERE placed.commission > 0
+        FROM placed, trader WHERE placed.commission < 0
     ), filled AS (
       UPDATE pending_orders SET status = 'filled', order_id = placed.id, fill_price = placed.open_rate, closed_at = now(), updated_at = now(),
              reason = 'Filled at ' || placed.open_rate::text
@@ -208,7 +208,7 @@ export const CLOSE_ORDER: Statement = {
        ORDER BY e.seq
     ), closed AS (
       UPDATE orders SET close_rate = $6::numeric, close_time = now(), pro_loss = $7::numeric, close_reason = $8::text, closed_by = $3::int,
-             commission = orders.commission + $14::numeric
+             commission = orders.commission - $14::numeric
         FROM target WHERE orders.id = target.id
       RETURNING orders.*
     ), notice AS (

@@ -92,7 +92,7 @@ export const CLOSE_PART: Statement = {
                           close_rate, close_time, pro_loss, close_reason, closed_by, partial_of, created_at, commission)
       SELECT ok.user_id, ok.balance_id, ok.balance_mode, ok.balance_currency, ok.instrument_id, ok.instrument, ok.base_symbol, ok.quote_symbol, ok.kind, ok.type,
              $4::numeric, ok.open_rate, ok.open_bid, ok.open_ask, ok.take_profit, ok.stop_loss, $9::numeric, ok.exchange_rate, $8::numeric, ok.leverage,
-             $12::numeric, now(), $13::numeric, $14::text, $3::int, ok.id, ok.created_at, $33::numeric
+             $12::numeric, now(), $13::numeric, $14::text, $3::int, ok.id, ok.created_at, -$33::numeric
         FROM ok WHERE NOT ok.whole
       RETURNING *
     ), rest AS (
@@ -102,7 +102,7 @@ export const CLOSE_PART: Statement = {
       RETURNING orders.trade_amount AS rest_amount, orders.margin_used AS rest_margin, orders.spread AS rest_spread
     ), closed AS (
       UPDATE orders SET close_rate = $12::numeric, close_time = now(), pro_loss = $13::numeric, close_reason = $14::text, closed_by = $3::int,
-             commission = orders.commission + $33::numeric
+             commission = orders.commission - $33::numeric
         FROM ok WHERE orders.id = ok.id AND ok.whole
       RETURNING orders.*
     ), deal AS (
@@ -113,7 +113,7 @@ export const CLOSE_PART: Statement = {
                           commission)
       SELECT ok.user_id, ok.balance_id, ok.balance_mode, ok.balance_currency, ok.instrument_id, ok.instrument, ok.base_symbol, ok.quote_symbol, ok.kind, $25::text,
              $20::numeric, $12::numeric, $26::numeric, $27::numeric, $28::numeric, $29::numeric, $30::numeric, $31::numeric, $21::numeric, $32::int, $19::int,
-             COALESCE($34::numeric, 0)
+             -COALESCE($34::numeric, 0)
         FROM ok WHERE $20::numeric IS NOT NULL
       RETURNING *
     ), ledger AS (

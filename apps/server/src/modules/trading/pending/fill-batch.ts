@@ -182,9 +182,9 @@ export async function fillPendingBatch(
 
   const memory = tradingMemoryOf(ctx.db);
   const filled: BatchFill[] = [];
-  // The wallets' balances after the batch's commissions, which the risk engine is told.
-  const paid = new Map<number, Decimal>();
-  for (const row of rows) paid.set(row.balance_id, (paid.get(row.balance_id) ?? dec(0)).plus(row.commission));
+  // The wallets' balances after the batch's commissions (negative on the deals), which the risk engine is told.
+  const charged = new Map<number, Decimal>();
+  for (const row of rows) charged.set(row.balance_id, (charged.get(row.balance_id) ?? dec(0)).plus(row.commission));
   for (const row of rows) {
     const order = orderOfColumns(row);
     const f = byId.get(row.pending_order_id ?? -1);
@@ -194,7 +194,7 @@ export async function fillPendingBatch(
     memory.rememberOpenOrder({ order, walletCurrency: trader.wallet.currency });
     ctx.risk.opened(order, {
       id: order.balanceId,
-      balance: str(dec(row.wallet_balance).minus(paid.get(row.balance_id) ?? 0)),
+      balance: str(dec(row.wallet_balance).plus(charged.get(row.balance_id) ?? 0)),
       currency: trader.wallet.currency,
       stopoutPercent: stopoutFor(trader.plan),
     });

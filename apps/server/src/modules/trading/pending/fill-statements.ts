@@ -98,11 +98,11 @@ export const FILL_PENDING_BATCH: Statement = {
                           kind, type, trade_amount, open_rate, open_bid, open_ask, take_profit, stop_loss, spread, exchange_rate,
                           margin_used, leverage, pending_order_id, commission)
       SELECT a.order_id, a.user_id, a.wallet_id, a.mode, a.currency, $15::int, $16::text, $17::text, $18::text, $19::text, a.side, a.amount, a.rate,
-             $20::numeric, $21::numeric, a.tp, a.sl, a.spread, a.conversion, a.margin, a.leverage, a.pending_id, a.commission
+             $20::numeric, $21::numeric, a.tp, a.sl, a.spread, a.conversion, a.margin, a.leverage, a.pending_id, -a.commission
         FROM accepted a ORDER BY a.seq
       RETURNING *
     ), hold AS (
-      UPDATE balances SET margin = balances.margin + s.margin, balance = balances.balance - s.commission
+      UPDATE balances SET margin = balances.margin + s.margin, balance = balances.balance + s.commission
         FROM (SELECT balance_id, sum(margin_used) AS margin, sum(commission) AS commission FROM placed GROUP BY balance_id) s
        WHERE balances.id = s.balance_id
     ), charged AS (
