@@ -1,4 +1,5 @@
 import { Decimal } from './money.ts';
+import type { CommissionBasis, CommissionCharge } from './schemas/money.ts';
 import type { Category } from './trading.ts';
 
 /**
@@ -6,8 +7,6 @@ import type { Category } from './trading.ts';
  * dollars of notional, per instrument category, charged when a position opens, when it closes, or both (each time
  * the full figure for the amount dealt). The wallet pays it in its own currency at the deal's conversion rates.
  */
-export type CommissionBasis = 'lot' | 'million';
-export type CommissionCharge = 'open' | 'close' | 'both';
 
 /**
  * Units in one lot, per category, until instruments carry contract sizes of their own: 100,000 of a currency, 100 of
