@@ -1,7 +1,7 @@
 import type { Database } from '../src/db/client.ts';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
+import fs from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { balances, ledgerEntries, users } from '../src/db/schema.ts';
 import { dec } from '@platform/domain';
@@ -10,6 +10,7 @@ import { boot } from '../src/bootstrap.ts';
 import { buildApp } from '../src/app.ts';
 import type { AppContext } from '../src/context.ts';
 import { DEMO_PASSWORD } from '../src/db/seed/index.ts';
+import { adminQuery, copyPgliteTemplate, databaseUrl, postgresTemplate, seedsAsTemplate } from './template-db.ts';
 
 export { DEMO_PASSWORD };
 
@@ -21,26 +22,25 @@ export interface TestApp {
 }
 
 /**
- * A fresh app on a fresh database with the demo data: in-memory PGlite by default, or a new database on the
- * PostgreSQL server named by TEST_DATABASE_URL (the suite runs once on each in `npm test`).
+ * A fresh app on a fresh database with the demo data: PGlite by default, or a new database on the PostgreSQL server
+ * named by TEST_DATABASE_URL (the suite runs once on each in `npm test`). The database is a copy of the run's
+ * migrated and seeded template (template-db.ts) when the app seeds as it was seeded, else built from empty.
  */
 export async function createTestApp(
   env: Record<string, string> = {},
   opts: { beforeReady?: (app: FastifyInstance) => Promise<void> | void } = {},
 ): Promise<TestApp> {
   const base = process.env.TEST_DATABASE_URL;
+  const templated = seedsAsTemplate(env);
   let dbName: string | null = null;
   let url: string | undefined;
+  let dataDir: string | null = null;
   if (base) {
     dbName = `t_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    await admin.end();
-    const u = new URL(base);
-    u.pathname = `/${dbName}`;
-    url = u.toString();
-  }
+    const template = templated ? postgresTemplate() : null;
+    await adminQuery(base, `create database ${dbName}${template ? ` template ${template}` : ''}`);
+    url = databaseUrl(base, dbName);
+  } else if (templated) dataDir = copyPgliteTemplate();
   const config: Config = loadConfig({
     NODE_ENV: 'test',
     PORT: '0',
@@ -48,9 +48,10 @@ export async function createTestApp(
     LOG_LEVEL: 'silent',
     MARKET_HOURS: 'open',
     ...(url ? { DATABASE_URL: url } : {}),
+    ...(dataDir ? { DATA_DIR: dataDir } : {}),
     ...env,
   });
-  const { ctx, database, risk } = await boot(config, { memory: !url });
+  const { ctx, database, risk } = await boot(config, { memory: !url && !dataDir });
   const app = await buildApp({ ctx });
   await opts.beforeReady?.(app);
   await app.ready();
@@ -63,12 +64,8 @@ export async function createTestApp(
       await app.close();
       await ctx.jobs.idle();
       await database.close();
-      if (base && dbName) {
-        const admin = new pg.Client({ connectionString: base });
-        await admin.connect();
-        await admin.query(`drop database if exists ${dbName} with (force)`);
-        await admin.end();
-      }
+      if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+      if (base && dbName) await adminQuery(base, `drop database if exists ${dbName} with (force)`);
     },
   };
 }
