@@ -83,7 +83,7 @@ export function PriceChart({ symbol, digits, height, interval = '1d', lines = NO
     };
   }, [theme]);
 
-  useChartLines(containerRef, chartRef, seriesRef, lines, digits, onLineDrop);
+  const holding = useChartLines(containerRef, chartRef, seriesRef, lines, digits, onLineDrop);
 
   useEffect(() => {
     seriesRef.current?.applyOptions({ priceFormat: { type: 'price', precision: digits, minMove: 1 / 10 ** digits } });
@@ -123,6 +123,28 @@ export function PriceChart({ symbol, digits, height, interval = '1d', lines = NO
         <Center pos="absolute" inset={0} style={{ pointerEvents: 'none' }}>
           {candles.isError ? <Text c="dimmed">{t('The chart is unavailable right now.')}</Text> : <Loader size="sm" />}
         </Center>
+      )}
+      {holding && (
+        // How to reach a price the pointer alone skips over (a pixel of a daily chart spans many steps).
+        <Text
+          size="xs"
+          c="dimmed"
+          pos="absolute"
+          top={6}
+          left="50%"
+          px={6}
+          bg="dark.7"
+          style={{
+            pointerEvents: 'none',
+            borderRadius: 4,
+            transform: 'translateX(-50%)',
+            whiteSpace: 'nowrap',
+            zIndex: 5,
+          }}
+          data-testid="line-drag-hint"
+        >
+          {t('Shift: one step a pixel · ↑ ↓: one step · Esc: put back')}
+        </Text>
       )}
     </Box>
   );

@@ -17,15 +17,16 @@ function setup(onDrop: LineDragAdapter['onDrop'] = async () => undefined) {
     setChartInteractive: vi.fn(),
     setCursor: vi.fn(),
     onDrop: vi.fn(onDrop),
-    moved: (a, b) => Math.abs(a - b) >= 0.000005,
+    digits: () => 5,
   };
   return { controller: new LineDragController(adapter), adapter, moves };
 }
 
-const pointer = (y: number, pointerType = 'mouse', pointerId = 1): PointerLike => ({
+const pointer = (y: number, pointerType = 'mouse', pointerId = 1, fine = false): PointerLike => ({
   y,
   pointerId,
   pointerType,
+  fine,
   preventDefault: vi.fn(),
   stopPropagation: vi.fn(),
 });
@@ -83,6 +84,63 @@ describe('LineDragController', () => {
     controller.up(pointer(950), true);
     expect(adapter.onDrop).not.toHaveBeenCalled();
     expect(moves.at(-1)).toEqual(['loss-1', 1.08]);
+  });
+
+  it('moves as far as the pointer moved, so the few pixels between the press and the line stay', () => {
+    const { controller, adapter, moves } = setup();
+    controller.down(pointer(923));
+    controller.move(pointer(933));
+    controller.up(pointer(933));
+    expect(moves).toEqual([['loss-1', 1.07]]);
+    expect(adapter.onDrop).toHaveBeenCalledWith('loss-1', 1.07);
+  });
+
+  it("reaches every price at the instrument's digits, however many steps a pixel spans", async () => {
+    // A daily chart: 0.004 a pixel, so the pointer alone moves 400 steps at a time.
+    const moves: Array<[string, number]> = [];
+    const onDrop = vi.fn(async () => undefined);
+    const controller = new LineDragController({
+      lines: () => [{ id: 'loss-1', price: 1.08 }],
+      priceToY: (p) => (2 - p) * 250,
+      yToPrice: (y) => 2 - y / 250,
+      moveLine: (id, price) => moves.push([id, price]),
+      setChartInteractive: vi.fn(),
+      setCursor: vi.fn(),
+      onDrop,
+      digits: () => 5,
+    });
+    controller.down(pointer(230));
+    controller.move(pointer(231.3));
+    // Every position is on a whole step (no 1.0747999999).
+    expect(moves.at(-1)).toEqual(['loss-1', 1.0748]);
+    // Shift: a step a pixel from where the line is.
+    controller.move(pointer(234, 'mouse', 1, true));
+    controller.move(pointer(237, 'mouse', 1, true));
+    expect(moves.at(-1)).toEqual(['loss-1', 1.07477]);
+    // An arrow key: one step more (ten with Shift).
+    expect(controller.nudge(1)).toBe(true);
+    expect(moves.at(-1)).toEqual(['loss-1', 1.07478]);
+    controller.nudge(-10);
+    expect(moves.at(-1)).toEqual(['loss-1', 1.07468]);
+    // Shift let go: the pointer moves it at the chart's pace again, from where it is.
+    controller.move(pointer(237));
+    controller.move(pointer(238));
+    expect(moves.at(-1)).toEqual(['loss-1', 1.07068]);
+    controller.up(pointer(238));
+    expect(onDrop).toHaveBeenCalledWith('loss-1', 1.07068);
+  });
+
+  it('puts the line back on Escape, asking nothing', () => {
+    const { controller, adapter, moves } = setup();
+    expect(controller.nudge(1)).toBe(false);
+    controller.down(pointer(920));
+    controller.move(pointer(930));
+    controller.cancel();
+    expect(controller.dragging).toBeNull();
+    expect(moves.at(-1)).toEqual(['loss-1', 1.08]);
+    controller.up(pointer(930));
+    expect(adapter.onDrop).not.toHaveBeenCalled();
+    expect(adapter.setChartInteractive).toHaveBeenLastCalledWith(true);
   });
 
   it('shows a resize cursor over a draggable line', () => {

@@ -1,8 +1,12 @@
 /**
  * Dragging horizontal price lines with the pointer. lightweight-charts (5.x) draws price lines but cannot drag them,
  * so the chart's container listens to pointer events itself: a press within a few pixels of a draggable line takes
- * the pointer (the chart neither scrolls nor scales meanwhile), moves the line with it (coordinateToPrice), and on
- * release hands the new price to `onDrop`. A refused drop puts the line back where it was.
+ * the pointer (the chart neither scrolls nor scales meanwhile), moves the line as far as the pointer moves
+ * (coordinateToPrice), and on release hands the new price to `onDrop`. A refused drop puts the line back where it was.
+ *
+ * A pixel of a daily chart spans many price steps, so the pointer alone cannot reach every price: the line always
+ * stands on a whole step of the instrument (its digits), with Shift held each pixel moves it one step, and the arrow
+ * keys move it one step (ten with Shift) while it is held. Escape puts it back.
  */
 
 export interface DraggableLine {
@@ -24,8 +28,8 @@ export interface LineDragAdapter {
   setCursor: (cursor: string, lineId?: string) => void;
   /** The new price of a dropped line; a rejection snaps it back. */
   onDrop: (id: string, price: number) => Promise<unknown>;
-  /** Whether a drop changes anything (e.g. at least one price step away). */
-  moved: (from: number, to: number) => boolean;
+  /** The instrument's price digits: a line moves in steps of 10^-digits (at most 8 digits). */
+  digits: () => number;
 }
 
 /** How close (in pixels) a press must be to grab a line: more for a finger. */
@@ -36,6 +40,12 @@ interface Drag {
   from: number;
   to: number;
   pointerId: number;
+  /** The row and price the pointer's movement counts from (set again when the pace changes or a key moves it). */
+  anchorY: number;
+  anchorPrice: number;
+  /** One step a pixel (Shift held). */
+  fine: boolean;
+  lastY: number;
 }
 
 export interface PointerLike {
@@ -43,9 +53,16 @@ export interface PointerLike {
   y: number;
   pointerId: number;
   pointerType: string;
+  /** Shift held: the line moves one price step a pixel. */
+  fine?: boolean;
   preventDefault: () => void;
   stopPropagation: () => void;
 }
+
+const stepOf = (digits: number) => 10 ** -Math.min(Math.max(digits, 0), 8);
+/** A price on a whole step of the instrument. */
+export const snapPrice = (price: number, digits: number): number =>
+  Number(price.toFixed(Math.min(Math.max(digits, 0), 8)));
 
 export class LineDragController {
   private drag: Drag | null = null;
@@ -76,7 +93,16 @@ export class LineDragController {
     if (!line) return false;
     e.preventDefault();
     e.stopPropagation();
-    this.drag = { id: line.id, from: line.price, to: line.price, pointerId: e.pointerId };
+    this.drag = {
+      id: line.id,
+      from: line.price,
+      to: line.price,
+      pointerId: e.pointerId,
+      anchorY: e.y,
+      anchorPrice: line.price,
+      fine: e.fine === true,
+      lastY: e.y,
+    };
     this.a.setChartInteractive(false);
     this.a.setCursor('ns-resize', line.id);
     return true;
@@ -92,10 +118,49 @@ export class LineDragController {
     if (e.pointerId !== drag.pointerId) return;
     e.preventDefault();
     e.stopPropagation();
-    const price = this.a.yToPrice(e.y);
-    if (price === null || !(price > 0)) return;
-    drag.to = price;
-    this.a.moveLine(drag.id, price);
+    drag.lastY = e.y;
+    const fine = e.fine === true;
+    // A change of pace starts counting afresh from where the line is, so the line never jumps.
+    if (fine !== drag.fine) this.anchor(drag, fine);
+    let price: number | null;
+    if (fine) price = drag.anchorPrice + (drag.anchorY - e.y) * stepOf(this.a.digits());
+    else {
+      // As far as the pointer moved, not to the pointer: the few pixels between the press and the line stay.
+      const now = this.a.yToPrice(e.y);
+      const then = this.a.yToPrice(drag.anchorY);
+      price = now === null || then === null ? null : drag.anchorPrice + (now - then);
+    }
+    if (price !== null) this.place(drag, price);
+  }
+
+  /** Moves a held line by whole steps (an arrow key); false when no line is held. */
+  nudge(steps: number): boolean {
+    const drag = this.drag;
+    if (!drag) return false;
+    this.place(drag, drag.to + steps * stepOf(this.a.digits()));
+    this.anchor(drag, drag.fine);
+    return true;
+  }
+
+  /** Puts a held line back where it was, asking nothing (Escape). */
+  cancel(): void {
+    const drag = this.drag;
+    if (!drag) return;
+    this.drag = null;
+    this.end(drag, true);
+  }
+
+  private anchor(drag: Drag, fine: boolean): void {
+    drag.fine = fine;
+    drag.anchorY = drag.lastY;
+    drag.anchorPrice = drag.to;
+  }
+
+  private place(drag: Drag, price: number): void {
+    const snapped = snapPrice(price, this.a.digits());
+    if (!(snapped > 0) || snapped === drag.to) return;
+    drag.to = snapped;
+    this.a.moveLine(drag.id, snapped);
   }
 
   /** Ends the drag; a cancelled pointer (or no real move) puts the line back without asking the server. */
@@ -105,9 +170,14 @@ export class LineDragController {
     e.preventDefault();
     e.stopPropagation();
     this.drag = null;
+    this.end(drag, cancelled);
+  }
+
+  private end(drag: Drag, cancelled: boolean): void {
     this.a.setChartInteractive(true);
     this.a.setCursor('');
-    if (cancelled || !this.a.moved(drag.from, drag.to)) {
+    const moved = Math.abs(drag.from - drag.to) >= stepOf(this.a.digits()) / 2;
+    if (cancelled || !moved) {
       this.a.moveLine(drag.id, drag.from);
       return;
     }

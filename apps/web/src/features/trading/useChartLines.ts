@@ -1,4 +1,4 @@
-import { useEffect, useRef, type RefObject } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useMantineTheme } from '@mantine/core';
 import { LineStyle, type IChartApi, type IPriceLine, type ISeriesApi } from 'lightweight-charts';
 import type { ChartLine, LineRole } from './chartLines.ts';
@@ -13,7 +13,8 @@ interface Drawn {
 
 /**
  * Draws the lines on the series (created, moved and removed as they change) and lets the pointer drag the draggable
- * ones. A line being dragged is left alone by updates until it is dropped.
+ * ones, to the instrument's digits (Shift: a step a pixel; arrow keys: a step, ten with Shift; Escape puts it back).
+ * A line being dragged is left alone by updates until it is dropped. Returns whether a line is held.
  */
 export function useChartLines(
   container: RefObject<HTMLDivElement | null>,
@@ -22,8 +23,9 @@ export function useChartLines(
   lines: readonly ChartLine[],
   digits: number,
   onDrop: LineDropHandler | undefined,
-): void {
+): boolean {
   const theme = useMantineTheme();
+  const [holding, setHolding] = useState(false);
   const drawn = useRef(new Map<string, Drawn>());
   // The series the drawn lines belong to: a chart created afresh has none of them.
   const drawnOn = useRef<ISeriesApi<'Candlestick'> | null>(null);
@@ -82,18 +84,20 @@ export function useChartLines(
   useEffect(() => {
     const el = container.current;
     if (!el) return;
-    const step = () => 10 ** -Math.min(latest.current.digits, 8);
     const c = new LineDragController({
       lines: () => (latest.current.onDrop ? latest.current.lines.filter((l) => l.target) : []),
       priceToY: (price) => series.current?.priceToCoordinate(price) ?? null,
       yToPrice: (y) => series.current?.coordinateToPrice(y) ?? null,
       moveLine: (id, price) => drawn.current.get(id)?.line.applyOptions({ price }),
-      setChartInteractive: (on) => chart.current?.applyOptions({ handleScroll: on, handleScale: on }),
+      setChartInteractive: (on) => {
+        chart.current?.applyOptions({ handleScroll: on, handleScale: on });
+        setHolding(!on);
+      },
       setCursor: (cursor, lineId) => {
         el.style.cursor = cursor;
         el.dataset.hoverLine = lineId ?? '';
       },
-      moved: (from, to) => Math.abs(from - to) >= step() / 2,
+      digits: () => latest.current.digits,
       onDrop: (id, price) => {
         const spec = latest.current.lines.find((l) => l.id === id);
         const drop = latest.current.onDrop;
@@ -105,6 +109,7 @@ export function useChartLines(
       y: e.clientY - el.getBoundingClientRect().top,
       pointerId: e.pointerId,
       pointerType: e.pointerType,
+      fine: e.shiftKey,
       preventDefault: () => e.preventDefault(),
       stopPropagation: () => e.stopPropagation(),
     });
@@ -118,7 +123,16 @@ export function useChartLines(
     const shield = (e: Event) => {
       if (c.dragging) e.stopPropagation();
     };
+    const key = (e: KeyboardEvent) => {
+      if (!c.dragging) return;
+      const steps = e.key === 'ArrowUp' ? 1 : e.key === 'ArrowDown' ? -1 : 0;
+      if (steps !== 0) c.nudge(e.shiftKey ? steps * 10 : steps);
+      else if (e.key === 'Escape') c.cancel();
+      else return;
+      e.preventDefault();
+    };
     const opts = { capture: true } as const;
+    window.addEventListener('keydown', key);
     el.addEventListener('pointerdown', down, opts);
     el.addEventListener('pointermove', move, opts);
     el.addEventListener('pointerup', up, opts);
@@ -130,9 +144,12 @@ export function useChartLines(
       el.removeEventListener('pointermove', move, opts);
       el.removeEventListener('pointerup', up, opts);
       el.removeEventListener('pointercancel', cancel, opts);
+      window.removeEventListener('keydown', key);
       for (const type of ['mousedown', 'mousemove', 'touchstart', 'touchmove'] as const)
         el.removeEventListener(type, shield, opts);
       controller.current = null;
     };
   }, []);
+
+  return holding;
 }
