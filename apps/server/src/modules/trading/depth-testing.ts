@@ -1,11 +1,16 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { dec } from '@platform/domain';
-import type { TestApp } from '../../../test/helpers.ts';
-import { balances, ledgerEntries, orders } from '../../db/schema.ts';
+import { DEMO, resetWalletTo, signIn, type TestApp } from '../../../test/helpers.ts';
+import { balances, ledgerEntries, orders, users } from '../../db/schema.ts';
 import type { RiskService } from '../../engine/risk-service.ts';
+import { closeOrder } from './close-order.ts';
 
-/** Calls and checks the partial close, trailing stop and netting tests share. */
+/**
+ * The set-up, calls and checks the trading tests share (orders, partial close, trailing stops, netting). A test file
+ * keeps its own app (`createTestApp` in its beforeAll, as files run in parallel workers, each on its own database),
+ * takes the demo client from `demoClient` and starts each test with `flat`.
+ */
 export function depthKit(app: () => TestApp) {
   const t = () => app();
   const inject = (method: 'GET' | 'POST' | 'PUT', url: string, cookie: string, payload?: unknown) =>
@@ -17,12 +22,32 @@ export function depthKit(app: () => TestApp) {
     });
   const risk = () => t().ctx.risk as RiskService;
 
+  /** A quote straight into the price book, as a feed tick. */
+  const price = (name: string, bid: number, ask: number) =>
+    t().ctx.market.book.apply([{ name, bid, ask, closeoutBid: bid, closeoutAsk: ask, time: Date.now() }]);
+
   return {
     inject,
     risk,
-    /** A quote straight into the price book, as a feed tick. */
-    price(name: string, bid: number, ask: number) {
-      t().ctx.market.book.apply([{ name, bid, ask, closeoutBid: bid, closeoutAsk: ask, time: Date.now() }]);
+    price,
+    /** The demo client, signed in: its cookie, user id and active wallet. */
+    async demoClient() {
+      const client = await signIn(t().app, DEMO.client);
+      const [u] = await t().ctx.db.select().from(users).where(eq(users.email, DEMO.client));
+      return { client, clientId: u.id, walletId: u.activeBalanceId! };
+    },
+    /**
+     * A test's start: no open position (each closed by the broker), the wallet at 10,000 with the risk engine told,
+     * and EUR/USD at 1.1 / 1.1002 and USD/JPY at 150 / 150.02 in the book.
+     */
+    async flat(walletId: number) {
+      const open = await t().ctx.db.select({ id: orders.id }).from(orders).where(sql`${orders.closeTime} is null`);
+      for (const o of open) await closeOrder(t().ctx, { orderId: o.id, reason: 'admin' });
+      await risk().idle();
+      await resetWalletTo(t(), walletId, '10000');
+      risk().engine.setWalletBalance(walletId, 10000);
+      price('EUR_USD', 1.1, 1.1002);
+      price('USD_JPY', 150, 150.02);
     },
     async place(cookie: string, payload: Record<string, unknown>) {
       const res = await inject('POST', '/dashboard/orders', cookie, payload);

@@ -1,17 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { dec } from '@platform/domain';
-import {
-  createTestApp,
-  DEMO,
-  newVerifiedCustomer,
-  resetWalletTo,
-  signIn,
-  type TestApp,
-} from '../../../test/helpers.ts';
-import { auditLogs, notifications, orders, users } from '../../db/schema.ts';
+import { createTestApp, DEMO, newVerifiedCustomer, signIn, type TestApp } from '../../../test/helpers.ts';
+import { auditLogs, notifications, orders } from '../../db/schema.ts';
 import { putSetting } from '../settings/service.ts';
-import { closeOrder } from './close-order.ts';
 import { depthKit } from './depth-testing.ts';
 
 let t: TestApp;
@@ -23,22 +15,14 @@ const { price, place, close, modify, row, ledgerOf, consistent, risk } = kit;
 
 beforeAll(async () => {
   t = await createTestApp();
-  client = await signIn(t.app, DEMO.client);
-  const [u] = await t.ctx.db.select().from(users).where(eq(users.email, DEMO.client));
-  clientId = u.id;
-  walletId = u.activeBalanceId!;
+  ({ client, clientId, walletId } = await kit.demoClient());
 });
 afterAll(() => t.close());
 
 beforeEach(async () => {
-  const open = await t.ctx.db.select({ id: orders.id }).from(orders).where(sql`${orders.closeTime} is null`);
-  for (const o of open) await closeOrder(t.ctx, { orderId: o.id, reason: 'admin' });
-  await risk().idle();
-  await resetWalletTo(t, walletId, '10000');
-  risk().engine.setWalletBalance(walletId, 10000);
+  await kit.flat(walletId);
+  // Lot sizes in units, so the parts are plain amounts.
   await putSetting(t.ctx.db, 'lot_forex', { value1: 'amount' });
-  price('EUR_USD', 1.1, 1.1002);
-  price('USD_JPY', 150, 150.02);
 });
 
 describe('partial close', () => {

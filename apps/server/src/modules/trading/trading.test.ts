@@ -1,26 +1,18 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { dec } from '@platform/domain';
-import {
-  createTestApp,
-  DEMO,
-  newVerifiedCustomer,
-  resetWalletTo,
-  signIn,
-  type TestApp,
-} from '../../../test/helpers.ts';
+import { createTestApp, DEMO, newVerifiedCustomer, signIn, type TestApp } from '../../../test/helpers.ts';
 import { balances, instruments, kycDocuments, ledgerEntries, orders, pricingPlans, users } from '../../db/schema.ts';
 import { putSetting } from '../settings/service.ts';
-import { closeOrder } from './close-order.ts';
-import type { RiskService } from '../../engine/risk-service.ts';
+import { depthKit } from './depth-testing.ts';
 
 let t: TestApp;
 let client: string;
 let walletId: number;
 let clientId: number;
-
-const price = (name: string, bid: number, ask: number) =>
-  t.ctx.market.book.apply([{ name, bid, ask, closeoutBid: bid, closeoutAsk: ask, time: Date.now() }]);
+const kit = depthKit(() => t);
+const { price } = kit;
+const wallet = () => kit.wallet(walletId);
 
 const place = (payload: Record<string, unknown>, cookie = client) =>
   t.app.inject({ method: 'POST', url: '/api/dashboard/orders', headers: { cookie }, payload });
@@ -32,10 +24,6 @@ const close = (orderId: number, cookie = client) =>
     payload: { orderId, instrument: 'x' },
   });
 
-async function wallet() {
-  const [w] = await t.ctx.db.select().from(balances).where(eq(balances.id, walletId));
-  return w;
-}
 async function ledgerSum(id = walletId) {
   const [r] = await t.ctx.db
     .select({ s: sql<string>`coalesce(sum(${ledgerEntries.amount}), 0)` })
@@ -53,22 +41,13 @@ async function openMarginSum(id = walletId) {
 
 beforeAll(async () => {
   t = await createTestApp();
-  client = await signIn(t.app, DEMO.client);
-  const [u] = await t.ctx.db.select().from(users).where(eq(users.email, DEMO.client));
-  clientId = u.id;
-  walletId = u.activeBalanceId!;
+  ({ client, clientId, walletId } = await kit.demoClient());
 });
 afterAll(() => t.close());
 
 beforeEach(async () => {
-  // Each test starts flat: no open positions, 10,000 USD, fresh prices.
-  const open = await t.ctx.db.select({ id: orders.id }).from(orders).where(sql`${orders.closeTime} is null`);
-  for (const o of open) await closeOrder(t.ctx, { orderId: o.id, reason: 'admin' });
-  await (t.ctx.risk as RiskService).idle();
-  await resetWalletTo(t, walletId, '10000');
-  (t.ctx.risk as RiskService).engine.setWalletBalance(walletId, 10000);
-  price('EUR_USD', 1.1, 1.1002);
-  price('USD_JPY', 150, 150.02);
+  // Each test starts flat: no open positions, 10,000 USD, fresh prices (gold too).
+  await kit.flat(walletId);
   price('XAU_USD', 2650, 2650.3);
 });
 
