@@ -3,11 +3,10 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { dec } from '@platform/domain';
 import { createTestApp, DEMO, newVerifiedCustomer, signIn, type TestApp } from '../../../test/helpers.ts';
 import { balances, ledgerEntries, orders, rolloverRuns, swapCharges } from '../../db/schema.ts';
-import { statementsOf } from '../../db/statements.ts';
 import { putSetting, invalidateSettingsCache } from '../settings/service.ts';
 import { cutoffOf } from './clock.ts';
 import { rolloverKit } from './rollover-testing.ts';
-import { runDueRollovers } from './service.ts';
+import { rowsOf, runDueRollovers } from './service.ts';
 import { ROLLOVER_OPEN_BATCH, type BatchRow } from './statements.ts';
 
 /**
@@ -103,15 +102,18 @@ describe('scheduled rollover', () => {
       .insert(rolloverRuns)
       .values({ tradingDate: date, cutoff: cutoffOf(date, '17:00', 'America/New_York') });
     // One batch, then the instance dies.
-    const [first] = await statementsOf(t.ctx.db).rows<BatchRow>(ROLLOVER_OPEN_BATCH, [
+    const [first] = await rowsOf<BatchRow>(t.ctx, ROLLOVER_OPEN_BATCH, [
       date,
       200,
       [1, 1, 1, 1, 1],
       'America/New_York',
       '17:00',
       null,
+      0,
+      walletIds[3],
+      cutoffOf(date, '17:00', 'America/New_York'),
     ]);
-    expect(first).toMatchObject({ running: 1, charged: 200, last: false });
+    expect(first).toMatchObject({ running: 1, charged: 200 });
     const [cut] = await t.ctx.db.select().from(rolloverRuns).where(eq(rolloverRuns.tradingDate, date));
     expect(cut).toMatchObject({ charged: 200, finishedAt: null });
     // The engine was not told of that batch: a restart reloads it from the database.

@@ -15,7 +15,7 @@ const RUN_WINDOW_DAYS = 366;
  * rollover and a date the schedule missed. Positions it charged already are never charged again.
  */
 export async function adminRunRollover(
-  ctx: Pick<AppContext, 'db' | 'risk'>,
+  ctx: Pick<AppContext, 'db' | 'risk' | 'dbKind'>,
   actor: StaffActor,
   tradingDate: string,
   now = new Date(),

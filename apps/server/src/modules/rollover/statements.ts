@@ -1,5 +1,3 @@
-import type { Statement } from '../../db/statements.ts';
-
 /**
  * The rollover's batch: one statement (one transaction) charges or credits a batch of positions of one trading date.
  * It takes its run's row first (two instances running the same date take turns, each batch going on from where the
@@ -17,42 +15,39 @@ import type { Statement } from '../../db/statements.ts';
  * has been held more than the plan's free days, minus the plan's daily fee × days. A debit the wallet cannot cover is
  * cut to what its balance holds (the balance never goes below zero; debits shrink in proportion, rounded towards 0).
  *
+ * The batch's bounds come as values read just before (the run's progress, the last wallet of the batch, the cutoff),
+ * so the planner sees how few rows they hold and walks the indexes; the statement writes nothing when the run has
+ * moved on meanwhile (another instance took the batch), and the caller reads the progress again. It is sent unnamed,
+ * planned for its own values each time.
+ *
  * $1 trading date, $2 batch size (positions), $3 days per category (forex, commodity, index, stock, crypto),
- * $4 the rollover's time zone, $5 its time (HH:MM), $6 the acting admin or null.
+ * $4 the rollover's time zone, $5 its time (HH:MM), $6 the acting admin or null, $7 the run's progress (last wallet
+ * id, or last order id in phase 'closed'), $8 the batch's last wallet id (phase 'open'), $9 the cutoff.
  */
 const batchText = (phase: 'open' | 'closed') => `
   WITH run AS (
-    SELECT trading_date, cutoff, last_balance_id, last_order_id FROM rollover_runs
-     WHERE trading_date = $1::date AND finished_at IS NULL
-       AND ${phase === 'open' ? 'last_balance_id < 2147483647' : 'last_balance_id = 2147483647'}
+    SELECT trading_date FROM rollover_runs
+     WHERE trading_date = $1::date AND finished_at IS NULL AND date_trunc('milliseconds', cutoff) = $9::timestamptz
+       AND ${phase === 'open' ? 'last_balance_id = $7::int' : `last_balance_id = ${DONE} AND last_order_id = $7::int`}
        FOR UPDATE
-  ), bound AS (
-    SELECT run.*, ${
-      phase === 'open'
-        ? `(SELECT o.balance_id FROM orders o WHERE o.close_time IS NULL AND o.balance_id > run.last_balance_id
-            ORDER BY o.balance_id OFFSET $2::int - 1 LIMIT 1)`
-        : 'NULL::int'
-    } AS upto
-      FROM run
   ), cand AS (
     SELECT o.id, o.balance_id, o.balance_currency, o.instrument, o.type, o.trade_amount, o.open_rate, o.exchange_rate,
-           o.created_at, i.category, i.swap_long, i.swap_short,
-           COALESCE(p.swap_free, false) AS swap_free, COALESCE(p.swap_free_fee, 0) AS swap_free_fee,
-           COALESCE(p.swap_free_days, 0) AS swap_free_days
-      FROM bound
-      JOIN orders o ON ${
-        phase === 'open'
-          ? `o.close_time IS NULL AND o.balance_id > bound.last_balance_id
-             AND (bound.upto IS NULL OR o.balance_id <= bound.upto)`
-          : `o.close_time > bound.cutoff AND o.id > bound.last_order_id
-             -- A part cut off a position after that position was charged: the position's charge covered it.
-             AND NOT EXISTS (SELECT 1 FROM swap_charges s WHERE s.order_id = o.partial_of AND s.trading_date = $1::date
-                                AND s.created_at < o.close_time)`
-      }
-       AND o.created_at <= bound.cutoff AND o.voided_at IS NULL
+           o.created_at, i.category, i.swap_long, i.swap_short, COALESCE(p.swap_free, false) AS swap_free,
+           COALESCE(p.swap_free_fee, 0) AS swap_free_fee, COALESCE(p.swap_free_days, 0) AS swap_free_days
+      FROM orders o
       JOIN instruments i ON i.id = o.instrument_id
-      JOIN users u ON u.id = o.user_id
-      LEFT JOIN pricing_plans p ON p.id = u.pricing_table_id
+      -- The owner's plan, one key lookup per position (the batch is a sliver of the users).
+      LEFT JOIN pricing_plans p ON p.id = (SELECT u.pricing_table_id FROM users u WHERE u.id = o.user_id)
+     WHERE EXISTS (SELECT 1 FROM run)
+       AND ${
+         phase === 'open'
+           ? `o.close_time IS NULL AND o.balance_id > $7::int AND o.balance_id <= $8::int`
+           : `o.close_time > $9::timestamptz AND o.id > $7::int
+              -- A part cut off a position after that position was charged: the position's charge covered it.
+              AND NOT EXISTS (SELECT 1 FROM swap_charges s WHERE s.order_id = o.partial_of AND s.trading_date = $1::date
+                                 AND s.created_at < o.close_time)`
+       }
+       AND o.created_at <= $9::timestamptz AND o.voided_at IS NULL
      ${phase === 'closed' ? 'ORDER BY o.id LIMIT $2::int' : ''}
   ), priced AS (
     SELECT c.id, c.balance_id, c.balance_currency, c.instrument, d.days,
@@ -99,9 +94,10 @@ const batchText = (phase: 'open' | 'closed') => `
            sum(c.amount) OVER (PARTITION BY a.balance_id) AS total
       FROM charged c JOIN applied a ON a.id = c.order_id
   ), moved AS (
+    -- "= ANY(the ids)" as well as the join: the planner then looks the few rows up instead of scanning the table.
     UPDATE balances b SET balance = b.balance + t.total
       FROM (SELECT DISTINCT balance_id, total FROM booked) t
-     WHERE b.id = t.balance_id
+     WHERE b.id = t.balance_id AND b.id = ANY((SELECT array_agg(DISTINCT balance_id) FROM booked)::int[])
     RETURNING b.id, b.balance
   ), ledger AS (
     INSERT INTO ledger_entries (balance_id, kind, amount, balance_after, ref_type, ref_id, actor_id, note)
@@ -111,34 +107,40 @@ const batchText = (phase: 'open' | 'closed') => `
       FROM booked k JOIN moved m ON m.id = k.balance_id
      ORDER BY k.balance_id, k.order_id
   ), positions AS (
-    UPDATE orders o SET swap = o.swap + c.amount FROM charged c WHERE o.id = c.order_id
+    UPDATE orders o SET swap = o.swap + c.amount FROM charged c
+     WHERE o.id = c.order_id AND o.id = ANY((SELECT array_agg(order_id) FROM charged)::int[])
   ), progress AS (
     UPDATE rollover_runs r
        SET ${
          phase === 'open'
-           ? 'last_balance_id = COALESCE(bound.upto, 2147483647)'
-           : `last_order_id = COALESCE((SELECT max(id) FROM cand), bound.last_order_id),
+           ? `last_balance_id = $8::int`
+           : `last_order_id = COALESCE((SELECT max(id) FROM cand), $7::int),
               finished_at = CASE WHEN (SELECT count(*) FROM cand) < $2::int THEN now() END`
        },
            charged = r.charged + (SELECT count(*) FROM charged)::int
-      FROM bound WHERE r.trading_date = bound.trading_date
+      FROM run WHERE r.trading_date = run.trading_date
   )
   SELECT (SELECT count(*) FROM run)::int AS running,
          (SELECT count(*) FROM cand)::int AS positions,
          (SELECT count(*) FROM charged)::int AS charged,
-         ${phase === 'open' ? '(SELECT upto FROM bound) IS NULL' : '(SELECT count(*) FROM cand) < $2::int'} AS last,
          COALESCE((SELECT array_agg(id) FROM moved), '{}') AS wallets`;
 
-export const ROLLOVER_OPEN_BATCH: Statement = { name: 'rollover_open_batch', text: batchText('open') };
-export const ROLLOVER_CLOSED_BATCH: Statement = { name: 'rollover_closed_batch', text: batchText('closed') };
+/** last_balance_id once every wallet's open positions were taken. */
+export const DONE = 2147483647;
+
+export const ROLLOVER_OPEN_BATCH = batchText('open');
+export const ROLLOVER_CLOSED_BATCH = batchText('closed');
+
+/** The last wallet id of the next batch of open positions (null: the rest fit in one). $1 progress, $2 batch size. */
+export const NEXT_WALLET_BOUND = `
+  SELECT balance_id FROM orders WHERE close_time IS NULL AND balance_id > $1::int
+   ORDER BY balance_id OFFSET $2::int - 1 LIMIT 1`;
 
 export interface BatchRow {
-  /** 0 when the run is finished or in the other phase (nothing was done). */
+  /** 0 when the run had moved on (finished, or another instance took the batch): nothing was done. */
   running: number;
   positions: number;
   charged: number;
-  /** The phase has no more positions after this batch. */
-  last: boolean;
   /** Wallets whose balance moved. */
   wallets: number[];
 }
