@@ -61,6 +61,9 @@ const EXPECTED: Record<string, RouteAccess> = {
   'GET /api/dashboard/lot-state/:category': 'user',
   'GET /api/statements/history': 'user',
   'GET /api/statements/export': 'user',
+  'GET /api/statements/stopouts': 'user',
+  'GET /api/admin/customers/:id/statement': [1, 2],
+  'GET /api/admin/customers/:id/stopouts': [1, 2],
   // admin & staffs
   'GET /api/admin/users/api': [1],
   'GET /api/admin/users/:id': [1],

@@ -30,4 +30,5 @@ export * from './schemas/simulator.ts';
 export * from './schemas/pending-orders.ts';
 export * from './schemas/alerts.ts';
 export * from './schemas/rollover.ts';
+export * from './schemas/statements.ts';
 export * from './pending.ts';

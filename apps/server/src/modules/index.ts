@@ -10,7 +10,7 @@ import { impersonationRoutes } from './impersonation/routes.ts';
 import { marketRoutes } from '../market/routes.ts';
 import { apiStatusRoutes } from './api-status/routes.ts';
 import { tradingRoutes } from './trading/routes.ts';
-import { statementsRoutes } from './statements/routes.ts';
+import { customerStatementsRoutes, statementsRoutes } from './statements/routes.ts';
 import { tradeManagementRoutes } from './trade-management/routes.ts';
 import { filesRoutes } from './files/routes.ts';
 import { gatewaysRoutes } from './gateways/routes.ts';
@@ -48,6 +48,7 @@ export const apiRoutes: RoutesPlugin = async (app) => {
   await app.register(apiStatusRoutes);
   await app.register(tradingRoutes);
   await app.register(statementsRoutes);
+  await app.register(customerStatementsRoutes);
   await app.register(tradeManagementRoutes);
   await app.register(filesRoutes);
   await app.register(gatewaysRoutes);

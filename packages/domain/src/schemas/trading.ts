@@ -281,12 +281,15 @@ export type LotStateResponse = z.infer<typeof LotStateResponse>;
 
 /**
  * GET /statements/history and /statements/export: closed trades of one of the caller's wallets (walletId; the active
- * wallet when absent), optional date range.
+ * wallet when absent), optional date range of real calendar dates between 1970 and 2100.
  */
 const dateParam = z
   .string()
   .trim()
   .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'Use the date format YYYY-MM-DD' })
+  .refine((s) => parseIsoDate(s) !== null && s >= '1970-01-01' && s <= '2100-12-31', {
+    error: 'Enter a real date between 1970-01-01 and 2100-12-31',
+  })
   .optional()
   .or(z.literal('').transform(() => undefined));
 export const StatementsQuery = PagedQuery.extend({
@@ -297,7 +300,8 @@ export const StatementsQuery = PagedQuery.extend({
     .transform(() => undefined)
     .or(IdParam.shape.id)
     .optional(),
-  format: z.enum(['csv', 'xlsx']).default('csv'),
+  /** The export's file: CSV of the closed trades (the spec's), or the account statement as PDF or XLSX. */
+  format: z.enum(['csv', 'xlsx', 'pdf'], { error: 'Use the format csv, xlsx or pdf' }).default('csv'),
 });
 export const StatementDto = z.object({
   id: z.number().int(),

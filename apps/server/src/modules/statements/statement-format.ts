@@ -1,0 +1,66 @@
+import type { Decimal } from '@platform/domain';
+import type { AccountStatement, StatementPeriod } from './account-statement.ts';
+
+/** How the PDF and the XLSX statements write their figures, dates and headings (the same words in both). */
+
+/**
+ * An amount as the ledger holds it, grouped by thousands: at least two decimals, more only when the ledger has them
+ * (up to eight), so the rows of a statement add up to its totals as printed.
+ */
+export function moneyText(d: Decimal): string {
+  const places = Math.min(Math.max(d.decimalPlaces(), 2), 8);
+  const [int, frac] = d.abs().toFixed(places).split('.');
+  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${d.isNegative() && !d.isZero() ? '-' : ''}${grouped}.${frac}`;
+}
+
+/** A rate as stored, without trailing zeros. */
+export const rateText = (d: Decimal): string => d.toString();
+
+/** 2025-03-14 09:30:05 (UTC, as every time in a statement). */
+export const timeText = (d: Date): string => d.toISOString().slice(0, 19).replace('T', ' ');
+
+export const sideText = (s: 'buy' | 'sell'): string => (s === 'buy' ? 'Buy' : 'Sell');
+
+export const modeText = (mode: string): string => (mode === 'real' ? 'Real' : 'Demo');
+
+export const instrumentText = (name: string): string => name.replace('_', '/');
+
+/** "2025-01-01 to 2025-03-31 (UTC)", open ends said in words. */
+export function periodText(p: StatementPeriod): string {
+  const start = p.dateStart ?? 'the first movement';
+  const end = p.dateEnd && !p.current ? p.dateEnd : `${p.dateEnd ? `${p.dateEnd}, ` : ''}as of ${timeText(p.to)}`;
+  return `${start} to ${end} (UTC)`;
+}
+
+/** "USD Real wallet #12". */
+export const walletText = (s: AccountStatement): string =>
+  `${s.wallet.currency} ${modeText(s.wallet.mode)} wallet #${s.wallet.id}`;
+
+/** The file's name: statement-{currency}-{mode}-{wallet}-{start}-{end}.{ext}. */
+export function statementFileName(
+  wallet: { id: number; currency: string; mode: string } | null,
+  q: { dateStart?: string; dateEnd?: string },
+  ext: 'csv' | 'pdf' | 'xlsx',
+): string {
+  const of = wallet ? `${wallet.currency}-${wallet.mode}-${wallet.id}-` : '';
+  return `statement-${of}${q.dateStart ?? 'all'}-${q.dateEnd ?? 'now'}.${ext}`;
+}
+
+export const DEAL_HEADINGS = [
+  'Deal',
+  'Instrument',
+  'Side',
+  'Amount',
+  'Open time',
+  'Open price',
+  'Close time',
+  'Close price',
+  'P/L',
+  'Swap',
+  'Commission',
+  'Net',
+  'Closed by',
+] as const;
+
+export const MOVEMENT_HEADINGS = ['Time', 'Entry', 'Type', 'Reference', 'Description', 'Amount', 'Balance'] as const;
