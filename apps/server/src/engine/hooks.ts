@@ -15,6 +15,8 @@ export interface WalletRef {
   currency: string;
   /** The owner's plan stop-out percent (null: the default 50). */
   stopoutPercent: number | null;
+  /** The plan's margin-call level and re-arm points (null: none; left out: as the engine knew it). */
+  marginCall?: { level: number; rearm: number } | null;
 }
 
 /**

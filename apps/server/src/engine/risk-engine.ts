@@ -73,9 +73,23 @@ export class RiskEngine {
 
   // ---- wallets ---------------------------------------------------------------------------------------------------
 
-  /** Creates or updates a wallet. `stopoutPercent` null or 0 means the default (50, spec §9). */
-  upsertWallet(walletId: number, w: { balance: number; stopoutPercent: number | null }): void {
-    this.w.upsert(walletId, w.balance, w.stopoutPercent);
+  /**
+   * Creates or updates a wallet. `stopoutPercent` null or 0 means the default (50, spec §9); `marginCall` is the
+   * plan's margin-call level and re-arm points (null: none; left out: unchanged).
+   */
+  upsertWallet(
+    walletId: number,
+    w: { balance: number; stopoutPercent: number | null; marginCall?: { level: number; rearm: number } | null },
+  ): void {
+    this.w.upsert(walletId, w.balance, w.stopoutPercent, w.marginCall);
+  }
+
+  /**
+   * The wallets' table, for what concerns wallets alone: margin calls (arming, draining the calls fired and
+   * re-armed), the list by margin level, whether a stop-out is in flight.
+   */
+  get wallets(): RiskWallets {
+    return this.w;
   }
 
   /**
@@ -313,10 +327,7 @@ export class RiskEngine {
     const { hot, candidates } = this.w;
     for (let c = 0; c < nc; c++) {
       const w = candidates[c];
-      if (hot[w * 2] <= hot[w * 2 + 1]) {
-        const a = this.stopOut(w);
-        if (a !== null) (this.out ??= []).push(a);
-      }
+      if (hot[w * 2] <= hot[w * 2 + 1]) this.atLimit(w);
     }
     const actions = this.out;
     this.out = null;
@@ -357,12 +368,11 @@ export class RiskEngine {
     const wHot = this.w.hot;
     // The limits stand: they follow balance, used margin, stop-out percent and in-flight state, which a sweep
     // does not change.
+    const called = this.w.called;
     for (let w = 0; w < this.w.n; w++) {
       wHot[w * 2] = wSum[w];
-      if (wHot[w * 2] <= wHot[w * 2 + 1]) {
-        const a = this.stopOut(w);
-        if (a !== null) (this.out ??= []).push(a);
-      }
+      if (wHot[w * 2] <= wHot[w * 2 + 1]) this.atLimit(w);
+      else if (called[w] !== 0) this.w.rearmIfRecovered(w);
     }
     const actions = this.out;
     this.out = null;
@@ -396,6 +406,14 @@ export class RiskEngine {
     this.markClosing(pid, CLOSING);
     (this.out ??= []).push({ orderId: this.pOrder[pid], walletId: this.w.id[blk.wallet[k]], reason, price: close });
   };
+
+  /** A wallet at its hot limit: a stop-out below the stop-out level, else its margin call (once, until re-armed). */
+  private atLimit(w: number): void {
+    if (this.w.hot[w * 2] <= this.w.stopLimit[w]) {
+      const a = this.stopOut(w);
+      if (a !== null) (this.out ??= []).push(a);
+    } else this.w.fireCall(w);
+  }
 
   /**
    * Stop-out of a wallet known to be at or below its limit: its worst open position (lowest P/L, not already

@@ -146,13 +146,14 @@ describe('stop-out', () => {
     expect(dec(w.balance).toString()).toBe('3800');
     expect(dec(w.margin).toString()).toBe('2120.24');
     expect(await ledgerSum()).toEqual(dec(w.balance));
-    const [n] = await t.ctx.db
+    // The close's own notice, then the stop-out's report once no further close is needed.
+    const last = await t.ctx.db
       .select()
       .from(notifications)
       .where(eq(notifications.userId, userId))
       .orderBy(desc(notifications.id))
-      .limit(1);
-    expect(n.title).toBe('Stop out');
+      .limit(2);
+    expect(last.map((n) => n.title)).toEqual(['Stop-out report', 'Stop out']);
   });
 
   it('never leaves the wallet below zero after a price gap', async () => {

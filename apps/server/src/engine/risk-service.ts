@@ -8,9 +8,10 @@ import type { Quote } from '../market/price-book.ts';
 import { closeOrder } from '../modules/trading/close-order.ts';
 import type { OrderRow, RiskHooks, WalletRef } from './hooks.ts';
 import { RiskEngine, type RiskAction } from './risk-engine.ts';
+import { RiskNotices } from './risk-notices.ts';
 import { TrailingStops } from './risk-trailing.ts';
 
-type Ctx = Pick<AppContext, 'db' | 'market' | 'realtime' | 'risk' | 'cluster'>;
+type Ctx = Pick<AppContext, 'db' | 'market' | 'realtime' | 'risk' | 'cluster' | 'jobs'>;
 
 /** A position's levels as stored: take-profit, stop-loss and trailing stop (exact decimals). */
 type Levels = Pick<
@@ -87,13 +88,17 @@ export class RiskService implements RiskHooks {
   onError: (err: unknown, action: RiskAction) => void = () => {};
   /** Trailing stops: kept by every instance, moved by the leader (risk-trailing.ts). */
   readonly trailing: TrailingStops;
+  /** Margin calls and stop-out reports (risk-notices.ts). */
+  private readonly notices: RiskNotices;
 
   constructor(private readonly ctx: () => Ctx) {
-    this.trailing = new TrailingStops(this.engine, ctx, (work) => {
+    const track = (work: Promise<unknown>) => {
       this.inFlight.add(work);
       void work.finally(() => this.inFlight.delete(work));
-    });
+    };
+    this.trailing = new TrailingStops(this.engine, ctx, track);
     this.trailing.acting = () => this.acting;
+    this.notices = new RiskNotices(this.engine, ctx, track);
   }
 
   /**
@@ -159,9 +164,17 @@ export class RiskService implements RiskHooks {
     for (const r of rows) {
       if (journal.closed.has(r.order.id)) continue;
       const balance = journal.balances.get(r.order.balanceId) ?? r.balance;
-      const wallet = { id: r.order.balanceId, balance, currency: r.currency, stopoutPercent: r.stopout };
+      const marginCall = r.callLevel ? { level: r.callLevel, rearm: r.callRearm ?? 0 } : null;
+      const wallet = { id: r.order.balanceId, balance, currency: r.currency, stopoutPercent: r.stopout, marginCall };
+      // Fired or armed as the database last recorded it: a call made before a restart or a takeover is not made again.
+      const armed = r.calledAt === null;
       if (this.orderInstrument.has(r.order.id)) {
-        this.engine.upsertWallet(wallet.id, { balance: Number(wallet.balance), stopoutPercent: wallet.stopoutPercent });
+        this.engine.upsertWallet(wallet.id, {
+          balance: Number(wallet.balance),
+          stopoutPercent: wallet.stopoutPercent,
+          marginCall,
+        });
+        this.engine.wallets.setArmed(wallet.id, armed);
         // Changed during the read (levels, trailing stop, a partial close): what it was told is newer.
         if (journal.levels.has(r.order.id)) continue;
         // Already beyond its level: left for the sweep that follows a reload, which acts on it or not.
@@ -174,7 +187,10 @@ export class RiskService implements RiskHooks {
           spread: Number(spread),
           margin: Number(marginUsed),
         });
-      } else this.track(r.order, wallet);
+      } else {
+        this.track(r.order, wallet);
+        this.engine.wallets.setArmed(wallet.id, armed);
+      }
     }
   }
 
@@ -223,6 +239,9 @@ export class RiskService implements RiskHooks {
         balance: balances.balance,
         currency: balances.currency,
         stopout: pricingPlans.forexStopout,
+        callLevel: pricingPlans.marginCallLevel,
+        callRearm: pricingPlans.marginCallRearm,
+        calledAt: balances.marginCallAt,
       })
       .from(orders)
       .innerJoin(balances, eq(balances.id, orders.balanceId))
@@ -373,7 +392,11 @@ export class RiskService implements RiskHooks {
   private track(order: OrderRow, wallet: WalletRef): void {
     this.walletCurrency.set(wallet.id, wallet.currency);
     this.orderInstrument.set(order.id, order.instrumentId);
-    this.engine.upsertWallet(wallet.id, { balance: Number(wallet.balance), stopoutPercent: wallet.stopoutPercent });
+    this.engine.upsertWallet(wallet.id, {
+      balance: Number(wallet.balance),
+      stopoutPercent: wallet.stopoutPercent,
+      marginCall: wallet.marginCall,
+    });
     this.engine.addPosition({
       orderId: order.id,
       walletId: wallet.id,
@@ -425,6 +448,11 @@ export class RiskService implements RiskHooks {
     }
   }
 
+  /** Recomputes every position and wallet now, as the periodic sweep does (operators and tests). */
+  sweepNow(): void {
+    this.sweep();
+  }
+
   private sweep(): void {
     if (this.engine.size === 0) return;
     this.refreshConversions();
@@ -437,6 +465,8 @@ export class RiskService implements RiskHooks {
   }
 
   private run(actions: readonly RiskAction[]): void {
+    // Every evaluation that may close may also have fired or re-armed a margin call.
+    this.notices.drain(this.acting);
     // Another instance leads and closes; here the positions are only followed, so they are looked at again next tick.
     if (!this.acting) {
       for (const action of actions) this.engine.releaseClosing(action.orderId);
@@ -457,7 +487,9 @@ export class RiskService implements RiskHooks {
       return;
     }
     try {
-      await closeOrder(ctx, { orderId: action.orderId, reason: action.reason, price: action.price });
+      if (action.reason === 'stop_out') this.notices.stopOutStarts(action.walletId);
+      const closed = await closeOrder(ctx, { orderId: action.orderId, reason: action.reason, price: action.price });
+      if (action.reason === 'stop_out') await this.notices.stopOutClosed(action.walletId, closed);
     } catch (err) {
       if (err instanceof AppError && (err.code === 'ORDER_CLOSED' || err.code === 'ORDER_NOT_FOUND')) {
         // Closed meanwhile by its owner or staff: nothing left to track.

@@ -24,6 +24,13 @@ export class RiskWallets {
   stopout = new Float64Array(1024);
   /** 1 while a stop-out close of this wallet is in flight: the next one is decided after it lands (checkWallet). */
   inflight = new Uint8Array(1024);
+  /** The P/L sum at or below which the wallet stops out (the hot record's limit is the higher of it and the call's). */
+  stopLimit = new Float64Array(1024);
+  /** The plan's margin-call level (percent; 0: none) and the points above it that re-arm the call. */
+  callLevel = new Float64Array(1024);
+  callRearm = new Float64Array(1024);
+  /** 1 once the margin call fired, until the margin level recovers above level + re-arm. */
+  called = new Uint8Array(1024);
   /** Tick stamp, so a wallet in danger is looked at once per tick. */
   stamp = new Int32Array(1024);
   /** The positions (pids) of each wallet. */
@@ -40,8 +47,16 @@ export class RiskWallets {
     return this.slotOfWallet.get(walletId);
   }
 
-  /** Creates or updates a wallet and returns its slot. `stopoutPercent` null or 0 means the default (50, spec §9). */
-  upsert(walletId: number, balance: number, stopoutPercent: number | null): number {
+  /**
+   * Creates or updates a wallet and returns its slot. `stopoutPercent` null or 0 means the default (50, spec §9);
+   * `marginCall` null means none, undefined keeps what the wallet had.
+   */
+  upsert(
+    walletId: number,
+    balance: number,
+    stopoutPercent: number | null,
+    marginCall?: { level: number; rearm: number } | null,
+  ): number {
     let slot = this.slotOfWallet.get(walletId);
     if (slot === undefined) {
       slot = this.n++;
@@ -52,6 +67,10 @@ export class RiskWallets {
     }
     this.balance[slot] = balance;
     this.stopout[slot] = resolveStopout(stopoutPercent);
+    if (marginCall !== undefined) {
+      this.callLevel[slot] = marginCall?.level ?? 0;
+      this.callRearm[slot] = marginCall?.rearm ?? 0;
+    }
     this.refreshLimit(slot);
     return slot;
   }
@@ -82,9 +101,78 @@ export class RiskWallets {
     };
   }
 
+  /** Wallets by margin level, lowest first, with their figures; only wallets holding margin. */
+  byMarginLevel(): Array<RiskWalletState & { walletId: number }> {
+    const out: Array<RiskWalletState & { walletId: number }> = [];
+    for (let w = 0; w < this.n; w++) {
+      const state = this.margin[w] > 0 ? this.state(this.id[w]) : null;
+      if (state) out.push({ walletId: this.id[w], ...state });
+    }
+    return out.sort((a, b) => (a.marginLevel ?? Infinity) - (b.marginLevel ?? Infinity));
+  }
+
   /** Whether the wallet's P/L sum is at or below its stop-out limit. */
   inDanger(w: number): boolean {
-    return this.hot[w * 2] <= this.hot[w * 2 + 1];
+    return this.hot[w * 2] <= this.stopLimit[w];
+  }
+
+  /** Margin calls fired and re-armed since the last drain (wallet ids). */
+  private calls: number[] = [];
+  private rearmed: number[] = [];
+
+  /** The wallet reached its margin-call level: fires the call once (until it re-arms). */
+  fireCall(w: number): void {
+    if (this.called[w] !== 0) return;
+    this.setCalled(w, true);
+    this.calls.push(this.id[w]);
+  }
+
+  /** Re-arms a fired call once the margin level is back above its level plus the re-arm points. */
+  rearmIfRecovered(w: number): void {
+    if (this.marginLevel(w) < this.callLevel[w] + this.callRearm[w]) return;
+    this.setCalled(w, false);
+    this.rearmed.push(this.id[w]);
+  }
+
+  /** A wallet's margin-call level and stop-out level (percent), or null without a call level. */
+  callTerms(walletId: number): { level: number; stopout: number } | null {
+    const w = this.slotOfWallet.get(walletId);
+    return w === undefined || !(this.callLevel[w] > 0) ? null : { level: this.callLevel[w], stopout: this.stopout[w] };
+  }
+
+  /** Arms (or, with false, marks fired) a wallet's margin call, as the database last recorded it. */
+  setArmed(walletId: number, armed: boolean): void {
+    const w = this.slotOfWallet.get(walletId);
+    if (w !== undefined) this.setCalled(w, !armed);
+  }
+
+  /** Whether a stop-out close of the wallet is still in flight (the stop-out goes on). */
+  stopOutInFlight(walletId: number): boolean {
+    const w = this.slotOfWallet.get(walletId);
+    return w !== undefined && this.inflight[w] !== 0;
+  }
+
+  /**
+   * Wallets whose margin level fell to their margin-call level since the last drain (each once per crossing: the
+   * call re-arms only after the level recovers above level + re-arm, which the sweep notices), and those re-armed.
+   */
+  drainCalls(): { called: number[]; rearmed: number[] } {
+    const out = { called: this.calls, rearmed: this.rearmed };
+    this.calls = [];
+    this.rearmed = [];
+    return out;
+  }
+
+  /** Fires (or, with false, re-arms) the wallet's margin call. */
+  setCalled(w: number, on: boolean): void {
+    this.called[w] = on ? 1 : 0;
+    this.refreshLimit(w);
+  }
+
+  /** The margin level of a wallet in percent, or +∞ without used margin. */
+  marginLevel(w: number): number {
+    const margin = this.margin[w];
+    return margin > 0 ? ((this.balance[w] + this.hot[w * 2]) / margin) * 100 : Number.POSITIVE_INFINITY;
   }
 
   /** A position joins the wallet: returns its index in the wallet's list. */
@@ -126,8 +214,16 @@ export class RiskWallets {
    */
   refreshLimit(w: number): void {
     const margin = this.margin[w];
-    this.hot[w * 2 + 1] =
-      this.inflight[w] !== 0 || !(margin > 0) ? -Infinity : (this.stopout[w] * TIE * margin) / 100 - this.balance[w];
+    const idle = this.inflight[w] !== 0 || !(margin > 0);
+    const stop = idle ? -Infinity : (this.stopout[w] * TIE * margin) / 100 - this.balance[w];
+    // An armed margin call raises the hot limit to its level, so the same tick loops find the wallet when it gets
+    // there; the engine then tells a call from a stop-out by the stop limit.
+    const call =
+      idle || this.called[w] !== 0 || !(this.callLevel[w] > 0)
+        ? -Infinity
+        : (this.callLevel[w] * TIE * margin) / 100 - this.balance[w];
+    this.stopLimit[w] = stop;
+    this.hot[w * 2 + 1] = Math.max(call, stop);
   }
 
   nextStamp(): number {
@@ -147,6 +243,10 @@ export class RiskWallets {
     this.id = grow(this.id, cap);
     this.stopout = grow(this.stopout, cap);
     this.inflight = grow(this.inflight, cap);
+    this.stopLimit = grow(this.stopLimit, cap);
+    this.callLevel = grow(this.callLevel, cap);
+    this.callRearm = grow(this.callRearm, cap);
+    this.called = grow(this.called, cap);
     this.stamp = grow(this.stamp, cap);
     this.candidates = grow(this.candidates, cap);
     this.sum = grow(this.sum, cap);

@@ -1,3 +1,4 @@
+import { deliverMarginCallMail } from '../modules/risk/margin-calls.ts';
 import { lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { sessions } from '../db/schema.ts';
@@ -26,6 +27,8 @@ export function jobHandlers(ctx: AppContext): JobHandlers {
     'crm.import-leads': ({ importId }) => runLeadImport(ctx, importId),
     // Keyed by the firing (alert and time), not the job: the same firing queued twice mails once.
     'mail.price-alert': (mail) => deliverAlertMail(ctx, mail),
+    // Keyed by the call (wallet and time): the same call queued twice mails once.
+    'mail.margin-call': (mail) => deliverMarginCallMail(ctx, mail),
     // Keyed by position and trading date: a re-run, a retry or a second instance charges nothing twice.
     'rollover.due': async () => {
       await runDueRollovers(ctx);

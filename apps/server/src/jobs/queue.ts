@@ -24,6 +24,15 @@ export interface JobPayloads {
   'crm.import-leads': { importId: number };
   /** Every minute: the rollover of the latest trading date whose rollover time has come, unless done (swaps). */
   'rollover.due': Record<string, never>;
+  /** Mail a client that their wallet reached its margin-call level; see modules/risk/margin-calls.ts. */
+  'mail.margin-call': {
+    walletId: number;
+    userId: number;
+    calledAt: string;
+    marginLevel: string;
+    callLevel: number;
+    stopoutLevel: number;
+  };
   /** Mail a client that their price alert fired (the facts of that firing); see modules/alerts/fire.ts. */
   'mail.price-alert': {
     alertId: number;
@@ -48,6 +57,7 @@ export const JOB_NAMES: readonly JobName[] = [
   'payments.sweep',
   'crm.import-leads',
   'mail.price-alert',
+  'mail.margin-call',
   'rollover.due',
 ];
 
@@ -94,6 +104,7 @@ const POLICIES: Record<JobName, Policy> = {
   'payments.sweep': { expireInSeconds: 60, leaseSeconds: 15, retryLimit: 2, retryDelay: 30, workers: 1 },
   'crm.import-leads': { expireInSeconds: 600, leaseSeconds: 30, retryLimit: 5, retryDelay: 30, workers: 1 },
   'mail.price-alert': { expireInSeconds: 30, leaseSeconds: 15, retryLimit: 8, retryDelay: 5, workers: 2 },
+  'mail.margin-call': { expireInSeconds: 30, leaseSeconds: 15, retryLimit: 8, retryDelay: 5, workers: 1 },
   // A rollover of a million positions takes about a minute; a crashed one goes on where it stopped on its next tick.
   'rollover.due': { expireInSeconds: 1800, leaseSeconds: 30, retryLimit: 2, retryDelay: 30, workers: 1 },
 };

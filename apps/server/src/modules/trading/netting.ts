@@ -16,6 +16,7 @@ import {
   loadTrader,
   planLeverageOf,
   spreadSettingOf,
+  marginCallOf,
   stopoutFor,
   type tradingSettings,
   type Trader,
@@ -172,6 +173,7 @@ function openedPosition(ctx: Ctx, trader: Trader, order: OrderRow, balance: stri
     balance,
     currency: trader.wallet.currency,
     stopoutPercent: stopoutFor(trader.plan),
+    marginCall: marginCallOf(trader.plan),
   });
   ctx.realtime.toUser(trader.userId, 'ordersChanged', {
     balanceId: order.balanceId,

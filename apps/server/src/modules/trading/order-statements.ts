@@ -7,9 +7,9 @@ import type { OrderRow } from '../../engine/hooks.ts';
  * BEGIN/COMMIT round trips are spent. The data-modifying CTEs of a statement all commit or none does.
  */
 
-/** A pricing plan's commission terms as trader rows carry them (p = the plan). */
-export const PLAN_COMMISSION_COLUMNS =
-  'p.forex_commission, p.commodity_commission, p.index_commission, p.stock_commission, p.crypto_commission, p.commission_basis, p.commission_charge';
+/** A pricing plan's commission and margin-call terms as trader rows carry them (p = the plan). */
+export const PLAN_TERM_COLUMNS =
+  'p.forex_commission, p.commodity_commission, p.index_commission, p.stock_commission, p.crypto_commission, p.commission_basis, p.commission_charge, p.margin_call_level, p.margin_call_rearm';
 
 /**
  * The commission terms of plan `p` for the category of SQL expression `category`, as one text ('' without a plan):
@@ -27,7 +27,7 @@ export const LOAD_TRADER: Statement = {
   text: `
     SELECT b.id AS wallet_id, b.currency AS wallet_currency, b.mode AS wallet_mode,
            p.id AS plan_id, p.forex_leverage, p.commodity_leverage, p.index_leverage, p.stock_leverage, p.crypto_leverage, p.forex_stopout,
-           p.account_type, ${PLAN_COMMISSION_COLUMNS},
+           p.account_type, ${PLAN_TERM_COLUMNS},
            EXISTS (SELECT 1 FROM kyc_documents k WHERE k.user_id = u.id AND k.status = 'approved') AS kyc
       FROM users u
       JOIN balances b ON b.id = COALESCE($2::int, u.active_balance_id) AND b.user_id = u.id
@@ -41,7 +41,7 @@ export const LOAD_PLAN: Statement = {
   text: `
     SELECT NULL::int AS wallet_id, NULL AS wallet_currency, NULL AS wallet_mode,
            p.id AS plan_id, p.forex_leverage, p.commodity_leverage, p.index_leverage, p.stock_leverage, p.crypto_leverage, p.forex_stopout,
-           p.account_type, ${PLAN_COMMISSION_COLUMNS}, false AS kyc
+           p.account_type, ${PLAN_TERM_COLUMNS}, false AS kyc
       FROM users u LEFT JOIN pricing_plans p ON p.id = u.pricing_table_id
      WHERE u.id = $1::int`,
 };
@@ -65,6 +65,8 @@ export interface TraderRow {
   crypto_commission: string | null;
   commission_basis: string | null;
   commission_charge: string | null;
+  margin_call_level: number | null;
+  margin_call_rearm: number | null;
   kyc: boolean;
 }
 
@@ -95,7 +97,7 @@ export const PLACE_ORDER: Statement = {
     WITH trader AS (
       SELECT b.id AS wallet_id, b.currency AS wallet_currency, b.mode AS wallet_mode, b.balance AS wallet_balance, b.margin AS wallet_margin,
              p.id AS plan_id, p.forex_leverage, p.commodity_leverage, p.index_leverage, p.stock_leverage, p.crypto_leverage, p.forex_stopout,
-             p.account_type, ${PLAN_COMMISSION_COLUMNS}, ${commissionKeySql('$5::text')} AS commission_key,
+             p.account_type, ${PLAN_TERM_COLUMNS}, ${commissionKeySql('$5::text')} AS commission_key,
              (p.account_type = 'netting' AND EXISTS (
                SELECT 1 FROM orders x WHERE x.balance_id = b.id AND x.instrument_id = $8::int AND x.close_time IS NULL
              )) AS netting_conflict,

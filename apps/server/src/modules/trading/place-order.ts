@@ -30,6 +30,7 @@ import {
   rememberTrader,
   rememberedTrader,
   spreadSettingOf,
+  marginCallOf,
   stopoutFor,
   tradingSettings,
   traderOfRow,
@@ -188,6 +189,7 @@ async function placeFor(
     balance: str(dec(row.wallet_balance).minus(commission)),
     currency: wallet.currency,
     stopoutPercent: stopoutFor(current.plan),
+    marginCall: marginCallOf(current.plan),
   });
   ctx.realtime.toUser(trader.userId, 'ordersChanged', {
     balanceId: order.balanceId,

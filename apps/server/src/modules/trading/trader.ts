@@ -36,6 +36,8 @@ export type Plan = Pick<
   | 'indexCommission'
   | 'stockCommission'
   | 'cryptoCommission'
+  | 'marginCallLevel'
+  | 'marginCallRearm'
 > & { accountType: AccountType; commissionBasis: CommissionBasis; commissionCharge: CommissionCharge };
 
 /** Hedging: any number of positions per instrument. Netting: at most one, which opposite orders reduce or reverse. */
@@ -103,6 +105,8 @@ export function traderOfRow(userId: number, row: TraderRow): Trader {
           commissionBasis: row.commission_basis === 'million' ? 'million' : 'lot',
           commissionCharge:
             row.commission_charge === 'open' || row.commission_charge === 'close' ? row.commission_charge : 'both',
+          marginCallLevel: row.margin_call_level,
+          marginCallRearm: row.margin_call_rearm ?? 0,
         };
   return {
     userId,
@@ -142,6 +146,10 @@ export function leverageFor(plan: Plan | null, category: Category, instrumentLev
   const lev = resolveLeverage(plan?.[`${category}Leverage`] ?? null, instrumentLeverage);
   return lev > 0 ? lev : 1;
 }
+
+/** The plan's margin call for the risk engine: its level and re-arm points, or null without one. */
+export const marginCallOf = (plan: Plan | null): { level: number; rearm: number } | null =>
+  plan?.marginCallLevel ? { level: plan.marginCallLevel, rearm: plan.marginCallRearm } : null;
 
 /** The account's stop-out level: the plan's forex stopout (the figure the pricing page shows), else 50 %. */
 export const stopoutFor = (plan: Plan | null): number => resolveStopout(plan?.forexStopout ?? null);

@@ -23,6 +23,7 @@ import {
   leverageFor,
   planLeverageOf,
   spreadSettingOf,
+  marginCallOf,
   stopoutFor,
   tradingSettings,
   traderOfRow,
@@ -197,6 +198,7 @@ export async function fillPendingBatch(
       balance: str(dec(row.wallet_balance).plus(charged.get(row.balance_id) ?? 0)),
       currency: trader.wallet.currency,
       stopoutPercent: stopoutFor(trader.plan),
+      marginCall: marginCallOf(trader.plan),
     });
     ctx.realtime.toUser(f.userId, 'ordersChanged', { balanceId: order.balanceId, orderId: order.id, reason: 'opened' });
     ordersPlaced.inc({ category: instrument.category });

@@ -1,5 +1,5 @@
 import type { Statement } from '../../../db/statements.ts';
-import { commissionKeySql, PLAN_COMMISSION_COLUMNS, type OrderColumns, type TraderRow } from '../order-statements.ts';
+import { commissionKeySql, PLAN_TERM_COLUMNS, type OrderColumns, type TraderRow } from '../order-statements.ts';
 
 /**
  * The SQL of filling many pending orders of one instrument reached by one tick (fill-batch.ts). One statement for
@@ -16,7 +16,7 @@ export const LOAD_WALLET_TRADERS: Statement = {
   text: `
     SELECT b.id AS wallet_id, b.user_id, b.currency AS wallet_currency, b.mode AS wallet_mode,
            p.id AS plan_id, p.forex_leverage, p.commodity_leverage, p.index_leverage, p.stock_leverage, p.crypto_leverage, p.forex_stopout,
-           p.account_type, ${PLAN_COMMISSION_COLUMNS},
+           p.account_type, ${PLAN_TERM_COLUMNS},
            EXISTS (SELECT 1 FROM kyc_documents k WHERE k.user_id = b.user_id AND k.status = 'approved') AS kyc
       FROM balances b
       JOIN users u ON u.id = b.user_id
