@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
-import { dec } from '@platform/domain';
+import { type Decimal, dec } from '@platform/domain';
 import { createTestApp, DEMO, PNG_BYTES, signIn, type TestApp } from '../../../test/helpers.ts';
 import { balances, kycDocuments, ledgerEntries, orders, pricingPlans, users } from '../../db/schema.ts';
 import { rolloverKit } from '../rollover/rollover-testing.ts';
@@ -10,7 +10,7 @@ import { runRolloverNow } from '../rollover/service.ts';
 import { storeFile } from '../files/storage.ts';
 import { getSetting, putSetting } from '../settings/service.ts';
 import { moveMoney } from '../wallets/ledger.ts';
-import { moneyText } from './statement-format.ts';
+import { moneyText as money } from './statement-format.ts';
 import { cellDec, pdfText, readWorkbook, solidPng } from './statement-testing.ts';
 
 /**
@@ -224,6 +224,10 @@ describe('account statement', () => {
     const keep = process.env.STATEMENT_SAMPLE_DIR;
     if (keep) fs.writeFileSync(path.join(keep, 'statement-sample.pdf'), res.rawPayload);
     const text = await pdfText(res.rawPayload);
+    // Every amount is printed with the decimals the finest of them needs (the swap has four).
+    const places = /Opening balance 5,000\.(\d+) \+/.exec(text)?.[1].length ?? 0;
+    expect(places).toBeGreaterThanOrEqual(2);
+    const moneyText = (d: Decimal) => money(d, places);
     const [u] = await t.ctx.db.select().from(users).where(eq(users.id, trader.id));
     const [w] = await t.ctx.db.select().from(balances).where(eq(balances.id, trader.walletId));
     const from = new Date(`${yesterday}T00:00:00Z`);

@@ -4,14 +4,27 @@ import type { AccountStatement, StatementPeriod } from './account-statement.ts';
 /** How the PDF and the XLSX statements write their figures, dates and headings (the same words in both). */
 
 /**
- * An amount as the ledger holds it, grouped by thousands: at least two decimals, more only when the ledger has them
- * (up to eight), so the rows of a statement add up to its totals as printed.
+ * An amount with `places` decimals, grouped by thousands. A statement prints every amount with the same number of
+ * decimals: two, or more when the ledger holds finer amounts (statementDecimals), so nothing is rounded and the rows
+ * add up to the totals as printed.
  */
-export function moneyText(d: Decimal): string {
-  const places = Math.min(Math.max(d.decimalPlaces(), 2), 8);
+export function moneyText(d: Decimal, places = 2): string {
   const [int, frac] = d.abs().toFixed(places).split('.');
   const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${d.isNegative() && !d.isZero() ? '-' : ''}${grouped}.${frac}`;
+  return `${d.isNegative() && !d.isZero() ? '-' : ''}${grouped}${frac ? `.${frac}` : ''}`;
+}
+
+/** The decimals a statement's amounts need: at least two, at most eight (the ledger's scale). */
+export function statementDecimals(s: AccountStatement): number {
+  let places = 2;
+  const see = (d: Decimal) => {
+    places = Math.max(places, Math.min(d.decimalPlaces(), 8));
+  };
+  [s.opening, s.closing, s.change, ...s.totals.map((x) => x.amount)].forEach(see);
+  for (const m of s.movements) see(m.amount);
+  for (const d of s.deals) [d.pl, d.swap, d.commission, d.net].forEach(see);
+  if (s.equity) [s.equity.floatingPl, s.equity.equity].forEach(see);
+  return places;
 }
 
 /** A rate as stored, without trailing zeros. */

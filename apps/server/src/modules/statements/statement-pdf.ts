@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import PDFDocument from 'pdfkit';
+import type { Decimal } from '@platform/domain';
 import type { AccountStatement } from './account-statement.ts';
 import {
   DEAL_HEADINGS,
@@ -8,6 +9,7 @@ import {
   instrumentText,
   modeText,
   moneyText,
+  statementDecimals,
   periodText,
   rateText,
   sideText,
@@ -38,6 +40,7 @@ const GREEN = '#2b8a3e';
 const ROW_ROOM = 28;
 
 type Doc = InstanceType<typeof PDFDocument>;
+type Money = (d: Decimal) => string;
 type Cell = string | { text: string; align?: 'center' | { x: 'left' | 'right' | 'center' }; textColor?: string };
 
 const right = (text: string, color?: string): Cell => ({ text, align: { x: 'right' }, textColor: color });
@@ -195,7 +198,7 @@ function table(doc: Doc, columns: Array<number | '*'>, headings: readonly string
   };
 }
 
-function summary(doc: Doc, s: AccountStatement): void {
+function summary(doc: Doc, s: AccountStatement, moneyText: Money): void {
   sectionTitle(doc, 'Summary', `Amounts in ${s.wallet.currency}. Times in UTC.`);
   const t = table(doc, ['*', 70, 110], ['', 'Entries', 'Amount'], 380);
   t.row(['Opening balance', '', right(moneyText(s.opening))], true);
@@ -226,7 +229,7 @@ function summary(doc: Doc, s: AccountStatement): void {
   doc.moveDown(0.8);
 }
 
-function deals(doc: Doc, s: AccountStatement): void {
+function deals(doc: Doc, s: AccountStatement, moneyText: Money): void {
   sectionTitle(
     doc,
     `Deals closed in the period (${s.deals.length})`,
@@ -273,7 +276,7 @@ function deals(doc: Doc, s: AccountStatement): void {
   t.end();
 }
 
-function movements(doc: Doc, s: AccountStatement): void {
+function movements(doc: Doc, s: AccountStatement, moneyText: Money): void {
   sectionTitle(
     doc,
     `Movements (${s.movements.length})`,
@@ -345,9 +348,11 @@ export function statementPdf(s: AccountStatement): Doc {
   doc.registerFont('Body', REGULAR);
   doc.registerFont('Bold', BOLD);
   header(doc, s);
-  summary(doc, s);
-  deals(doc, s);
-  movements(doc, s);
+  const places = statementDecimals(s);
+  const money: Money = (d) => moneyText(d, places);
+  summary(doc, s, money);
+  deals(doc, s, money);
+  movements(doc, s, money);
   footers(doc, s);
   doc.end();
   return doc;

@@ -9,6 +9,7 @@ import {
   modeText,
   periodText,
   sideText,
+  statementDecimals,
   walletText,
 } from './statement-format.ts';
 
@@ -19,7 +20,6 @@ import {
  * it exactly (more than 15 significant digits).
  */
 
-const MONEY = '#,##0.00######;-#,##0.00######';
 const TIME = 'yyyy-mm-dd hh:mm:ss';
 
 /** A number cell's value that is exactly the decimal, else the decimal as text. */
@@ -37,12 +37,12 @@ function heading(sheet: Sheet, values: readonly string[]): void {
   row.commit();
 }
 
-function summarySheet(book: ExcelJS.stream.xlsx.WorkbookWriter, s: AccountStatement): void {
+function summarySheet(book: ExcelJS.stream.xlsx.WorkbookWriter, s: AccountStatement, moneyFormat: string): void {
   const sheet = book.addWorksheet('Summary');
   sheet.columns = [{ width: 40 }, { width: 12 }, { width: 44 }];
   const line = (label: string, count: number | string, value: number | string | Date, bold = false) => {
     const row = sheet.addRow([label, count, value]);
-    if (typeof value === 'number') row.getCell(3).numFmt = MONEY;
+    if (typeof value === 'number') row.getCell(3).numFmt = moneyFormat;
     if (value instanceof Date) row.getCell(3).numFmt = TIME;
     if (bold) row.font = { bold: true };
     row.commit();
@@ -72,7 +72,7 @@ function summarySheet(book: ExcelJS.stream.xlsx.WorkbookWriter, s: AccountStatem
   sheet.commit();
 }
 
-function dealsSheet(book: ExcelJS.stream.xlsx.WorkbookWriter, s: AccountStatement): void {
+function dealsSheet(book: ExcelJS.stream.xlsx.WorkbookWriter, s: AccountStatement, moneyFormat: string): void {
   const sheet = book.addWorksheet('Deals', { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = [10, 12, 7, 12, 20, 12, 20, 12, 14, 12, 12, 14, 24].map((width) => ({ width }));
   heading(sheet, DEAL_HEADINGS);
@@ -94,7 +94,7 @@ function dealsSheet(book: ExcelJS.stream.xlsx.WorkbookWriter, s: AccountStatemen
     ]);
     row.getCell(5).numFmt = TIME;
     row.getCell(7).numFmt = TIME;
-    for (const c of [9, 10, 11, 12]) row.getCell(c).numFmt = MONEY;
+    for (const c of [9, 10, 11, 12]) row.getCell(c).numFmt = moneyFormat;
     row.commit();
   }
   const k = s.dealTotals;
@@ -114,20 +114,20 @@ function dealsSheet(book: ExcelJS.stream.xlsx.WorkbookWriter, s: AccountStatemen
     '',
   ]);
   total.font = { bold: true };
-  for (const c of [9, 10, 11, 12]) total.getCell(c).numFmt = MONEY;
+  for (const c of [9, 10, 11, 12]) total.getCell(c).numFmt = moneyFormat;
   total.commit();
   sheet.commit();
 }
 
-function movementsSheet(book: ExcelJS.stream.xlsx.WorkbookWriter, s: AccountStatement): void {
+function movementsSheet(book: ExcelJS.stream.xlsx.WorkbookWriter, s: AccountStatement, moneyFormat: string): void {
   const sheet = book.addWorksheet('Movements', { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = [20, 10, 34, 16, 60, 16, 16].map((width) => ({ width }));
   heading(sheet, MOVEMENT_HEADINGS);
   const add = (values: Array<string | number | Date>, bold = false) => {
     const row = sheet.addRow(values);
     row.getCell(1).numFmt = TIME;
-    row.getCell(6).numFmt = MONEY;
-    row.getCell(7).numFmt = MONEY;
+    row.getCell(6).numFmt = moneyFormat;
+    row.getCell(7).numFmt = moneyFormat;
     if (bold) row.font = { bold: true };
     row.commit();
   };
@@ -140,14 +140,16 @@ function movementsSheet(book: ExcelJS.stream.xlsx.WorkbookWriter, s: AccountStat
 
 /** The statement as an XLSX stream: sheets are written and committed one after another into it. */
 export function statementXlsx(s: AccountStatement): Readable {
+  // Amounts show as many decimals as the statement's amounts need, the same in every sheet.
+  const money = `#,##0.${'0'.repeat(statementDecimals(s))}`;
   const out = new PassThrough();
   const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   book.creator = s.broker.name;
   book.created = s.issuedAt;
   book.title = `Account statement ${walletText(s)}`;
-  summarySheet(book, s);
-  dealsSheet(book, s);
-  movementsSheet(book, s);
+  summarySheet(book, s, money);
+  dealsSheet(book, s, money);
+  movementsSheet(book, s, money);
   book.commit().catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))));
   return out;
 }
