@@ -143,6 +143,7 @@ const EXPECTED: Record<string, RouteAccess> = {
   'GET /api/admin/swaps': [1],
   'POST /api/admin/swaps': [1],
   'POST /api/admin/rollover/run': [1],
+  'GET /api/admin/risk/accounts': [1, 2],
   'GET /api/admin/lots': [1],
   'POST /api/admin/lots': [1],
   'POST /api/admin/lotSelector': [1],

@@ -32,3 +32,4 @@ export * from './schemas/alerts.ts';
 export * from './schemas/rollover.ts';
 export * from './schemas/statements.ts';
 export * from './pending.ts';
+export * from './schemas/risk.ts';

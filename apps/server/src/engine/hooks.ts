@@ -1,3 +1,4 @@
+import type { RiskWalletState } from './risk-types.ts';
 import type { orders } from '../db/schema.ts';
 
 type OrderColumnsRow = typeof orders.$inferSelect;
@@ -36,6 +37,8 @@ export interface RiskHooks {
   balancesChanged(changes: ReadonlyArray<{ walletId: number; balance: string }>): void;
   /** Live P/L of a wallet's open positions in its currency; 0 when the engine does not track it. */
   unrealizedPl(walletId: number): number;
+  /** Wallets holding margin, lowest margin level first, with the engine's figures (accounts at risk). */
+  walletsAtRisk(): Array<RiskWalletState & { walletId: number; marginCall: boolean }>;
   /** Open positions the engine tracks for a wallet. */
   openPositions(walletId: number): number;
   /** Floating P/L of one open position in its wallet's currency at the last price; null when not tracked. */
@@ -51,6 +54,7 @@ export const noRisk: RiskHooks = {
   balanceChanged() {},
   balancesChanged() {},
   unrealizedPl: () => 0,
+  walletsAtRisk: () => [],
   openPositions: () => 0,
   positionPl: () => null,
 };

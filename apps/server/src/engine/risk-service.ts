@@ -7,7 +7,7 @@ import { countPositions } from '../lib/metrics.ts';
 import type { Quote } from '../market/price-book.ts';
 import { closeOrder } from '../modules/trading/close-order.ts';
 import type { OrderRow, RiskHooks, WalletRef } from './hooks.ts';
-import { RiskEngine, type RiskAction } from './risk-engine.ts';
+import { RiskEngine, type RiskAction, type RiskWalletState } from './risk-engine.ts';
 import { RiskNotices } from './risk-notices.ts';
 import { TrailingStops } from './risk-trailing.ts';
 
@@ -376,6 +376,10 @@ export class RiskService implements RiskHooks {
 
   unrealizedPl(walletId: number): number {
     return this.engine.walletState(walletId)?.pl ?? 0;
+  }
+
+  walletsAtRisk(): Array<RiskWalletState & { walletId: number; marginCall: boolean }> {
+    return this.engine.wallets.byMarginLevel();
   }
 
   openPositions(walletId: number): number {

@@ -102,11 +102,11 @@ export class RiskWallets {
   }
 
   /** Wallets by margin level, lowest first, with their figures; only wallets holding margin. */
-  byMarginLevel(): Array<RiskWalletState & { walletId: number }> {
-    const out: Array<RiskWalletState & { walletId: number }> = [];
+  byMarginLevel(): Array<RiskWalletState & { walletId: number; marginCall: boolean }> {
+    const out: Array<RiskWalletState & { walletId: number; marginCall: boolean }> = [];
     for (let w = 0; w < this.n; w++) {
       const state = this.margin[w] > 0 ? this.state(this.id[w]) : null;
-      if (state) out.push({ walletId: this.id[w], ...state });
+      if (state) out.push({ walletId: this.id[w], marginCall: this.called[w] !== 0, ...state });
     }
     return out.sort((a, b) => (a.marginLevel ?? Infinity) - (b.marginLevel ?? Infinity));
   }

@@ -32,6 +32,7 @@ import { affiliateRoutes } from './affiliate/routes.ts';
 import { crmConfigRoutes } from './crm/config-routes.ts';
 import { simulatorRoutes } from './simulator/routes.ts';
 import { alertsRoutes } from './alerts/routes.ts';
+import { riskRoutes } from './risk/routes.ts';
 import { rolloverRoutes } from './rollover/routes.ts';
 
 /** Every business area's routes, mounted under /api. */
@@ -71,4 +72,5 @@ export const apiRoutes: RoutesPlugin = async (app) => {
   await app.register(simulatorRoutes);
   await app.register(alertsRoutes);
   await app.register(rolloverRoutes);
+  await app.register(riskRoutes);
 };

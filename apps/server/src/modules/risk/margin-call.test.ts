@@ -73,6 +73,24 @@ describe('margin calls and stop-out reports', () => {
     await tick(1.09);
     expect(await notices('Margin call')).toHaveLength(1);
 
+    // Staff see the wallet at the top of the accounts at risk, with the call on; a manager only their customers'.
+    const admin = await signIn(t.app, DEMO.admin);
+    const risky = await kit.inject('GET', '/admin/risk/accounts?mode=all&limit=100', admin);
+    expect(risky.statusCode, risky.body).toBe(200);
+    const mine = risky.json().data.find((a: { wallet_id: number }) => a.wallet_id === who.walletId);
+    expect(mine).toMatchObject({ user_id: who.userId, positions: 1, margin_call: true, currency: 'USD' });
+    expect(mine.margin_level).toBeLessThan(100);
+    const levels = risky.json().data.map((a: { margin_level: number }) => a.margin_level);
+    expect(levels).toEqual([...levels].sort((a, b) => a - b));
+    const manager = await signIn(t.app, DEMO.manager);
+    const theirs = await kit.inject('GET', '/admin/risk/accounts?mode=all&limit=100', manager);
+    expect(theirs.statusCode).toBe(200);
+    expect(theirs.json().data.some((a: { wallet_id: number }) => a.wallet_id === who.walletId)).toBe(false);
+    expect((await kit.inject('GET', '/admin/risk/accounts', who.cookie)).statusCode).toBe(403);
+    const bad = await kit.inject('GET', '/admin/risk/accounts?mode=everything', admin);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toBeTruthy();
+
     // Back to 180 %: the sweep re-arms it, and the next fall calls again.
     await tick(1.1);
     kit.risk().sweepNow();
