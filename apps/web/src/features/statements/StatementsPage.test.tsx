@@ -1,9 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import type { StatementDto } from '@platform/domain';
+import type { StatementDto, StopoutReportDto } from '@platform/domain';
 import { renderScreen } from '../../test/render.tsx';
 import { callsTo, mockTradingFetch, tradingApi } from '../trading/testing.ts';
 import { exportUrl, StatementsPage } from './StatementsPage.tsx';
+import { statementUrl } from './StatementExport.tsx';
 
 function statement(id: number): StatementDto {
   return {
@@ -24,10 +25,28 @@ function statement(id: number): StatementDto {
 
 const ALL = Array.from({ length: 32 }, (_, i) => statement(i + 1));
 
+const STOPOUT: StopoutReportDto = {
+  id: 5,
+  wallet_id: 12,
+  currency: 'USD',
+  mode: 'real',
+  created_at: '2025-03-06T10:20:00Z',
+  margin_level: '31.75',
+  equity: '45.5',
+  balance: '1000',
+  protection_credit: '12.5',
+  positions: [
+    { id: 101, instrument: 'EUR_USD', side: 'buy', amount: '100000', price: '1.0712', pl: '-842.3' },
+    { id: 102, instrument: 'XAU_USD', side: 'sell', amount: '2', price: '2671.4', pl: '-120.25' },
+  ],
+};
+
 function api() {
   return mockTradingFetch(
     tradingApi({
       extra: (_m, path, _b, query) => {
+        if (path === '/statements/stopouts')
+          return { body: { data: [STOPOUT], meta: { total: 1, per_page: Number(query.get('limit')), page: 1 } } };
         if (path !== '/statements/history') return undefined;
         const page = Number(query.get('page'));
         const limit = Number(query.get('limit'));
@@ -120,6 +139,50 @@ describe('StatementsPage', { timeout: 20_000 }, () => {
     expect(card.textContent).toContain('BUY');
     expect(card.textContent).toContain('$48.00000');
     expect(card.textContent).toContain('Stop out');
+  });
+
+  it('downloads the account statement of the chosen wallet and period as PDF or XLSX beside the CSV', async () => {
+    api();
+    renderScreen(<StatementsPage />);
+    await waitFor(() => expect(rows()).toBe(15));
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2025-03-01' } });
+    fireEvent.blur(screen.getByLabelText('From'));
+    const href = (name: string) => screen.getByRole('link', { name }).getAttribute('href');
+    await waitFor(() => expect(href('PDF')).toBe('/api/statements/export?walletId=11&dateStart=2025-03-01&format=pdf'));
+    expect(href('XLSX')).toBe('/api/statements/export?walletId=11&dateStart=2025-03-01&format=xlsx');
+    expect(href('Export')).toBe('/api/statements/export?walletId=11&dateStart=2025-03-01');
+    // A reversed period downloads nothing until it is fixed.
+    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2025-02-01' } });
+    fireEvent.blur(screen.getByLabelText('To'));
+    await waitFor(() => expect(screen.queryByRole('link', { name: 'PDF' })).toBeNull());
+    expect(screen.getByRole('button', { name: 'PDF' }).hasAttribute('disabled')).toBe(true);
+  });
+
+  it('lists the stop-out reports under Stop-outs with each closed position and the protection credit', async () => {
+    const fetchMock = api();
+    renderScreen(<StatementsPage />);
+    await waitFor(() => expect(rows()).toBe(15));
+    expect(callsTo(fetchMock, 'GET', '/statements/stopouts')).toHaveLength(0);
+    fireEvent.click(screen.getByRole('tab', { name: 'Stop-outs' }));
+    const card = await screen.findByTestId('stopout-5');
+    expect(card.textContent).toContain('USD Real wallet #12');
+    expect(card.textContent).toContain('31.75 %');
+    expect(card.textContent).toContain('$45.50');
+    expect(card.textContent).toContain('$12.50');
+    expect(card.textContent).toContain('EUR/USD');
+    expect(card.textContent).toContain('1.0712');
+    expect(card.textContent).toContain('-$842.30');
+    expect(card.textContent).toContain('XAU/USD');
+    expect(card.textContent).toContain('SELL');
+    expect(callsTo(fetchMock, 'GET', '/statements/stopouts').at(-1)?.query.get('page')).toBe('1');
+  });
+
+  it('builds the statement links of staff and of every format', () => {
+    const range = { dateStart: '2025-01-01', dateEnd: '2025-01-31', walletId: 11 };
+    expect(statementUrl(range, 'xlsx', '/api/admin/customers/7/statement')).toBe(
+      '/api/admin/customers/7/statement?walletId=11&dateStart=2025-01-01&dateEnd=2025-01-31&format=xlsx',
+    );
+    expect(statementUrl({ dateStart: '', dateEnd: '' }, 'pdf')).toBe('/api/statements/export?format=pdf');
   });
 
   it('builds the export link without empty dates', () => {

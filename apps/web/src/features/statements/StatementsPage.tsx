@@ -1,8 +1,20 @@
 import { type ReactNode, useState } from 'react';
-import { Badge, Button, Group, LoadingOverlay, Pagination, Paper, Select, Stack, Table, Text } from '@mantine/core';
+import {
+  Badge,
+  Button,
+  Group,
+  LoadingOverlay,
+  Pagination,
+  Paper,
+  Select,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+} from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconDownload, IconFilter } from '@tabler/icons-react';
+import { IconFilter } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import {
   CLOSE_REASON_LABELS,
@@ -19,6 +31,8 @@ import { PageCard } from '../../ui/PageCard.tsx';
 import { usePagedList } from '../../ui/data-table/index.ts';
 import { useInstruments } from '../trading/api.ts';
 import { formatPrice, formatProfitLoss } from '../trading/figures.ts';
+import { StatementExportButtons, statementUrl } from './StatementExport.tsx';
+import { StopoutReports } from './StopoutReports.tsx';
 
 /** Statements list 15 closed trades a page (spec §9). */
 export const STATEMENTS_PAGE_SIZE = 15;
@@ -39,19 +53,13 @@ export const walletName = (w: Wallet, t: (k: string, o?: Record<string, unknown>
   });
 
 /** Export of the closed trades of the chosen wallet in the chosen range, as the server's CSV download. */
-export function exportUrl({ dateStart, dateEnd, walletId }: Range & { walletId?: number | null }): string {
-  const params = new URLSearchParams();
-  if (walletId) params.set('walletId', String(walletId));
-  if (dateStart) params.set('dateStart', dateStart);
-  if (dateEnd) params.set('dateEnd', dateEnd);
-  const qs = params.toString();
-  return `/api/statements/export${qs ? `?${qs}` : ''}`;
-}
+export const exportUrl = (range: Range & { walletId?: number | null }): string => statementUrl(range);
 
 /**
- * Closed trades of one wallet with a date-range filter and a CSV export (spec §2 "Statements"). The client picks the
- * wallet among all of theirs, real and demo (the active one first), the page says which one it shows, and the export
- * covers the same wallet. On a phone each trade is a card, so P/L is never off-screen.
+ * Closed trades of one wallet with a date-range filter and a CSV export (spec §2 "Statements"), beside which the
+ * account statement of the same wallet and period downloads as PDF or XLSX. The client picks the wallet among all of
+ * theirs, real and demo (the active one first), the page says which one it shows, and the exports cover the same
+ * wallet. On a phone each trade is a card, so P/L is never off-screen. The Stop-outs tab lists the stop-out reports.
  */
 export function StatementsPage() {
   const { t } = useTranslation();
@@ -177,13 +185,8 @@ export function StatementsPage() {
       );
     });
 
-  return (
-    <PageCard
-      title={t('Statements')}
-      description={
-        wallet ? t('Closed trades of your {{wallet}}.', { wallet: walletName(wallet, t) }) : t('Your closed trades.')
-      }
-    >
+  const closedTrades = (
+    <>
       <Group align="flex-end" gap="sm" mb="md" wrap="wrap">
         <Select
           label={t('Wallet')}
@@ -223,16 +226,9 @@ export function StatementsPage() {
         <Button leftSection={<IconFilter size={16} />} onClick={filter} disabled={reversed}>
           {t('Filter')}
         </Button>
-        <Button
-          component="a"
-          href={exportUrl({ ...range, walletId })}
-          download
-          variant="default"
-          leftSection={<IconDownload size={16} />}
-          ml="auto"
-        >
-          {t('Export')}
-        </Button>
+        <Group ml="auto">
+          <StatementExportButtons range={{ ...range, walletId }} csvLabel={t('Export')} disabled={reversed} />
+        </Group>
       </Group>
       <div style={{ position: 'relative' }}>
         <LoadingOverlay visible={list.isFetching && !list.isLoading} loaderProps={{ size: 'sm' }} />
@@ -261,6 +257,26 @@ export function StatementsPage() {
         </Text>
         <Pagination total={pageCount(list.total, list.perPage)} value={page} onChange={setPage} size="sm" />
       </Group>
+    </>
+  );
+
+  return (
+    <PageCard
+      title={t('Statements')}
+      description={
+        wallet ? t('Closed trades of your {{wallet}}.', { wallet: walletName(wallet, t) }) : t('Your closed trades.')
+      }
+    >
+      <Tabs defaultValue="trades" keepMounted={false}>
+        <Tabs.List mb="md">
+          <Tabs.Tab value="trades">{t('Closed trades')}</Tabs.Tab>
+          <Tabs.Tab value="stopouts">{t('Stop-outs')}</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="trades">{closedTrades}</Tabs.Panel>
+        <Tabs.Panel value="stopouts">
+          <StopoutReports url="/statements/stopouts" />
+        </Tabs.Panel>
+      </Tabs>
     </PageCard>
   );
 }

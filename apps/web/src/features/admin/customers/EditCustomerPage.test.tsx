@@ -159,6 +159,8 @@ describe('EditCustomerPage', () => {
     expect(screen.queryByLabelText('Manager', { selector: 'input' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Add Balance' })).toBeNull();
     expect(screen.queryByRole('tab', { name: 'Deposits' })).toBeNull();
+    expect(screen.queryByRole('tab', { name: 'Statement' })).toBeNull();
+    expect(screen.queryByRole('tab', { name: 'Stop-outs' })).toBeNull();
     expect(screen.getByRole('tab', { name: 'Tracking' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Login as' })).toBeNull();
   });
@@ -174,6 +176,50 @@ describe('EditCustomerPage', () => {
     fireEvent.click(screen.getByRole('tab', { name: 'Trades' }));
     await waitFor(() => expect(calls.some((c) => c.path === '/admin/trades/api/all/7')).toBe(true));
     expect(screen.getByRole('columnheader', { name: 'OPEN RATE' })).toBeTruthy();
+  });
+
+  it("downloads the customer's statement for a wallet and period and lists their stop-outs", async () => {
+    const { calls } = api(2, customerDetail(), (c) =>
+      c.path === '/admin/customers/7/stopouts'
+        ? {
+            data: [
+              {
+                id: 3,
+                wallet_id: 11,
+                currency: 'USD',
+                mode: 'real',
+                created_at: '2025-03-06T10:20:00Z',
+                margin_level: '48.5',
+                equity: '120',
+                balance: '900',
+                protection_credit: '0',
+                positions: [{ id: 55, instrument: 'BTC_USD', side: 'buy', amount: '0.5', price: '60000', pl: '-780' }],
+              },
+            ],
+            meta: { total: 1, per_page: 10, page: 1 },
+          }
+        : undefined,
+    );
+    renderPage();
+    fireEvent.click(await screen.findByRole('tab', { name: 'Statement' }));
+    const href = (name: string) => screen.getByRole('link', { name }).getAttribute('href');
+    expect(href('PDF')).toBe('/api/admin/customers/7/statement?walletId=11&format=pdf');
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2025-01-01' } });
+    fireEvent.blur(screen.getByLabelText('From'));
+    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2025-03-31' } });
+    fireEvent.blur(screen.getByLabelText('To'));
+    await waitFor(() =>
+      expect(href('XLSX')).toBe(
+        '/api/admin/customers/7/statement?walletId=11&dateStart=2025-01-01&dateEnd=2025-03-31&format=xlsx',
+      ),
+    );
+    expect(href('CSV')).toBe('/api/admin/customers/7/statement?walletId=11&dateStart=2025-01-01&dateEnd=2025-03-31');
+    fireEvent.click(screen.getByRole('tab', { name: 'Stop-outs' }));
+    const card = await screen.findByTestId('stopout-3');
+    expect(card.textContent).toContain('48.50 %');
+    expect(card.textContent).toContain('BTC/USD');
+    expect(card.textContent).toContain('-$780.00');
+    expect(calls.some((c) => c.path === '/admin/customers/7/stopouts')).toBe(true);
   });
 
   it('tracks the customer live: watches on opening, lists each new url once', async () => {

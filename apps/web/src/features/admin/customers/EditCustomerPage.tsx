@@ -30,6 +30,8 @@ import { PageNotFound } from '../StatusViews.tsx';
 import { BalanceAdjustModal, type BalanceAdjustTarget } from './BalanceAdjustModal.tsx';
 import { CustomerDepositsTab, CustomerTradesTab, CustomerWithdrawsTab } from './CustomerHistoryTabs.tsx';
 import { CustomerForm } from './CustomerForm.tsx';
+import { CustomerStatementTab } from './CustomerStatementTab.tsx';
+import { StopoutReports } from '../../statements/StopoutReports.tsx';
 import { OwnProfileForm } from './OwnProfileForm.tsx';
 import { TrackingTab } from './TrackingTab.tsx';
 import { goTo, reloadPage } from './navigation.ts';
@@ -182,6 +184,8 @@ export function EditCustomerPage() {
               {money && <Tabs.Tab value="trades">{t('Trades')}</Tabs.Tab>}
               {money && <Tabs.Tab value="deposits">{t('Deposits')}</Tabs.Tab>}
               {money && <Tabs.Tab value="withdraws">{t('Withdraws')}</Tabs.Tab>}
+              {money && <Tabs.Tab value="statement">{t('Statement')}</Tabs.Tab>}
+              {money && <Tabs.Tab value="stopouts">{t('Stop-outs')}</Tabs.Tab>}
               {isCustomer && <Tabs.Tab value="tracking">{t('Tracking')}</Tabs.Tab>}
             </Tabs.List>
             <Tabs.Panel value="profile">
@@ -210,6 +214,12 @@ export function EditCustomerPage() {
                 </Tabs.Panel>
                 <Tabs.Panel value="withdraws">
                   <CustomerWithdrawsTab userId={customer.id} />
+                </Tabs.Panel>
+                <Tabs.Panel value="statement">
+                  <CustomerStatementTab customerId={customer.id} wallets={customer.balances} />
+                </Tabs.Panel>
+                <Tabs.Panel value="stopouts">
+                  <StopoutReports url={`/admin/customers/${customer.id}/stopouts`} />
                 </Tabs.Panel>
               </>
             )}
