@@ -7,7 +7,7 @@ import { ApiError } from '../../api/client.ts';
 import { useCurrentUser } from '../../api/hooks.ts';
 import { toastError } from '../../ui/toast.ts';
 import { useLotState, useRate } from './api.ts';
-import { formatPrice, pairLabel } from './figures.ts';
+import { commissionTermsOf, formatPrice, pairLabel } from './figures.ts';
 import { OrderForm } from './OrderForm.tsx';
 import type { OrderChoice } from './orderKinds.ts';
 import { useQuote } from './quotes.ts';
@@ -36,6 +36,17 @@ export function OrderDialog({ side: initialSide, instrument, onClose }: OrderDia
   // Free margin counts the live P/L of the open positions.
   const { totalProfitLoss } = useLivePositions();
   const wallet = current?.activeBalance ?? null;
+  const plan = current?.user.pricingTable ?? null;
+  // A plan's commission is in US dollars: its rate is needed unless the wallet or the quote currency is USD.
+  const charged = commissionTermsOf(plan, instrument.category) !== null;
+  const usdRate = useRate('USD', charged && !!wallet && wallet.currency !== 'USD' && instrument.quote !== 'USD');
+  const usdConversion = !charged
+    ? null
+    : wallet?.currency === 'USD'
+      ? '1'
+      : instrument.quote === 'USD'
+        ? (rate.data?.rate ?? null)
+        : (usdRate.data?.rate ?? null);
   const failed = rate.isError || lot.isError;
   const failure = rate.isError
     ? (serverMessage(rate.error) ??
@@ -81,9 +92,10 @@ export function OrderDialog({ side: initialSide, instrument, onClose }: OrderDia
         instrument={instrument}
         prices={{ bid: quote.bid, ask: quote.ask }}
         conversionRate={rate.data.rate}
+        usdConversion={usdConversion}
         lot={lot.data}
         wallet={wallet}
-        plan={current?.user.pricingTable ?? null}
+        plan={plan}
         openProfitLoss={totalProfitLoss.toString()}
         onDone={onClose}
       />

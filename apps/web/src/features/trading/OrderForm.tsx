@@ -7,12 +7,22 @@ import {
   dec,
   formatMoney,
   newOrderBounds,
+  openPrice,
   type BalanceDto,
   type InstrumentDto,
   type LotStateResponse,
   type PricingTableDto,
 } from '@platform/domain';
-import { estimateOrder, formatPrice, leverageOf, startingLevel, type Prices } from './figures.ts';
+import {
+  amountOf,
+  estimateOrder,
+  formatPrice,
+  leverageOf,
+  orderCommission,
+  startingLevel,
+  type OrderCommission,
+  type Prices,
+} from './figures.ts';
 import {
   choiceOf,
   defaultExpiryDate,
@@ -36,6 +46,8 @@ export interface OrderFormProps {
   prices: Prices;
   /** Quote-currency units per wallet-currency unit. */
   conversionRate: string;
+  /** US-dollar units per wallet-currency unit, for the plan's commission; null without one (or not known yet). */
+  usdConversion?: string | null;
   lot: LotStateResponse;
   wallet: BalanceDto;
   plan: PricingTableDto | null;
@@ -44,16 +56,36 @@ export interface OrderFormProps {
   onDone: () => void;
 }
 
-function Line({ label, value, color }: { label: string; value: string; color?: string }) {
+function Line({ label, value, color, testId }: { label: string; value: string; color?: string; testId?: string }) {
   return (
-    <Group justify="space-between" gap="xs">
+    <Group justify="space-between" gap="xs" wrap="nowrap">
       <Text size="sm" c="dimmed">
         {label}
       </Text>
-      <Text size="sm" fw={600} c={color} style={{ fontVariantNumeric: 'tabular-nums' }}>
+      <Text size="sm" fw={600} c={color} style={{ fontVariantNumeric: 'tabular-nums' }} data-testid={testId}>
         {value}
       </Text>
     </Group>
+  );
+}
+
+/** The plan's commission of this order: at open (and "the same at close" when charged both ways), or at close. */
+function CommissionLine({ commission, currency }: { commission: OrderCommission; currency: string }) {
+  const { t } = useTranslation();
+  const value = commission.amount === null ? '-' : formatMoney(commission.amount, currency);
+  return (
+    <div>
+      <Line
+        label={commission.atOpen ? t('Commission') : t('Commission at close')}
+        value={value}
+        testId="order-commission"
+      />
+      {commission.atOpen && commission.atClose && (
+        <Text size="xs" c="dimmed" ta="right">
+          {t('and the same at close')}
+        </Text>
+      )}
+    </div>
   );
 }
 
@@ -70,6 +102,7 @@ export function OrderForm({
   instrument,
   prices,
   conversionRate,
+  usdConversion = null,
   lot,
   wallet,
   plan,
@@ -112,6 +145,14 @@ export function OrderForm({
   const expiry = isPending ? expiryValue(pending.expiry, pending.expiryDate) : null;
 
   const leverage = leverageOf(plan, instrument.category, instrument.leverage);
+  const commission = orderCommission({
+    plan,
+    category: instrument.category,
+    amount: amountOf(amount),
+    price: openPrice(side, atPrice),
+    quoteConversion: conversionRate,
+    usdConversion,
+  });
   const estimate = estimateOrder({
     side,
     prices: atPrice,
@@ -122,6 +163,7 @@ export function OrderForm({
     balance: wallet.balance,
     margin: wallet.margin,
     openProfitLoss,
+    openCommission: commission?.atOpen ? (commission.amount ?? 0) : 0,
   });
   const bounds = newOrderBounds(side, atPrice);
   const levelsValid =
@@ -236,6 +278,7 @@ export function OrderForm({
         <Line label={t('Leverage')} value={`1:${leverage}`} />
         <Line label={t('Required Margin')} value={formatMoney(estimate.requiredMargin, currency)} />
         <Line label={t('Pip Value')} value={formatMoney(estimate.pipValue, currency)} />
+        {commission && <CommissionLine commission={commission} currency={currency} />}
         <Line
           label={t('Estimated P/L')}
           value={formatMoney(estimate.profitLoss, currency)}

@@ -1,5 +1,7 @@
 import {
+  chargesAt,
   closePrice,
+  commissionOf,
   dec,
   formatMoney,
   openPrice,
@@ -10,6 +12,7 @@ import {
   spreadCost,
   toFixed,
   type CategoryName,
+  type CommissionTerms,
   type Decimal,
   type InstrumentDto,
   type OrderDto,
@@ -95,6 +98,55 @@ export function startingLevel(side: Side, level: 'takeProfit' | 'stopLoss', pric
   return openPrice(side, prices).times(factor).toFixed(Math.min(digits, 5));
 }
 
+/** The plan's commission terms for a category, or null when it charges nothing there (or there is no plan). */
+export function commissionTermsOf(
+  plan: PricingTableDto | null | undefined,
+  category: CategoryName,
+): CommissionTerms | null {
+  const rate = plan?.[`${category}_commission`];
+  if (!plan || rate === undefined || dec(rate).isZero()) return null;
+  return { rate, basis: plan.commission_basis ?? 'lot', charge: plan.commission_charge ?? 'open' };
+}
+
+/** What a new order pays in commission, in the wallet's currency, and when (the plan's terms; see commissionOf). */
+export interface OrderCommission {
+  /** The figure of one charge (positive: what the wallet pays); null while the US dollar rate is not known yet. */
+  amount: Decimal | null;
+  /** Charged when the position opens… */
+  atOpen: boolean;
+  /** …and/or when it closes (the same figure for the whole amount). */
+  atClose: boolean;
+}
+
+/**
+ * The commission of a new order of `amount` at `price`, at the dialog's conversion rates: `quoteConversion` for the
+ * instrument's quote currency, `usdConversion` for US dollars (units per unit of the wallet currency). Null when the
+ * plan charges none for the category.
+ */
+export function orderCommission(p: {
+  plan: PricingTableDto | null | undefined;
+  category: CategoryName;
+  amount: Decimal.Value;
+  price: Decimal.Value;
+  quoteConversion: string;
+  usdConversion: string | null;
+}): OrderCommission | null {
+  const terms = commissionTermsOf(p.plan, p.category);
+  if (!terms) return null;
+  const amount =
+    p.usdConversion === null
+      ? null
+      : commissionOf({
+          terms,
+          category: p.category,
+          amount: p.amount,
+          price: p.price,
+          quoteConversion: p.quoteConversion,
+          usdConversion: p.usdConversion,
+        });
+  return { amount, atOpen: chargesAt(terms.charge, 'open'), atClose: chargesAt(terms.charge, 'close') };
+}
+
 export const INSUFFICIENT_BALANCE = 'Insufficient Balance!';
 export const INSUFFICIENT_FREE_MARGIN = 'Insufficient Free Margin!';
 
@@ -110,6 +162,8 @@ export interface OrderEstimateInput {
   margin: string;
   /** Live P/L of the wallet's open positions. */
   openProfitLoss: Decimal.Value;
+  /** The commission charged as the position opens: balance and free margin must cover it beside the margin. */
+  openCommission?: Decimal.Value;
 }
 
 export interface OrderEstimate {
@@ -123,8 +177,11 @@ export interface OrderEstimate {
   hasAmount: boolean;
 }
 
+/** An order size as typed: 0 when empty or not a plain positive number. */
+export const amountOf = (text: string): Decimal => (/^\d*\.?\d+$/.test(text.trim()) ? dec(text.trim()) : dec(0));
+
 export function estimateOrder(p: OrderEstimateInput): OrderEstimate {
-  const amount = /^\d*\.?\d+$/.test(p.amount.trim()) ? dec(p.amount.trim()) : dec(0);
+  const amount = amountOf(p.amount);
   const price = openPrice(p.side, p.prices);
   const margin = requiredMargin({ price, amount, leverage: p.leverage, conversionRate: p.conversionRate });
   const spread = spreadCost({ ask: p.prices.ask, bid: p.prices.bid, spreadSetting: SPREAD_SETTING, amount });
@@ -137,9 +194,11 @@ export function estimateOrder(p: OrderEstimateInput): OrderEstimate {
     conversionRate: p.conversionRate,
   });
   const freeMargin = dec(p.balance).minus(p.margin).plus(p.openProfitLoss);
-  const problem = margin.greaterThan(p.balance)
+  // The server takes the open commission with the margin, in one statement: both must fit.
+  const needed = margin.plus(p.openCommission ?? 0);
+  const problem = needed.greaterThan(p.balance)
     ? INSUFFICIENT_BALANCE
-    : margin.greaterThan(freeMargin)
+    : needed.greaterThan(freeMargin)
       ? INSUFFICIENT_FREE_MARGIN
       : null;
   return {
