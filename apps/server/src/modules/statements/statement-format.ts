@@ -39,11 +39,17 @@ export const modeText = (mode: string): string => (mode === 'real' ? 'Real' : 'D
 
 export const instrumentText = (name: string): string => name.replace('_', '/');
 
-/** "2025-01-01 to 2025-03-31 (UTC)", open ends said in words. */
+/**
+ * The period in words: "2025-01-01 to 2025-03-31 (UTC)"; a period reaching the present says up to when ("…, as of
+ * 2026-11-26 04:33:06"), and one without a start covers every movement up to its end.
+ */
 export function periodText(p: StatementPeriod): string {
-  const start = p.dateStart ?? 'the first movement';
-  const end = p.dateEnd && !p.current ? p.dateEnd : `${p.dateEnd ? `${p.dateEnd}, ` : ''}as of ${timeText(p.to)}`;
-  return `${start} to ${end} (UTC)`;
+  const end = p.current
+    ? p.dateEnd
+      ? `${p.dateEnd}, as of ${timeText(p.to)}`
+      : timeText(p.to)
+    : (p.dateEnd ?? timeText(p.to));
+  return p.dateStart ? `${p.dateStart} to ${end} (UTC)` : `All movements up to ${end} (UTC)`;
 }
 
 /** "USD Real wallet #12". */
