@@ -16,6 +16,7 @@ export function brandingFixture(overrides: Partial<BrandingResponse> = {}): Bran
     emailVerify: 'on',
     recaptcha: { status: 'off', siteKey: null },
     demoBalance: '10000',
+    riskWarning: { losingPercent: '74.5' },
     ...overrides,
   };
 }

@@ -29,6 +29,11 @@ export const BrandingResponse = z.object({
   emailVerify: z.enum(['on', 'off']),
   recaptcha: z.object({ status: z.enum(['on', 'off']), siteKey: z.string().nullable() }),
   demoBalance: z.string(),
+  /**
+   * The risk warning every client page shows (retail protection), or null when an admin turned it off;
+   * `losingPercent` is the share of retail accounts that lose money, as the admin states it (null: not stated).
+   */
+  riskWarning: z.object({ losingPercent: z.string().nullable() }).nullable(),
 });
 export type BrandingResponse = z.infer<typeof BrandingResponse>;
 

@@ -127,6 +127,16 @@ export const SiteSettingsRequest = z.object({
   /** The daily rollover (swaps) at this local time of rolloverTimezone; omitted: unchanged. */
   rolloverTime: z.preprocess(blankIsMissing, RolloverTime.optional()),
   rolloverTimezone: z.preprocess(blankIsMissing, RolloverTimezone.optional()),
+  /** The risk warning on every client page, with the share of losing retail accounts (blank: not stated); omitted: unchanged. */
+  riskWarning: switchField.optional(),
+  riskWarningPercent: z.preprocess(
+    (v) => (v === null ? '' : v),
+    z
+      .string()
+      .trim()
+      .regex(/^(100(\.0{1,2})?|\d{1,2}(\.\d{1,2})?)?$/, { error: 'Enter a percentage from 0 to 100 with at most 2 decimals' })
+      .optional(),
+  ),
 });
 export type SiteSettingsRequest = z.input<typeof SiteSettingsRequest>;
 
@@ -150,6 +160,8 @@ export const SiteSettingsDto = z.object({
   showUserInfoAgent: z.boolean(),
   rolloverTime: z.string(),
   rolloverTimezone: z.string(),
+  riskWarning: z.boolean(),
+  riskWarningPercent: z.string(),
   favicon: z.string().nullable(),
   appLogo: z.string().nullable(),
   authBackground: z.string().nullable(),

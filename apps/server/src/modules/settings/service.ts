@@ -74,6 +74,9 @@ export const brandingFileUrl = (v: string | null | undefined): string | null =>
   !v ? null : v.startsWith('/') ? v : `/api/files/${v}`;
 
 /** The public branding and switches the web app needs before sign-in (no secrets). */
+/** The retail risk warning is on unless an admin turned it off (no record: on, as a careful broker ships it). */
+export const riskWarningOn = (row: SettingRow | undefined): boolean => row?.value1 !== 'off';
+
 export async function getBranding(db: DbOrTx): Promise<BrandingResponse> {
   const s = await getSettings(db, [
     'branding',
@@ -84,6 +87,7 @@ export async function getBranding(db: DbOrTx): Promise<BrandingResponse> {
     'showUserInfoAgent',
     'emailVerify',
     'recaptcha',
+    'riskWarning',
   ]);
   const langs = await db
     .select({ name: languages.name, code: languages.code })
@@ -104,6 +108,7 @@ export async function getBranding(db: DbOrTx): Promise<BrandingResponse> {
     appCurrency: currency,
     appCurrencies: currencies.includes(currency) ? currencies : [currency, ...currencies],
     appLangs: langs,
+    riskWarning: riskWarningOn(s.riskWarning) ? { losingPercent: s.riskWarning?.value2 || null } : null,
     whatsapp: s.whatsapp?.value1 || null,
     pricingPlan: onOff(isOn(s.pricingPlan)),
     showUserInfoAgent: onOff(isOn(s.showUserInfoAgent)),

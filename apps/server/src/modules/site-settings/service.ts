@@ -7,7 +7,14 @@ import type { UploadedFile } from '../../lib/multipart.ts';
 import type { StaffActor } from '../../lib/staff-scope.ts';
 import { prepareFile, recordFile } from '../files/storage.ts';
 import { ROLLOVER_KEY, rolloverTimeOf } from '../rollover/calendar.ts';
-import { brandingFileUrl, getSettings, invalidateSettingsCache, isOn, putSetting } from '../settings/service.ts';
+import {
+  brandingFileUrl,
+  getSettings,
+  invalidateSettingsCache,
+  isOn,
+  putSetting,
+  riskWarningOn,
+} from '../settings/service.ts';
 
 const KEYS = [
   'branding',
@@ -20,6 +27,7 @@ const KEYS = [
   'emailVerify',
   'showUserInfoAgent',
   'webhookApiKeyLeads',
+  'riskWarning',
 ];
 const on = (v: boolean) => (v ? 'on' : 'off');
 
@@ -55,6 +63,8 @@ export async function siteSettings(ctx: Pick<AppContext, 'db' | 'config'>): Prom
     showUserInfoAgent: isOn(s.showUserInfoAgent),
     rolloverTime: rollover.time,
     rolloverTimezone: rollover.timezone,
+    riskWarning: riskWarningOn(s.riskWarning),
+    riskWarningPercent: s.riskWarning?.value2 ?? '',
     favicon: brandingFileUrl(s.favicon?.file),
     appLogo: brandingFileUrl(b?.file),
     authBackground: brandingFileUrl(s.authBackground?.file),
@@ -111,6 +121,10 @@ export async function saveSiteSettings(
     await putSetting(tx, 'pricingPlan', { value1: on(input.pricingPlan) });
     await putSetting(tx, 'emailVerify', { value1: on(input.emailVerify) });
     await putSetting(tx, 'showUserInfoAgent', { value1: on(input.showUserInfoAgent) });
+    await putSetting(tx, 'riskWarning', {
+      value1: on(input.riskWarning ?? before.riskWarning),
+      value2: input.riskWarningPercent ?? before.riskWarningPercent,
+    });
     // The rollover time is kept when the form does not name it.
     await putSetting(tx, ROLLOVER_KEY, {
       value1: input.rolloverTime ?? before.rolloverTime,

@@ -38,6 +38,27 @@ const save = (fields: Record<string, string>, files: Parameters<typeof multipart
   });
 };
 
+describe('the retail risk warning', () => {
+  it('is on by default without a figure, carries the share of losing accounts an admin states, and can be turned off', async () => {
+    const branding = async () => (await t.app.inject({ method: 'GET', url: '/api/settings/branding' })).json();
+    expect((await branding()).riskWarning).toEqual({ losingPercent: null });
+    expect((await save({ ...base, riskWarningPercent: '74.5' })).statusCode).toBe(200);
+    expect((await branding()).riskWarning).toEqual({ losingPercent: '74.5' });
+    // A form that leaves the fields out keeps them.
+    expect((await save(base)).statusCode).toBe(200);
+    expect((await branding()).riskWarning).toEqual({ losingPercent: '74.5' });
+    for (const bad of ['101', '-1', '12.345', 'many']) {
+      const res = await save({ ...base, riskWarningPercent: bad });
+      expect(res.statusCode, bad).toBe(400);
+      expect(res.json().message).toBeTruthy();
+    }
+    expect((await save({ ...base, riskWarning: 'off' })).statusCode).toBe(200);
+    expect((await branding()).riskWarning).toBeNull();
+    expect((await save({ ...base, riskWarning: 'on', riskWarningPercent: '' })).statusCode).toBe(200);
+    expect((await branding()).riskWarning).toEqual({ losingPercent: null });
+  });
+});
+
 describe('site settings', () => {
   it('saves every field and the branding uploads, shows the secret only as set, and the public branding follows at once', async () => {
     const res = await save(base, { appLogo: { data: PNG_BYTES, filename: 'logo.png', type: 'image/png' } });

@@ -2,6 +2,7 @@ import { AppShell } from '@mantine/core';
 import { Outlet } from 'react-router';
 import { useCurrentUser } from '../../api/hooks.ts';
 import { LoadingScreen } from '../../ui/shell/LoadingScreen.tsx';
+import { RiskWarning } from '../../ui/shell/RiskWarning.tsx';
 import { useBrandingHead } from '../useBrandingHead.ts';
 import { TopBar } from './topbar/TopBar.tsx';
 import { usePageTracking } from './usePageTracking.ts';
@@ -21,6 +22,7 @@ export function ClientLayout() {
       </AppShell.Header>
       <AppShell.Main>
         <Outlet />
+        <RiskWarning />
         <ForcedPlanModal />
       </AppShell.Main>
     </AppShell>

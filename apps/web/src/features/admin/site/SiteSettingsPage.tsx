@@ -36,6 +36,7 @@ const SWITCHES: Array<[keyof Values, string]> = [
   ['pricingPlan', 'Pricing Plan'],
   ['emailVerify', 'Email Verification (Registration)'],
   ['showUserInfoAgent', 'Show Email & Phone in Agent Dashboard'],
+  ['riskWarning', 'Risk Warning On Client Pages'],
 ];
 
 function SettingsForm({ settings }: { settings: SiteSettingsDto }) {
@@ -124,6 +125,12 @@ function SettingsForm({ settings }: { settings: SiteSettingsDto }) {
               description={t('An IANA time zone, e.g. America/New_York or UTC.')}
               placeholder="America/New_York"
               {...form.getInputProps('rolloverTimezone')}
+            />
+            <TextInput
+              label={t('Losing Retail Accounts (%)')}
+              description={t('Stated in the risk warning; leave blank to leave it out.')}
+              placeholder="74.5"
+              {...form.getInputProps('riskWarningPercent')}
             />
           </SimpleGrid>
         </Paper>
