@@ -30,6 +30,8 @@ const stopped: HistoryEntry = {
     close_time: '2025-03-05T12:00:00Z',
     pro_loss: '-100',
     close_reason: 'stop_loss',
+    swap: '-0.42',
+    commission: '-1.4',
   }),
 };
 const filled: HistoryEntry = {
@@ -71,7 +73,7 @@ const cells = (testId: string) =>
 
 // Dialogs with many steps: room for a machine under load.
 describe('HistoryPanel', { timeout: 20_000 }, () => {
-  it('lists closed deals, partial closes and ended pending orders with status and reason', async () => {
+  it('lists closed deals (with swap and commission), partial closes and ended pending orders with status and reason', async () => {
     show([partial, stopped, filled, expired, cancelled]);
     await screen.findByTestId('history-deal-150');
     expect(cells('history-deal-150').slice(1)).toEqual([
@@ -80,21 +82,25 @@ describe('HistoryPanel', { timeout: 20_000 }, () => {
       '4000',
       '1.08000 → 1.08500',
       '$20.00000',
+      '$0.00',
+      '$0.00',
       'PARTIAL CLOSE',
       'Part of position #101',
     ]);
-    expect(cells('history-deal-90').slice(5)).toEqual(['-$100.00000', 'CLOSED', 'Stop loss']);
+    expect(cells('history-deal-90').slice(5)).toEqual(['-$100.00000', '-$0.42', '-$1.40', 'CLOSED', 'Stop loss']);
     expect(cells('history-order-201').slice(2)).toEqual([
       'Buy Limit',
       '10000',
       '1.08000',
       '-',
+      '-',
+      '-',
       'FILLED',
       'Filled at 1.07990',
     ]);
     expect(cells('history-order-202').slice(2, 3)).toEqual(['Sell Stop']);
-    expect(cells('history-order-202').slice(6)).toEqual(['EXPIRED', 'Expired at the end of the trading day']);
-    expect(cells('history-order-203').slice(6)).toEqual(['CANCELLED', 'Not enough free margin to fill']);
+    expect(cells('history-order-202').slice(8)).toEqual(['EXPIRED', 'Expired at the end of the trading day']);
+    expect(cells('history-order-203').slice(8)).toEqual(['CANCELLED', 'Not enough free margin to fill']);
   });
 
   it('pages through the history and reloads when a position closes or an order ends', async () => {

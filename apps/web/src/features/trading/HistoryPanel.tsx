@@ -75,6 +75,18 @@ function historyColumns(t: TFunction): ListColumn<HistoryRow>[] {
       numeric: true,
       render: (r) => line(r.profitLoss?.text ?? '-', 600, r.profitLoss?.color),
     },
+    {
+      key: 'swap',
+      label: t('Swap'),
+      numeric: true,
+      render: (r) => line(r.swap?.text ?? '-', undefined, r.swap?.color),
+    },
+    {
+      key: 'commission',
+      label: t('Commission'),
+      numeric: true,
+      render: (r) => line(r.commission?.text ?? '-', undefined, r.commission?.color),
+    },
     { key: 'status', label: t('Status'), render: (r) => <StatusBadge row={r} /> },
     {
       key: 'details',
@@ -86,6 +98,28 @@ function historyColumns(t: TFunction): ListColumn<HistoryRow>[] {
       ),
     },
   ];
+}
+
+/** A deal's swap and commission on its card, when it paid or earned any. */
+function HistoryCharges({ row }: { row: HistoryRow }) {
+  const { t } = useTranslation();
+  const charges = [
+    { key: 'swap', label: t('Swap'), figure: row.swap },
+    { key: 'commission', label: t('Commission'), figure: row.commission },
+  ].filter((c) => c.figure && c.figure.color !== 'dimmed');
+  if (charges.length === 0) return null;
+  return (
+    <Group gap="md" mt={6}>
+      {charges.map((c) => (
+        <Text key={c.key} size="xs" c="dimmed" style={nowrap}>
+          {c.label}{' '}
+          <Text span size="xs" fw={600} c={c.figure?.color}>
+            {c.figure?.text}
+          </Text>
+        </Text>
+      ))}
+    </Group>
+  );
 }
 
 /** A history line on a phone: instrument, side and time over its status, then amount, price and P/L. */
@@ -105,6 +139,7 @@ function HistoryCard({ row: r }: { row: HistoryRow }) {
         <CardFigure label={t('Price')} value={r.price} />
         <CardFigure label={t('P/L')} value={r.profitLoss?.text ?? '-'} color={r.profitLoss?.color} />
       </SimpleGrid>
+      <HistoryCharges row={r} />
       {r.detail && (
         <Text size="xs" c="dimmed" mt={6}>
           {r.detail}

@@ -2,7 +2,7 @@ import { Badge, Box, Group, SimpleGrid, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { CLOSE_REASON_LABELS, closePrice, type Decimal, dec, formatOrderTime, type OrderDto } from '@platform/domain';
 import { CardFigure } from '../../ui/responsive-list/index.ts';
-import { formatPrice, formatProfitLoss, formatSwap, pairLabel } from './figures.ts';
+import { formatPrice, formatProfitLoss, formatCharge, pairLabel } from './figures.ts';
 import type { ProtectionKind } from './ProtectionDialog.tsx';
 import { PositionActions } from './PositionActions.tsx';
 import { rateText } from './pendingFormat.ts';
@@ -42,6 +42,31 @@ function CurrentPrice({ order, digits }: { order: OrderDto; digits: number | und
       value={value === null ? '-' : digits === undefined ? value : formatPrice(value, digits)}
       testId={`current-${order.id}`}
     />
+  );
+}
+
+/** A deal's swap and commission so far, when it has any: what it paid (red) or earned (green). */
+function Charges({ order, currency }: { order: OrderDto; currency: string }) {
+  const { t } = useTranslation();
+  const charges = (['swap', 'commission'] as const)
+    .filter((field) => !dec(order[field] ?? '0').isZero())
+    .map((field) => ({
+      field,
+      label: field === 'swap' ? t('Swap') : t('Commission'),
+      ...formatCharge(order[field], currency),
+    }));
+  if (charges.length === 0) return null;
+  return (
+    <Group gap="md" mt={6}>
+      {charges.map((c) => (
+        <Text key={c.field} size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+          {c.label}{' '}
+          <Text span size="xs" fw={600} c={c.color} data-testid={`${c.field}-${order.id}`}>
+            {c.text}
+          </Text>
+        </Text>
+      ))}
+    </Group>
   );
 }
 
@@ -88,13 +113,13 @@ export function PositionCard({ order: o, ...props }: { order: OrderDto } & Posit
           <CardFigure label={t('Close Rate')} value={rate(o.close_rate)} />
         )}
       </SimpleGrid>
+      <Charges order={o} currency={currency} />
       {open ? (
         // The levels keep one line; the actions go under them when both do not fit (a phone's width).
         <Group justify="space-between" mt="xs" gap={6}>
           <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
             {t('SL')} {rate(o.loss)}
             {o.trailing_distance !== null && ` (${t('trailing')})`} · {t('TP')} {rate(o.profit)}
-            {!dec(o.swap ?? '0').isZero() && ` · ${t('Swap')} ${formatSwap(o.swap, currency).text}`}
           </Text>
           <Box ml="auto">
             <PositionActions

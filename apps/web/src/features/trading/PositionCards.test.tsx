@@ -32,6 +32,7 @@ const closed = orderFixture({
   close_rate: '1.08500',
   pro_loss: '48',
   close_reason: 'stop_loss',
+  commission: '-1.40000000',
 });
 
 function show(over: Partial<PositionsTableProps> = {}) {
@@ -82,7 +83,7 @@ describe('PositionsTable on a phone', () => {
     expect(within(done).queryByRole('button', { name: 'Close' })).toBeNull();
   });
 
-  it("keeps the table on wider screens, with each position's swap so far", async () => {
+  it("keeps the table on wider screens, with each position's swap and commission so far", async () => {
     phone(false);
     show();
     expect(await screen.findByRole('table')).toBeTruthy();
@@ -90,11 +91,34 @@ describe('PositionsTable on a phone', () => {
     expect(screen.getByRole('columnheader', { name: 'Swap' })).toBeTruthy();
     expect(screen.getByTestId('swap-101').textContent).toBe('-$1.65');
     expect(screen.getByTestId('swap-102').textContent).toBe('$0.00');
+    // All Positions keeps its commission in the column chooser (two columns wider than Opened Positions).
+    expect(screen.queryByRole('columnheader', { name: 'Commission' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Columns' }));
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'Commission' }));
+    expect(await screen.findByRole('columnheader', { name: 'Commission' })).toBeTruthy();
+    expect(screen.getByTestId('commission-101').textContent).toBe('$0.00');
+    expect(screen.getByTestId('commission-102').textContent).toBe('-$1.40');
+    // Remembered for the next visit.
+    expect(localStorage.getItem('table-columns:terminal:positions-all')).toBe('{"commission":true}');
   });
 
-  it("shows a card's swap beside its levels once it has one", async () => {
+  it('shows the commission of open positions by default', async () => {
+    phone(false);
+    localStorage.clear();
+    show({ rows: [orderFixture({ id: 103, commission: '-0.7' })], variant: 'open' });
+    expect(await screen.findByRole('columnheader', { name: 'Commission' })).toBeTruthy();
+    expect(screen.getByTestId('commission-103').textContent).toBe('-$0.70');
+    expect(screen.queryByRole('button', { name: 'Columns' })).toBeNull();
+  });
+
+  it("shows a card's swap and commission once it has them", async () => {
     phone(true);
     show();
-    expect((await screen.findByTestId('position-101')).textContent).toContain('Swap -$1.65');
+    const open = await screen.findByTestId('position-101');
+    expect(open.textContent).toContain('Swap -$1.65');
+    expect(open.textContent).not.toContain('Commission');
+    const closed = screen.getByTestId('position-102');
+    expect(closed.textContent).toContain('Commission -$1.40');
+    expect(closed.textContent).not.toContain('Swap');
   });
 });

@@ -2,7 +2,7 @@ import { Badge, Stack, Text, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { CLOSE_REASON_LABELS, dec, formatOrderTime, type OrderDto } from '@platform/domain';
 import { ResponsiveList, type ListColumn } from '../../ui/responsive-list/index.ts';
-import { formatProfitLoss, formatSwap, pairLabel } from './figures.ts';
+import { formatProfitLoss, formatCharge, pairLabel } from './figures.ts';
 import { PositionCard, positionRate, type PositionsTableProps } from './PositionCard.tsx';
 import { PositionActions } from './PositionActions.tsx';
 
@@ -28,12 +28,12 @@ function When({ value }: { value: string | null }) {
   );
 }
 
-/** The swap a position has paid (red) or earned (green) at the rollovers so far; already in the balance. */
-function SwapFigure({ order, currency }: { order: OrderDto; currency: string }) {
-  const swap = formatSwap(order.swap, currency);
+/** What a deal has paid (red) or earned (green) so far — its swap at the rollovers, or its commission; already in the balance. */
+function ChargeFigure({ order, field, currency }: { order: OrderDto; field: 'swap' | 'commission'; currency: string }) {
+  const charge = formatCharge(order[field], currency);
   return (
-    <Text span size="sm" c={swap.color} style={nowrap} data-testid={`swap-${order.id}`}>
-      {swap.text}
+    <Text span size="sm" c={charge.color} style={nowrap} data-testid={`${field}-${order.id}`}>
+      {charge.text}
     </Text>
   );
 }
@@ -133,7 +133,20 @@ export function PositionsTable(props: PositionsTableProps) {
         ),
     },
     { key: 'pl', numeric: true, label: t('P/L'), render: profitLoss },
-    { key: 'swap', numeric: true, label: t('Swap'), render: (o) => <SwapFigure order={o} currency={currency} /> },
+    {
+      key: 'swap',
+      numeric: true,
+      label: t('Swap'),
+      render: (o) => <ChargeFigure order={o} field="swap" currency={currency} />,
+    },
+    {
+      key: 'commission',
+      numeric: true,
+      label: t('Commission'),
+      render: (o) => <ChargeFigure order={o} field="commission" currency={currency} />,
+      // All Positions is two columns wider: there it waits in the column chooser, so the table fits at 1366 px.
+      hidden: variant === 'all',
+    },
     { key: 'status', label: t('Status'), render: status },
     { key: 'closeTime', label: t('Close Time'), render: (o) => <When value={o.close_time} />, closedOnly: true },
     { key: 'actions', label: t('Actions'), render: actions },
@@ -149,6 +162,7 @@ export function PositionsTable(props: PositionsTableProps) {
       rowTestId={(o) => `position-${o.id}`}
       emptyText={props.emptyText}
       cardsTestId="position-cards"
+      tableId={`positions-${variant}`}
     />
   );
 }

@@ -68,8 +68,8 @@ export function formatProfitLoss(
   return { text: formatMoney(d, currency, 5), color: d.greaterThan(0) ? 'teal' : 'red' };
 }
 
-/** A position's swap so far: signed like the ledger (negative paid), plain when none. */
-export function formatSwap(value: string | undefined, currency: string): { text: string; color: string | undefined } {
+/** A deal's swap or commission so far: signed like the ledger (negative paid, red; positive earned, green), plain when none. */
+export function formatCharge(value: string | undefined, currency: string): { text: string; color: string | undefined } {
   const d = dec(value ?? '0');
   if (d.isZero()) return { text: formatMoney(d, currency, 2), color: 'dimmed' };
   return { text: formatMoney(d, currency, 2), color: d.greaterThan(0) ? 'teal' : 'red' };

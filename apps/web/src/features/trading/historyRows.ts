@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
 import { CLOSE_REASON_LABELS, dec, type HistoryEntry, type Side } from '@platform/domain';
-import { formatProfitLoss, pairLabel } from './figures.ts';
+import { formatCharge, formatProfitLoss, pairLabel } from './figures.ts';
 import { instrumentLabel, pendingTypeLabel, rateText, STATUS_COLORS, STATUS_LABELS } from './pendingFormat.ts';
 
 /** One line of the History tab, a closed deal or an ended pending order, ready to show. */
@@ -13,6 +13,9 @@ export interface HistoryRow {
   amount: string;
   price: string;
   profitLoss: { text: string; color: string | undefined } | null;
+  /** A deal's swap and commission (negative: paid), in the wallet's currency; null for a pending order. */
+  swap: { text: string; color: string | undefined } | null;
+  commission: { text: string; color: string | undefined } | null;
   status: { label: string; color: string };
   detail: string | null;
 }
@@ -37,6 +40,8 @@ export function historyRow(
       amount: dec(d.trade_amount).toString(),
       price: `${rateText(d.open_rate, digits)} → ${rateText(d.close_rate, digits)}`,
       profitLoss: formatProfitLoss(d.pro_loss, currency),
+      swap: formatCharge(d.swap, currency),
+      commission: formatCharge(d.commission, currency),
       status: { label: partial ? t('PARTIAL CLOSE') : t('CLOSED'), color: partial ? 'orange' : 'yellow' },
       detail: [partial, reason].filter(Boolean).join(' · ') || null,
     };
@@ -59,6 +64,8 @@ export function historyRow(
         ? rateText(o.price, digits)
         : `${rateText(o.price, digits)} / ${rateText(o.limit_price, digits)}`,
     profitLoss: null,
+    swap: null,
+    commission: null,
     status: { label: t(STATUS_LABELS[o.status]), color: STATUS_COLORS[o.status] },
     detail: [filled, o.reason].filter(Boolean).join(' · ') || null,
   };

@@ -1,6 +1,9 @@
 import { useCallback, useMemo, useState } from 'react';
 import type { DataTableColumn } from './cells.ts';
 
+/** What the choice reads of a column (a data table's, or a terminal list's). */
+export type ChoosableColumn = Pick<DataTableColumn<never>, 'key' | 'hidden' | 'sticky'>;
+
 /** The user's own show/hide choices of one table, by column key; a column not in it follows its default. */
 export type ColumnChoice = Record<string, boolean>;
 
@@ -13,12 +16,12 @@ const STORAGE_PREFIX = 'table-columns:';
 export const tableIdOf = (url: string): string => url.replace(/\/\d+(?=\/|$)/g, '/:id');
 
 /** The actions column (key `actions`, or any column marked sticky) is always shown and stays in view. */
-export const isActionsColumn = <T>(c: DataTableColumn<T>): boolean => c.sticky ?? c.key === 'actions';
+export const isActionsColumn = (c: ChoosableColumn): boolean => c.sticky ?? c.key === 'actions';
 
 /** Columns the chooser offers: every one but the actions column. */
-export const isChoosable = <T>(c: DataTableColumn<T>): boolean => !isActionsColumn(c);
+export const isChoosable = (c: ChoosableColumn): boolean => !isActionsColumn(c);
 
-export const isColumnShown = <T>(c: DataTableColumn<T>, choice: ColumnChoice): boolean =>
+export const isColumnShown = (c: ChoosableColumn, choice: ColumnChoice): boolean =>
   !isChoosable(c) || (choice[c.key] ?? !c.hidden);
 
 function readChoice(tableId: string): ColumnChoice {
@@ -46,7 +49,7 @@ function writeChoice(tableId: string, choice: ColumnChoice): void {
  * The columns a table shows: each column's default (`hidden` marks the secondary ones), changed by what the user
  * chose in the column chooser, remembered per table in localStorage.
  */
-export function useColumnChoice<T>(tableId: string, columns: readonly DataTableColumn<T>[]) {
+export function useColumnChoice<C extends ChoosableColumn>(tableId: string, columns: readonly C[]) {
   const [state, setState] = useState(() => ({ tableId, choice: readChoice(tableId) }));
   // Another table in the same component (e.g. trades all → open): its own remembered choice.
   const choice = state.tableId === tableId ? state.choice : readChoice(tableId);
@@ -55,7 +58,7 @@ export function useColumnChoice<T>(tableId: string, columns: readonly DataTableC
   const visible = useMemo(() => columns.filter((c) => isColumnShown(c, choice)), [columns, choice]);
 
   const toggle = useCallback(
-    (column: DataTableColumn<T>) => {
+    (column: ChoosableColumn) => {
       const shown = isColumnShown(column, choice);
       const next: ColumnChoice = { ...choice };
       // Back to the default: no longer a choice, so a later change of the default applies.

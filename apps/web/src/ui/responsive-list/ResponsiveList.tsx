@@ -1,7 +1,9 @@
 import type { CSSProperties, ReactNode } from 'react';
-import { Paper, Stack, Table, Text } from '@mantine/core';
+import { Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { scrollBoxStyle, stickyMessageStyle } from '../data-table/cells.ts';
+import { ColumnChooser } from '../data-table/ColumnChooser.tsx';
+import { useColumnChoice } from '../data-table/columnChoice.ts';
 
 /** One column of a ResponsiveList's table. `label` is shown as given (translate it at the call site). */
 export interface ListColumn<T> {
@@ -10,6 +12,8 @@ export interface ListColumn<T> {
   render: (row: T) => ReactNode;
   /** Figures: right-aligned, so tabular digits line up. */
   numeric?: boolean;
+  /** A secondary column of a tight table: hidden until the user shows it with the list's column chooser. */
+  hidden?: boolean;
 }
 
 export interface ResponsiveListProps<T> {
@@ -26,6 +30,11 @@ export interface ResponsiveListProps<T> {
   emptyText: string;
   /** data-testid of the phone's card stack. */
   cardsTestId?: string;
+  /**
+   * Which list the user's column choice is remembered for (localStorage, as the data tables'). A list with a column
+   * hidden by default offers the chooser, an icon in the last column's heading.
+   */
+  tableId?: string;
 }
 
 /** Phones (up to 48em) get cards, so nothing a row shows is off-screen. */
@@ -50,15 +59,35 @@ export function ResponsiveList<T>(props: ResponsiveListProps<T>) {
   return phone ? <ListCards {...props} /> : <ListTable {...props} />;
 }
 
-function ListTable<T>({ rows, columns, rowKey, rowTestId, rowTitle, emptyText }: ResponsiveListProps<T>) {
+function ListTable<T>({ rows, columns: all, rowKey, rowTestId, rowTitle, emptyText, tableId }: ResponsiveListProps<T>) {
+  const chosen = useColumnChoice(`terminal:${tableId ?? ''}`, all);
+  const withChooser = tableId !== undefined && all.some((c) => c.hidden);
+  const columns = withChooser ? chosen.visible : all.filter((c) => !c.hidden);
+  const chooser = withChooser && (
+    <ColumnChooser
+      columns={all}
+      choice={chosen.choice}
+      onToggle={chosen.toggle}
+      onReset={chosen.reset}
+      customised={chosen.customised}
+      compact
+    />
+  );
   return (
     <Table.ScrollContainer minWidth={0} style={scrollBoxStyle}>
       <Table striped highlightOnHover verticalSpacing="xs" horizontalSpacing={4} fz="sm" style={tabular}>
         <Table.Thead>
           <Table.Tr>
-            {columns.map((c) => (
+            {columns.map((c, i) => (
               <Table.Th key={c.key} fz="xs" style={cellStyle(c)}>
-                {c.label}
+                {chooser && i === columns.length - 1 ? (
+                  <Group gap={4} wrap="nowrap" justify="space-between">
+                    {c.label}
+                    {chooser}
+                  </Group>
+                ) : (
+                  c.label
+                )}
               </Table.Th>
             ))}
           </Table.Tr>
