@@ -49,7 +49,8 @@ function render(handler: (c: FetchCall) => unknown) {
   return mock;
 }
 
-describe('TradesPage', () => {
+// Many columns and a confirmation: room for a machine under load.
+describe('TradesPage', { timeout: 20_000 }, () => {
   it('lists trades with the spec columns, coloured P/L, the user link and the close action', async () => {
     const { calls } = render((c) =>
       c.method === 'POST'
@@ -63,6 +64,7 @@ describe('TradesPage', () => {
                 close_rate: '1.09',
                 pro_loss: '-10.00000000',
                 swap: '-3.30000000',
+                commission: '-1.40000000',
                 balance: { mode: 'demo', currency: 'USD' },
               }),
             ],
@@ -82,6 +84,7 @@ describe('TradesPage', () => {
       'MARGIN USED',
       'PRO/LOSS',
       'SWAP',
+      'COMMISSION',
       'TAKE PROFIT',
       'STOP LOSS',
       'LEVERAGE',
@@ -96,6 +99,7 @@ describe('TradesPage', () => {
     expect(screen.getByText('Demo')).toBeTruthy();
     expect(screen.getByText('-10')).toBeTruthy();
     expect(screen.getByText('-3.3')).toBeTruthy();
+    expect(screen.getByText('-1.4')).toBeTruthy();
     fireEvent.click(within(open).getByRole('button', { name: 'Close' }));
     expect(await screen.findByText('Are you sure to close this order?')).toBeTruthy();
     fireEvent.click(await screen.findByRole('button', { name: 'Yes', hidden: true }));

@@ -176,6 +176,15 @@ function TradeList({ type }: { type: string }) {
         sortable: true,
         render: (r) => (Number(r.swap) === 0 ? plain(r.swap) : colored(r.swap)),
       },
+      // The plan's commission charged at open and/or close so far (negative); already in the wallet's balance.
+      // Hidden at first: a twelfth column would push status and actions out of view at 1440 px.
+      {
+        key: 'commission',
+        label: t('COMMISSION'),
+        sortable: true,
+        hidden: true,
+        render: (r) => (Number(r.commission) === 0 ? plain(r.commission) : colored(r.commission)),
+      },
       { key: 'profit', label: t('TAKE PROFIT'), hidden: true, render: (r) => plain(r.profit) },
       { key: 'loss', label: t('STOP LOSS'), hidden: true, render: (r) => plain(r.loss) },
       { key: 'leverage', label: t('LEVERAGE'), sortable: true, hidden: true },
