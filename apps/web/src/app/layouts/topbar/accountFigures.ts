@@ -41,3 +41,20 @@ export function marginLevel(equity: MoneyInput, usedMargin: MoneyInput): string 
 export function formatMarginLevel(level: string | null): string {
   return level === null ? '-' : `${level}%`;
 }
+
+/** How close a wallet is to a margin call or stop-out: the top bar colours its margin level by it. */
+export type MarginLevelState = 'ok' | 'warning' | 'danger';
+
+/**
+ * Danger at or below the stop-out level, warning at or below the plan's margin-call level (null: the plan makes no
+ * call) or while the server says the wallet's call is on; ok otherwise, and always without margin held.
+ */
+export function marginLevelState(
+  level: string | null,
+  p: { marginCallLevel?: number | null; stopoutLevel?: number; called?: boolean },
+): MarginLevelState {
+  if (level === null) return 'ok';
+  if (p.stopoutLevel !== undefined && dec(level).lte(p.stopoutLevel)) return 'danger';
+  if (p.called || (p.marginCallLevel != null && dec(level).lte(p.marginCallLevel))) return 'warning';
+  return 'ok';
+}
