@@ -252,7 +252,8 @@ describe('account statement', () => {
       `Deals closed in the period (2)`,
       'EUR/USD',
       ...dealIds.map(String),
-      'Page 1 of',
+      'Page 1',
+      'Page 2',
     ])
       expect(text, expected).toContain(expected);
     expect(text).toContain(

@@ -16,7 +16,7 @@ import type { StatementWallet } from './service.ts';
 
 const DAY_MS = 86_400_000;
 /** One statement lists at most this many movements (and deals): a longer period is asked for in parts. */
-export const STATEMENT_MAX_ROWS = 50_000;
+export const STATEMENT_MAX_ROWS = 20_000;
 
 export interface StatementPeriod {
   /** First instant covered; null = from the wallet's first movement. */

@@ -25,6 +25,8 @@ import {
  */
 
 const fonts = path.join(path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
+// Fonts are named by their paths, not registered under an alias: pdfkit's tables set each cell's font by its source,
+// and an alias's source (the path) would miss the cache and parse the file again for every cell.
 const REGULAR = path.join(fonts, 'DejaVuSansCondensed.ttf');
 const BOLD = path.join(fonts, 'DejaVuSansCondensed-Bold.ttf');
 
@@ -38,6 +40,9 @@ const RED = '#c92a2a';
 const GREEN = '#2b8a3e';
 /** Room a table row needs before the page's end; below it the table goes on on a new page, headings repeated. */
 const ROW_ROOM = 28;
+/** Rows laid out between two turns of the event loop. */
+const SLICE = 200;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 type Doc = InstanceType<typeof PDFDocument>;
 type Money = (d: Decimal) => string;
@@ -91,12 +96,12 @@ function header(doc: Doc, s: AccountStatement): void {
     }
   }
   doc
-    .font('Bold')
+    .font(BOLD)
     .fontSize(18)
     .fillColor(INK)
     .text(s.broker.name, x, top + 2, { width: 420, lineBreak: false });
   doc
-    .font('Body')
+    .font(REGULAR)
     .fontSize(10)
     .fillColor(MUTED)
     .text('Account statement', x, top + 25);
@@ -121,11 +126,11 @@ function header(doc: Doc, s: AccountStatement): void {
   blocks.forEach(([title, lines], i) => {
     const bx = MARGIN + i * width;
     doc
-      .font('Bold')
+      .font(BOLD)
       .fontSize(8)
       .fillColor(MUTED)
       .text(title.toUpperCase(), bx, top + 58, { width: width - 12 });
-    doc.font('Body').fontSize(9.5).fillColor(INK);
+    doc.font(REGULAR).fontSize(9.5).fillColor(INK);
     for (const line of lines) doc.text(line, { width: width - 12 });
   });
   doc.x = MARGIN;
@@ -135,13 +140,13 @@ function header(doc: Doc, s: AccountStatement): void {
 function sectionTitle(doc: Doc, title: string, note?: string): void {
   if (doc.y + 60 > doc.page.maxY()) doc.addPage();
   doc
-    .font('Bold')
+    .font(BOLD)
     .fontSize(11)
     .fillColor(INK)
     .text(title, MARGIN, doc.y + 6);
   if (note)
     doc
-      .font('Body')
+      .font(REGULAR)
       .fontSize(7.5)
       .fillColor(MUTED)
       .text(note, MARGIN, doc.y + 1);
@@ -157,7 +162,7 @@ function table(doc: Doc, columns: Array<number | '*'>, headings: readonly string
   const bold = new Set<number>();
   let index = 0;
   const start = () => {
-    doc.font('Body').fontSize(7.5).fillColor(INK);
+    doc.font(REGULAR).fontSize(7.5).fillColor(INK);
     index = 0;
     bold.clear();
     bold.add(0);
@@ -168,7 +173,7 @@ function table(doc: Doc, columns: Array<number | '*'>, headings: readonly string
       defaultStyle: { border: { bottom: 0.5 }, borderColor: RULE, padding: [3, 4] },
       rowStyles: (i) => (bold.has(i) ? { backgroundColor: i === 0 ? HEAD_BG : TOTAL_BG } : undefined),
     });
-    t.row(headings.map((h, i) => ({ text: h, font: { src: 'Bold' }, align: i === 0 ? undefined : alignOf(h) })));
+    t.row(headings.map((h, i) => ({ text: h, font: { src: BOLD }, align: i === 0 ? undefined : alignOf(h) })));
     return t;
   };
   const alignOf = (h: string) =>
@@ -186,7 +191,7 @@ function table(doc: Doc, columns: Array<number | '*'>, headings: readonly string
       t.row(
         cells.map((c) => {
           const cell = typeof c === 'string' ? { text: c } : c;
-          return total ? { ...cell, font: { src: 'Bold' } } : cell;
+          return total ? { ...cell, font: { src: BOLD } } : cell;
         }),
       );
     },
@@ -217,7 +222,7 @@ function summary(doc: Doc, s: AccountStatement, moneyText: Money): void {
   }
   t.end();
   doc
-    .font('Body')
+    .font(REGULAR)
     .fontSize(7.5)
     .fillColor(MUTED)
     .text(
@@ -229,7 +234,7 @@ function summary(doc: Doc, s: AccountStatement, moneyText: Money): void {
   doc.moveDown(0.8);
 }
 
-function deals(doc: Doc, s: AccountStatement, moneyText: Money): void {
+async function deals(doc: Doc, s: AccountStatement, moneyText: Money): Promise<void> {
   sectionTitle(
     doc,
     `Deals closed in the period (${s.deals.length})`,
@@ -238,7 +243,8 @@ function deals(doc: Doc, s: AccountStatement, moneyText: Money): void {
   const t = table(doc, [40, 58, 30, 50, 80, 56, 80, 56, 58, 50, 58, 58, '*'], DEAL_HEADINGS);
   if (s.deals.length === 0)
     t.row(['', 'No deals were closed in this period.', '', '', '', '', '', '', '', '', '', '', '']);
-  for (const d of s.deals)
+  for (const [i, d] of s.deals.entries()) {
+    if (i % SLICE === SLICE - 1) await nextTurn();
     t.row([
       String(d.id),
       instrumentText(d.instrument),
@@ -254,6 +260,7 @@ function deals(doc: Doc, s: AccountStatement, moneyText: Money): void {
       right(moneyText(d.net), signed(d.net)),
       d.partialOf ? `${d.reason} (part of #${d.partialOf})` : d.reason,
     ]);
+  }
   const k = s.dealTotals;
   t.row(
     [
@@ -276,7 +283,7 @@ function deals(doc: Doc, s: AccountStatement, moneyText: Money): void {
   t.end();
 }
 
-function movements(doc: Doc, s: AccountStatement, moneyText: Money): void {
+async function movements(doc: Doc, s: AccountStatement, moneyText: Money): Promise<void> {
   sectionTitle(
     doc,
     `Movements (${s.movements.length})`,
@@ -285,7 +292,8 @@ function movements(doc: Doc, s: AccountStatement, moneyText: Money): void {
   const t = table(doc, [96, 44, 140, 70, '*', 80, 80], MOVEMENT_HEADINGS);
   const start = s.period.from ? timeText(s.period.from) : '';
   t.row([start, '', 'Opening balance', '', '', '', right(moneyText(s.opening))], true);
-  for (const m of s.movements)
+  for (const [i, m] of s.movements.entries()) {
+    if (i % SLICE === SLICE - 1) await nextTurn();
     t.row([
       timeText(m.time),
       String(m.id),
@@ -295,6 +303,7 @@ function movements(doc: Doc, s: AccountStatement, moneyText: Money): void {
       right(moneyText(m.amount), signed(m.amount)),
       right(moneyText(m.balance)),
     ]);
+  }
   t.row(
     [
       timeText(s.period.to),
@@ -310,34 +319,35 @@ function movements(doc: Doc, s: AccountStatement, moneyText: Money): void {
   t.end();
 }
 
-function footers(doc: Doc, s: AccountStatement): void {
-  const range = doc.bufferedPageRange();
-  for (let i = range.start; i < range.start + range.count; i++) {
-    doc.switchToPage(i);
-    const bottom = doc.page.margins.bottom;
-    doc.page.margins.bottom = 0;
-    const y = doc.page.height - 24;
-    const width = doc.page.width - 2 * MARGIN;
-    doc
-      .font('Body')
-      .fontSize(7)
-      .fillColor(MUTED)
-      .text(`${s.broker.name} · Account statement · ${walletText(s)} · ${periodText(s.period)}`, MARGIN, y, {
-        width: width - 80,
-        lineBreak: false,
-      })
-      .text(`Page ${i + 1} of ${range.count}`, MARGIN + width - 80, y, { width: 80, align: 'right', lineBreak: false });
-    doc.page.margins.bottom = bottom;
-  }
+/** The footer of the page just begun: who, which wallet and period, and the page's number. */
+function footer(doc: Doc, s: AccountStatement, page: number): void {
+  const bottom = doc.page.margins.bottom;
+  doc.page.margins.bottom = 0;
+  const y = doc.page.height - 24;
+  const width = doc.page.width - 2 * MARGIN;
+  doc
+    .font(REGULAR)
+    .fontSize(7)
+    .fillColor(MUTED)
+    .text(`${s.broker.name} · Account statement · ${walletText(s)} · ${periodText(s.period)}`, MARGIN, y, {
+      width: width - 80,
+      lineBreak: false,
+    })
+    .text(`Page ${page}`, MARGIN + width - 80, y, { width: 80, align: 'right', lineBreak: false });
+  doc.page.margins.bottom = bottom;
+  doc.x = MARGIN;
+  doc.y = doc.page.margins.top;
 }
 
-/** The statement as a PDF stream; the caller pipes it to the response. */
+/**
+ * The statement as a PDF stream, written page by page as the response reads it: the rows are laid out in slices with
+ * a turn of the event loop between them, so a long statement neither holds its pages in memory nor blocks the server.
+ */
 export function statementPdf(s: AccountStatement): Doc {
   const doc = new PDFDocument({
     size: 'A4',
     layout: 'landscape',
     margins: { top: MARGIN, bottom: MARGIN + 12, left: MARGIN, right: MARGIN },
-    bufferPages: true,
     info: {
       Title: `Account statement ${walletText(s)}`,
       Author: s.broker.name,
@@ -345,15 +355,17 @@ export function statementPdf(s: AccountStatement): Doc {
       CreationDate: s.issuedAt,
     },
   });
-  doc.registerFont('Body', REGULAR);
-  doc.registerFont('Bold', BOLD);
-  header(doc, s);
+  let page = 1;
+  footer(doc, s, page);
+  doc.on('pageAdded', () => footer(doc, s, ++page));
   const places = statementDecimals(s);
   const money: Money = (d) => moneyText(d, places);
-  summary(doc, s, money);
-  deals(doc, s, money);
-  movements(doc, s, money);
-  footers(doc, s);
-  doc.end();
+  (async () => {
+    header(doc, s);
+    summary(doc, s, money);
+    await deals(doc, s, money);
+    await movements(doc, s, money);
+    doc.end();
+  })().catch((err: unknown) => doc.destroy(err instanceof Error ? err : new Error(String(err))));
   return doc;
 }
