@@ -13,6 +13,7 @@ describe('back-office side menu per role (back-office spec §2)', () => {
       '/admin/settings',
       '/admin/status/server',
       '/admin/crm/retention',
+      '/admin/risk/accounts',
     ])
       expect(r).toContain(p);
     expect(r).not.toContain('/affiliate');
@@ -22,6 +23,7 @@ describe('back-office side menu per role (back-office spec §2)', () => {
     expect(r).toEqual(
       expect.arrayContaining([
         '/admin/trades/all',
+        '/admin/risk/accounts',
         '/admin/deposits',
         '/admin/customers/all',
         '/admin/crm/sales/all',
@@ -46,5 +48,6 @@ describe('back-office side menu per role (back-office spec §2)', () => {
     expect(rolesForScreen('/admin/crm/sales/live')).toEqual(expect.arrayContaining([1, 2, 5]));
     expect(rolesForScreen('/admin/instruments/crypto')).toEqual([1]);
     expect(rolesForScreen('/admin/languages/fr')).toEqual([1]);
+    expect(rolesForScreen('/admin/risk/accounts')).toEqual([1, 2]);
   });
 });

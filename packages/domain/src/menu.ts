@@ -29,6 +29,8 @@ export const ADMIN_MENU: readonly MenuSection[] = [
         roles: [1, 2],
         also: ['/admin/trades/open', '/admin/trades/closed', '/admin/trades/pending'],
       },
+      // Beyond the spec's table: the risk desk's live list of wallets by margin level.
+      { label: 'Accounts at Risk', to: '/admin/risk/accounts', roles: [1, 2] },
       { label: 'Deposits', to: '/admin/deposits', roles: [1, 2] },
       { label: 'Automatic Gateways', to: '/admin/gateways', roles: [1] },
       { label: 'External Payments', to: '/admin/externalPayments', roles: [1] },

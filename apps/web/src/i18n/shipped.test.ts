@@ -10,7 +10,14 @@ import { expiryText, STATUS_LABELS } from '../features/trading/pendingFormat.ts'
  * English text they translate from data (labels, hints, the server's answers), has an entry in every language's
  * locale files (apps/server/src/db/seed/locales/{area}.{code}.json). A folder whose texts are all shipped can join.
  */
-const COVERED = ['features/trading', 'features/admin/trades', 'ui/responsive-list'];
+const COVERED = [
+  'features/trading',
+  'features/admin/trades',
+  'features/admin/risk',
+  'app/layouts/topbar',
+  'ui/responsive-list',
+  'ui/data-table',
+];
 
 /** The server's success answers the terminal shows through t(). */
 const SERVER_MESSAGES = [
@@ -81,7 +88,7 @@ function dataKeys(): string[] {
 }
 
 describe('shipped translations', () => {
-  it('have every text of the trading terminal and the staff trade lists in every language', () => {
+  it('have every text of the trading terminal, its top bar, the data tables, the staff trade lists and the risk desk in every language', () => {
     const languages = shipped();
     expect([...languages.keys()].sort()).toEqual(expect.arrayContaining(['en', 'es', 'fr']));
     const keys = new Set([...COVERED.flatMap((d) => sources(path.join(src, d)).flatMap(literalKeys)), ...dataKeys()]);

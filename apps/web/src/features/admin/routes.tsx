@@ -20,6 +20,7 @@ import { KycPage } from './money/kyc/KycPage.tsx';
 import { PricingPlansPage } from './money/pricing/PricingPlansPage.tsx';
 import { ServerInfoPage } from './operations/ServerInfoPage.tsx';
 import { TradesPage } from './trades/TradesPage.tsx';
+import { RiskAccountsPage } from './risk/RiskAccountsPage.tsx';
 import { SiteSettingsPage } from './site/SiteSettingsPage.tsx';
 import { LanguagesPage } from './languages/LanguagesPage.tsx';
 import { TranslationsPage } from './languages/TranslationsPage.tsx';
@@ -80,6 +81,7 @@ export function AdminRoutes() {
             <Route path="pricing" element={<PricingPlansPage />} />
             <Route path="status/server" element={<ServerInfoPage />} />
             <Route path="trades/:type" element={<TradesPage />} />
+            <Route path="risk/accounts" element={<RiskAccountsPage />} />
             <Route path="settings" element={<SiteSettingsPage />} />
             <Route path="languages" element={<LanguagesPage />} />
             <Route path="languages/:code" element={<TranslationsPage />} />

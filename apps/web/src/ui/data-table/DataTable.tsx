@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import {
   Button,
   Checkbox,
@@ -65,6 +65,11 @@ export interface DataTableProps<T> {
   tableId?: string;
   /** Told the loaded page's rows whenever they change (e.g. to follow live figures of what is on screen). */
   onRowsChange?: (rows: readonly T[]) => void;
+  /**
+   * Reload the page on screen this often (ms) while the browser tab is visible, without the loading veil; only the
+   * rows whose data changed are drawn again.
+   */
+  refreshMs?: number;
 }
 
 /** The list table every back-office screen uses (back-office spec §2 "Generic data table"). */
@@ -81,6 +86,7 @@ export function DataTable<T>({
   columnChooser,
   tableId,
   onRowsChange,
+  refreshMs,
 }: DataTableProps<T>) {
   const { t } = useTranslation();
   const chosen = useColumnChoice(tableId ?? tableIdOf(url), columns);
@@ -105,7 +111,7 @@ export function DataTable<T>({
     setPage(1);
   }, SEARCH_DEBOUNCE_MS);
 
-  const list = usePagedList<T>({ url, page, limit, search: search || undefined, filters });
+  const list = usePagedList<T>({ url, page, limit, search: search || undefined, filters, refetchInterval: refreshMs });
   const pages = pageCount(list.total, list.perPage);
 
   // A delete can empty the last page; step back to the last page that still exists.
@@ -136,6 +142,12 @@ export function DataTable<T>({
     if (!selection) return;
     selection.onChange(selected.has(key) ? selection.selected.filter((k) => k !== key) : [...selection.selected, key]);
   };
+  // One function for every render, so a row whose data did not change is not drawn again (refreshing lists).
+  const toggleRef = useRef(toggleRow);
+  useEffect(() => {
+    toggleRef.current = toggleRow;
+  });
+  const onToggleRow = useCallback((key: RowKey) => toggleRef.current(key), []);
 
   const colSpan = shown.length + (selection ? 1 : 0);
   const message = (text: string, color?: string) => (
@@ -154,22 +166,15 @@ export function DataTable<T>({
   else if (rows.length === 0) body = message(t('No data found'));
   else
     body = rows.map((row, i) => (
-      <Table.Tr key={String(keys[i])} bg={selected.has(keys[i]) ? 'var(--mantine-color-blue-light)' : undefined}>
-        {selection && (
-          <Table.Td w={40}>
-            <Checkbox
-              aria-label={t('Select row')}
-              checked={selected.has(keys[i])}
-              onChange={() => toggleRow(keys[i])}
-            />
-          </Table.Td>
-        )}
-        {shown.map((c) => (
-          <Table.Td key={c.key} style={isActions(c) ? stickyActionsStyle : undefined}>
-            <DataCell row={row} column={c} />
-          </Table.Td>
-        ))}
-      </Table.Tr>
+      <DataRow<T>
+        key={String(keys[i])}
+        row={row}
+        rowKey={keys[i]}
+        columns={shown}
+        selectable={selection !== undefined}
+        selected={selected.has(keys[i])}
+        onToggle={onToggleRow}
+      />
     ));
 
   return (
@@ -219,7 +224,8 @@ export function DataTable<T>({
         </Group>
       )}
       <LoadingOverlay
-        visible={list.isFetching && !list.isLoading}
+        // A list refreshing itself keeps its rows on screen; only a new page or filter is veiled.
+        visible={list.isFetching && !list.isLoading && (refreshMs === undefined || list.isPlaceholderData)}
         overlayProps={{ blur: 1 }}
         loaderProps={{ size: 'sm' }}
       />
@@ -281,6 +287,36 @@ export function DataTable<T>({
     </Paper>
   );
 }
+
+interface DataRowProps<T> {
+  row: T;
+  rowKey: RowKey;
+  columns: readonly DataTableColumn<T>[];
+  selectable: boolean;
+  selected: boolean;
+  onToggle: (key: RowKey) => void;
+}
+
+function DataRowOf<T>({ row, rowKey, columns, selectable, selected, onToggle }: DataRowProps<T>) {
+  const { t } = useTranslation();
+  return (
+    <Table.Tr bg={selected ? 'var(--mantine-color-blue-light)' : undefined}>
+      {selectable && (
+        <Table.Td w={40}>
+          <Checkbox aria-label={t('Select row')} checked={selected} onChange={() => onToggle(rowKey)} />
+        </Table.Td>
+      )}
+      {columns.map((c) => (
+        <Table.Td key={c.key} style={isActions(c) ? stickyActionsStyle : undefined}>
+          <DataCell row={row} column={c} />
+        </Table.Td>
+      ))}
+    </Table.Tr>
+  );
+}
+
+/** A body row, drawn again only when its row, its columns or its selection change. */
+const DataRow = memo(DataRowOf) as typeof DataRowOf;
 
 function SortButton({ label, state, onClick }: { label: string; state: 'asc' | 'desc' | null; onClick: () => void }) {
   const Icon = state === 'asc' ? IconChevronUp : state === 'desc' ? IconChevronDown : IconSelector;

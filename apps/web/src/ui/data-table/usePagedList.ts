@@ -23,6 +23,8 @@ export interface PagedListParams {
   search?: string;
   filters?: ListFilters;
   enabled?: boolean;
+  /** Reload the page on screen this often (ms) while the browser tab is visible; rows that did not change keep their identity. */
+  refetchInterval?: number;
 }
 
 /** The rows of a list not loaded yet: one array, so what follows the rows does not see a change on every render. */
@@ -35,12 +37,21 @@ export const listQueryKey = (url: string) => ['list', url] as const;
  * One place that reads `{ data, meta }` of a paged list (spec §2 "Generic data table").
  * The previous page stays on screen while the next loads so the table does not flash empty.
  */
-export function usePagedList<T>({ url, page, limit, search, filters, enabled = true }: PagedListParams) {
+export function usePagedList<T>({
+  url,
+  page,
+  limit,
+  search,
+  filters,
+  enabled = true,
+  refetchInterval,
+}: PagedListParams) {
   const query = useQuery({
     queryKey: [...listQueryKey(url), { page, limit, search: search ?? '', ...filters }],
     queryFn: () => apiGet<PagedResponse<T>>(url, { page, limit, search, ...filters }),
     placeholderData: keepPreviousData,
     enabled,
+    refetchInterval,
   });
   const meta = query.data?.meta;
   return {
@@ -52,6 +63,8 @@ export function usePagedList<T>({ url, page, limit, search, filters, enabled = t
     perPage: meta?.per_page ?? DEFAULT_PAGE_SIZE,
     isLoading: query.isLoading,
     isFetching: query.isFetching,
+    /** The rows on screen are the previous page's or filter's while the asked ones load. */
+    isPlaceholderData: query.isPlaceholderData,
     isError: query.isError,
     error: query.error,
   };

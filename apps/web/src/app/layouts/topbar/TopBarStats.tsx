@@ -1,7 +1,7 @@
 import { Group, SimpleGrid, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatMoney } from '@platform/domain';
-import { accountFigures, formatMarginLevel, marginLevelState, type MarginLevelState } from './accountFigures.ts';
+import { accountFigures, formatMarginLevel, MARGIN_LEVEL_COLORS, marginLevelState } from './accountFigures.ts';
 
 export interface TopBarStatsProps {
   balance: string;
@@ -17,8 +17,6 @@ export interface TopBarStatsProps {
   /** The server called this wallet's margin and has not re-armed the call yet. */
   marginCalled?: boolean;
 }
-
-const LEVEL_COLORS: Record<MarginLevelState, string | undefined> = { ok: undefined, warning: 'orange', danger: 'red' };
 
 function Stat({
   label,
@@ -79,7 +77,7 @@ export function TopBarStats({
       key="level"
       label={t('Margin Level')}
       value={formatMarginLevel(f.marginLevel)}
-      color={LEVEL_COLORS[state]}
+      color={MARGIN_LEVEL_COLORS[state]}
       title={levelTitle}
       state={state}
     />,

@@ -45,6 +45,13 @@ export function formatMarginLevel(level: string | null): string {
 /** How close a wallet is to a margin call or stop-out: the top bar colours its margin level by it. */
 export type MarginLevelState = 'ok' | 'warning' | 'danger';
 
+/** How a margin level is coloured by its state: orange to warn, red in danger. */
+export const MARGIN_LEVEL_COLORS: Record<MarginLevelState, string | undefined> = {
+  ok: undefined,
+  warning: 'orange',
+  danger: 'red',
+};
+
 /**
  * Danger at or below the stop-out level, warning at or below the plan's margin-call level (null: the plan makes no
  * call) or while the server says the wallet's call is on; ok otherwise, and always without margin held.
