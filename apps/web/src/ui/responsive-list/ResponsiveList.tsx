@@ -75,7 +75,7 @@ function ListTable<T>({ rows, columns: all, rowKey, rowTestId, rowTitle, emptyTe
   );
   return (
     <Table.ScrollContainer minWidth={0} style={scrollBoxStyle}>
-      <Table striped highlightOnHover verticalSpacing="xs" horizontalSpacing={4} fz="sm" style={tabular}>
+      <Table striped highlightOnHover verticalSpacing="xs" horizontalSpacing={3} fz="sm" style={tabular}>
         <Table.Thead>
           <Table.Tr>
             {columns.map((c, i) => (
