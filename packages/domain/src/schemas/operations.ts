@@ -134,7 +134,9 @@ export const SiteSettingsRequest = z.object({
     z
       .string()
       .trim()
-      .regex(/^(100(\.0{1,2})?|\d{1,2}(\.\d{1,2})?)?$/, { error: 'Enter a percentage from 0 to 100 with at most 2 decimals' })
+      .regex(/^(100(\.0{1,2})?|\d{1,2}(\.\d{1,2})?)?$/, {
+        error: 'Enter a percentage from 0 to 100 with at most 2 decimals',
+      })
       .optional(),
   ),
 });
