@@ -48,10 +48,13 @@ export function drainable(server: Server): HttpDrain {
       for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
       // Node's close() (Socket.IO's close calls it) would close idle connections at once: the loop below does it.
       server.closeIdleConnections = () => undefined;
-      // The listener closes after one more pass of the loop's I/O phase, which accepts the connections waiting:
-      // closing it drops those with a reset.
-      await new Promise<void>((r) => setTimeout(r, 0));
-      await check();
+      // The listener closes after the loop's I/O phase has accepted the connections waiting: closing it drops those
+      // with a reset. A few passes over 100 ms rather than one: on a loaded machine a client's connection may still be
+      // on its way at the first pass (its requests are then answered with `Connection: close` like the others).
+      for (const at = Date.now(); Date.now() - at < 100; ) {
+        await new Promise<void>((r) => setTimeout(r, 20));
+        await check();
+      }
       // net's close, not http's: it stops the listener without closing idle connections, and calls back once every
       // connection has ended.
       let done = false;
