@@ -3,6 +3,7 @@ import { Outlet } from 'react-router';
 import { useCurrentUser } from '../../api/hooks.ts';
 import { LoadingScreen } from '../../ui/shell/LoadingScreen.tsx';
 import { RiskWarning } from '../../ui/shell/RiskWarning.tsx';
+import { useTerminalShown } from '../../features/trading/useTerminal.ts';
 import { useBrandingHead } from '../useBrandingHead.ts';
 import { TopBar } from './topbar/TopBar.tsx';
 import { usePageTracking } from './usePageTracking.ts';
@@ -14,6 +15,8 @@ export function ClientLayout() {
   const { data } = useCurrentUser();
   // Customers' page views feed the back office's Tracking tab; staff browsing the client area are not tracked.
   usePageTracking(data?.user.role_id === 3);
+  // The terminal fits the window and ends with the warning itself; every other page ends with it here.
+  const terminal = useTerminalShown();
   if (!data) return <LoadingScreen />;
   return (
     <AppShell header={{ height: 64 }} padding="md">
@@ -22,7 +25,7 @@ export function ClientLayout() {
       </AppShell.Header>
       <AppShell.Main>
         <Outlet />
-        <RiskWarning />
+        {terminal ? null : <RiskWarning />}
         <ForcedPlanModal />
       </AppShell.Main>
     </AppShell>

@@ -1,6 +1,5 @@
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { Alert, Anchor, Box, Center, Grid, Loader, Stack, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +12,7 @@ import { PositionsPanel } from './PositionsPanel.tsx';
 import { needsKyc } from '../money/KycNotice.tsx';
 import { PricingPlanPanel } from './PricingPlanPanel.tsx';
 import { TerminalLayout } from './TerminalLayout.tsx';
+import { useWideScreen } from './useTerminal.ts';
 import { useOneClickTrade } from './useOneClickTrade.ts';
 
 // The order dialog (and its number inputs) loads on the first Buy or Sell, not with the dashboard.
@@ -53,8 +53,7 @@ export function DashboardPage() {
   const tradeInstrument = trade ? byName.get(trade.name) : undefined;
   const marketOpen = (i: InstrumentDto) => !marketStatus || marketStatus[marketOfCategory(i.category)] === 'open';
   const currency = current?.activeBalance?.currency ?? '';
-  // From 1200 px the dashboard is a terminal: resizable panels that fit the window, each scrolling on its own.
-  const terminal = useMediaQuery('(min-width: 75em)', true, { getInitialValueInEffect: false });
+  const terminal = useWideScreen();
 
   if (instruments.isPending)
     return (

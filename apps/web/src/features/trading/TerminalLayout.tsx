@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Box, Stack } from '@mantine/core';
 import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels';
+import { RiskWarning } from '../../ui/shell/RiskWarning.tsx';
 import classes from './TerminalLayout.module.css';
 
 export interface TerminalLayoutProps {
@@ -52,6 +53,7 @@ export function TerminalLayout({ banner, instruments, chart, positions }: Termin
           </Panel>
         </Group>
       </Box>
+      <RiskWarning compact />
     </Stack>
   );
 }

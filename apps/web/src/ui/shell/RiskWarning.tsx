@@ -4,9 +4,10 @@ import { useBranding } from '../../api/hooks.ts';
 
 /**
  * The retail risk warning every client page carries (ESMA-style), with the share of losing accounts when the broker
- * states one (Site Settings); nothing when an admin turned it off.
+ * states one (Site Settings); nothing when an admin turned it off. `compact`: one line, for the terminal that fits
+ * the window.
  */
-export function RiskWarning() {
+export function RiskWarning({ compact = false }: { compact?: boolean }) {
   const { t } = useTranslation();
   const { data } = useBranding();
   const warning = data?.riskWarning;
@@ -15,8 +16,14 @@ export function RiskWarning() {
     <Text
       size="xs"
       c="dimmed"
-      mt="lg"
-      pt="xs"
+      mt={compact ? 0 : 'lg'}
+      pt={compact ? 2 : 'xs'}
+      lineClamp={compact ? 1 : undefined}
+      title={
+        compact
+          ? t('CFDs are complex instruments and come with a high risk of losing money rapidly due to leverage.')
+          : undefined
+      }
       ta="center"
       data-testid="risk-warning"
       style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
