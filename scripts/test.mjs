@@ -1,7 +1,10 @@
 #!/usr/bin/env node
-// npm test: every suite in order — lint and format, typecheck, domain, server on PGlite, server on PostgreSQL (when reachable),
-// web components, then the browser journeys in Chromium. Prints one closing "N passed, N failed" line.
-import { spawnSync } from 'node:child_process';
+// npm test: every suite — lint and format, typecheck, domain, server on PGlite, server on PostgreSQL (when reachable),
+// web components, then the browser journeys in Chromium — two steps at a time (TEST_CONCURRENCY), since none of them
+// keeps both cores busy alone. Each step's output is kept and printed whole when it ends, under its name; a table of
+// the steps' times and one closing "N passed, N failed" line end the run. `npm test -- <part>` runs the steps whose
+// name contains the part (server, pglite, postgresql, web, e2e, domain, lint, typecheck).
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -9,23 +12,52 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '..');
 const tmp = path.join(root, '.tmp');
 fs.mkdirSync(tmp, { recursive: true });
-const only = process.argv.slice(2);
+const only = process.argv.slice(2).map((o) => o.toLowerCase());
+const concurrency = Math.max(1, Number(process.env.TEST_CONCURRENCY) || 2);
+const color = process.stdout.isTTY ? { FORCE_COLOR: '1' } : {};
 let passed = 0;
 let failed = 0;
 const failures = [];
+const times = [];
 
+const wanted = (...names) => !only.length || only.some((o) => names.some((n) => n.toLowerCase().includes(o)));
+const clock = (ms) => `${Math.floor(ms / 60_000)}:${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}`;
+
+/** Runs one command with its output kept in .tmp/<name>.log; prints that output whole when it ends. */
 function run(name, cmd, args, opts = {}) {
-  console.log(`\n=== ${name} ===`);
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...opts, env: { ...process.env, ...opts.env } });
-  if (r.status !== 0) failures.push(name);
-  return r.status === 0;
+  const log = path.join(tmp, `${name.replace(/\W+/g, '-')}.log`);
+  const started = Date.now();
+  console.log(`▶ ${name}`);
+  return new Promise((resolve) => {
+    const out = fs.openSync(log, 'w');
+    const child = spawn(cmd, args, {
+      cwd: root,
+      stdio: ['ignore', out, out],
+      ...opts,
+      env: { ...process.env, ...color, ...opts.env },
+    });
+    const done = (code) => {
+      fs.closeSync(out);
+      const ms = Date.now() - started;
+      times.push([name, ms, code === 0]);
+      const text = fs.readFileSync(log, 'utf8');
+      console.log(`\n=== ${name} === ${code === 0 ? 'ok' : 'FAILED'} in ${clock(ms)}\n${text.trimEnd()}\n`);
+      if (code !== 0) failures.push(name);
+      resolve(code === 0);
+    };
+    child.on('error', (err) => {
+      fs.appendFileSync(log, String(err));
+      done(1);
+    });
+    child.on('exit', (code) => done(code ?? 1));
+  });
 }
 
-function vitest(name, dir, env = {}) {
-  if (only.length && !only.some((o) => name.toLowerCase().includes(o))) return;
+/** A vitest suite; its JSON report adds its tests to the closing counts. */
+async function vitest(name, dir, env = {}) {
   const out = path.join(tmp, `${name.replace(/\W+/g, '-')}.json`);
   fs.rmSync(out, { force: true });
-  run(name, 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${out}`], {
+  await run(name, 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${out}`], {
     cwd: path.join(root, dir),
     env,
   });
@@ -52,37 +84,61 @@ function ensureChromium() {
   const cmd = 'apt-get update && apt-get install -y chromium';
   if (process.getuid?.() === 0) {
     console.log(`Chromium not found: installing Debian's package (${cmd})`);
-    return run('install chromium', 'bash', ['-c', `DEBIAN_FRONTEND=noninteractive ${cmd}`]);
-  }
-  console.error(
-    `Chromium is missing. Install it with:\n  sudo ${cmd.replace('&& apt-get', '&& sudo apt-get')}\nthen run npm test again.`,
-  );
+    const r = spawnSync('bash', ['-c', `DEBIAN_FRONTEND=noninteractive ${cmd}`], { stdio: 'inherit' });
+    if (r.status === 0) return true;
+  } else
+    console.error(
+      `Chromium is missing. Install it with:\n  sudo ${cmd.replace('&& apt-get', '&& sudo apt-get')}\nthen run npm test again.`,
+    );
   failures.push('chromium missing');
   return false;
 }
 
-// Formatting and lint (Biome): a misformatted file, an unawaited promise or an import cycle fails the run.
-if (!only.length || only.includes('lint')) run('lint and format', 'npx', ['biome', 'ci', '.']);
-if (!only.length || only.includes('typecheck'))
-  run('typecheck', 'npx', ['tsc', '-p', 'packages/domain']) &&
-    run('typecheck server', 'npx', ['tsc', '-p', 'apps/server']) &&
-    run('typecheck web', 'npx', ['tsc', '-p', 'apps/web']);
-vitest('domain', 'packages/domain');
 const pgUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const pgHost = new URL(pgUrl);
 const pgReachable = await reachable(pgHost.hostname, Number(pgHost.port || 5432));
-const pgWillRun = pgReachable && (!only.length || only.some((o) => 'server (postgresql)'.includes(o)));
-// The suites of the HTTP layer alone (route access, fuzzing) run once, on PostgreSQL when that run follows.
-vitest('server (PGlite)', 'apps/server', { TEST_DATABASE_URL: '', DB_AGNOSTIC_ON_POSTGRES: pgWillRun ? '1' : '' });
-if (pgReachable) vitest('server (PostgreSQL)', 'apps/server', { TEST_DATABASE_URL: pgUrl });
-else console.log(`\n=== server (PostgreSQL) === skipped: nothing listens on ${pgHost.host}`);
-vitest('web', 'apps/web');
-if (!only.length || only.some((o) => 'e2e browser'.includes(o))) {
-  if (run('build web app', 'npm', ['run', 'build', '-w', 'apps/web']) && ensureChromium())
-    vitest('e2e (Chromium)', 'e2e');
-}
+const pgWillRun = pgReachable && wanted('server (PostgreSQL)');
+if (!pgReachable && wanted('server (PostgreSQL)'))
+  console.log(`server (PostgreSQL) skipped: nothing listens on ${pgHost.host}`);
+const e2eWillRun = wanted('e2e (Chromium)', 'browser') && ensureChromium();
+
+/**
+ * The steps in the order they start, each when one of the places is free: the journeys (after the build) take one
+ * place for most of the run while the other runs the short checks, then the server on PGlite; the server on
+ * PostgreSQL and the web components follow in whichever place frees first. Figures: docs/benchmarks.md (Test run).
+ */
+const steps = [];
+if (e2eWillRun)
+  steps.push(async () => {
+    if (await run('build web app', 'npm', ['run', 'build', '-w', 'apps/web'])) await vitest('e2e (Chromium)', 'e2e');
+  });
+// Formatting and lint (Biome): a misformatted file, an unawaited promise or an import cycle fails the run.
+if (!only.length || only.includes('lint')) steps.push(() => run('lint and format', 'npx', ['biome', 'ci', '.']));
+if (!only.length || only.includes('typecheck'))
+  steps.push(async () => {
+    for (const p of ['packages/domain', 'apps/server', 'apps/web'])
+      if (!(await run(`typecheck ${p}`, 'npx', ['tsc', '-p', p]))) break;
+  });
+if (wanted('domain')) steps.push(() => vitest('domain', 'packages/domain'));
+if (wanted('server (PGlite)'))
+  // The suites of the HTTP layer alone (route access, fuzzing) run once, on PostgreSQL when that run follows.
+  steps.push(() =>
+    vitest('server (PGlite)', 'apps/server', { TEST_DATABASE_URL: '', DB_AGNOSTIC_ON_POSTGRES: pgWillRun ? '1' : '' }),
+  );
+if (pgWillRun) steps.push(() => vitest('server (PostgreSQL)', 'apps/server', { TEST_DATABASE_URL: pgUrl }));
+if (wanted('web')) steps.push(() => vitest('web', 'apps/web'));
+
+const started = Date.now();
+let next = 0;
+await Promise.all(
+  Array.from({ length: Math.min(concurrency, steps.length) }, async () => {
+    while (next < steps.length) await steps[next++]();
+  }),
+);
 
 console.log('');
+for (const [name, ms, ok] of times) console.log(`${ok ? '  ' : '✖ '}${clock(ms).padStart(6)}  ${name}`);
+console.log(`${clock(Date.now() - started).padStart(8)}  in all (${concurrency} at a time)`);
 if (failures.length) console.log(`Failed steps: ${failures.join(', ')}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failures.length || failed ? 1 : 0);
