@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chargesAt, commissionOf } from './commission.ts';
+import { chargesAt, commissionOf, lotsOf } from './commission.ts';
 
 describe('commissions', () => {
   it('charges per lot in US dollars, converted to the wallet currency', () => {
@@ -95,5 +95,23 @@ describe('commissions', () => {
     expect([chargesAt('open', 'open'), chargesAt('open', 'close')]).toEqual([true, false]);
     expect([chargesAt('close', 'open'), chargesAt('close', 'close')]).toEqual([false, true]);
     expect([chargesAt('both', 'open'), chargesAt('both', 'close')]).toEqual([true, true]);
+  });
+
+  it("counts lots in the instrument's own contract size when it has one", () => {
+    const terms = { rate: '10', basis: 'lot' as const, charge: 'both' as const };
+    const at = (contractSize: string | null) =>
+      commissionOf({
+        terms,
+        category: 'commodity',
+        contractSize,
+        amount: '500',
+        price: '30',
+        quoteConversion: '1',
+        usdConversion: '1',
+      }).toString();
+    // 500 oz of silver: 5 lots of the default 100 oz, 0.1 lot of a 5,000 oz contract.
+    expect(at(null)).toBe('50');
+    expect(at('5000')).toBe('1');
+    expect(lotsOf('500', { category: 'commodity', contractSize: '5000' }).toString()).toBe('0.1');
   });
 });

@@ -20,6 +20,16 @@ export const LOT_UNITS: Record<Category, string> = {
   crypto: '1',
 };
 
+/** Units in one lot of an instrument: its own contract size when staff set one, else its category's default. */
+export function contractSizeOf(instrument: { category: Category; contractSize?: string | number | null }): Decimal {
+  const own = instrument.contractSize;
+  return new Decimal(own != null && new Decimal(own).gt(0) ? own : LOT_UNITS[instrument.category]);
+}
+
+/** An amount in units as lots of the instrument (for display: lots where the category trades in lots). */
+export const lotsOf = (amount: Decimal.Value, instrument: Parameters<typeof contractSizeOf>[0]): Decimal =>
+  new Decimal(amount).div(contractSizeOf(instrument));
+
 /** The plan terms a commission is computed from. */
 export interface CommissionTerms {
   /** US dollars per lot or per million of notional; 0 charges nothing. */
@@ -40,6 +50,8 @@ export const chargesAt = (charge: CommissionCharge, moment: 'open' | 'close'): b
 export function commissionOf(p: {
   terms: CommissionTerms;
   category: Category;
+  /** The instrument's own units in one lot, if it has them (else the category's LOT_UNITS). */
+  contractSize?: string | number | null;
   amount: Decimal.Value;
   price: Decimal.Value;
   quoteConversion: Decimal.Value;
@@ -49,7 +61,7 @@ export function commissionOf(p: {
   if (rate.isZero()) return new Decimal(0);
   const usd =
     p.terms.basis === 'lot'
-      ? rate.times(p.amount).div(LOT_UNITS[p.category])
+      ? rate.times(p.amount).div(contractSizeOf({ category: p.category, contractSize: p.contractSize }))
       : // Notional in US dollars: amount × price in the quote currency, through the wallet currency.
         rate.times(new Decimal(p.amount).times(p.price).div(p.quoteConversion).times(p.usdConversion)).div(1_000_000);
   return usd.div(p.usdConversion).toDecimalPlaces(8, Decimal.ROUND_HALF_EVEN);

@@ -27,6 +27,7 @@ describe('back-office side menu per role (back-office spec §2)', () => {
         '/admin/deposits',
         '/admin/customers/all',
         '/admin/crm/sales/all',
+        '/admin/tasks',
         '/admin/promo-code',
       ]),
     );
@@ -34,11 +35,13 @@ describe('back-office side menu per role (back-office spec §2)', () => {
       expect(r).not.toContain(p);
   });
   it('gives the affiliate leads, promo code and API key only', () => {
-    expect(routes(4).sort()).toEqual(['/admin/promo-code', '/affiliate', '/affiliate/api'].sort());
+    expect(routes(4).sort()).toEqual(
+      ['/admin/promo-code', '/affiliate', '/affiliate/api', '/affiliate/partner'].sort(),
+    );
   });
-  it('gives the sales agent sales and promo code, the retention agent retention and promo code', () => {
-    expect(routes(5).sort()).toEqual(['/admin/crm/sales/all', '/admin/promo-code'].sort());
-    expect(routes(6).sort()).toEqual(['/admin/crm/retention', '/admin/promo-code'].sort());
+  it('gives the sales agent sales, tasks and promo code, the retention agent retention, tasks and promo code', () => {
+    expect(routes(5).sort()).toEqual(['/admin/crm/sales/all', '/admin/promo-code', '/admin/tasks'].sort());
+    expect(routes(6).sort()).toEqual(['/admin/crm/retention', '/admin/promo-code', '/admin/tasks'].sort());
   });
   it('gives customers no back-office menu', () => {
     expect(menuForRole(3)).toEqual([]);

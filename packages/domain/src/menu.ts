@@ -31,6 +31,11 @@ export const ADMIN_MENU: readonly MenuSection[] = [
       },
       // Beyond the spec's table: the risk desk's live list of wallets by margin level.
       { label: 'Accounts at Risk', to: '/admin/risk/accounts', roles: [1, 2] },
+      // Beyond the spec's table: the dealer's live exposure per instrument and the limits on it (issue 27).
+      { label: 'Exposure Desk', to: '/admin/risk', roles: [1, 2] },
+      { label: 'Risk Limits', to: '/admin/risk/limits', roles: [1] },
+      // Beyond the spec's table: four-eyes requests waiting for a second staff member (issue 27).
+      { label: 'Approvals', to: '/admin/approvals', roles: [1, 2] },
       { label: 'Deposits', to: '/admin/deposits', roles: [1, 2] },
       { label: 'Automatic Gateways', to: '/admin/gateways', roles: [1] },
       { label: 'External Payments', to: '/admin/externalPayments', roles: [1] },
@@ -62,6 +67,8 @@ export const ADMIN_MENU: readonly MenuSection[] = [
         also: ['/admin/crm/sales/manual', '/admin/crm/sales/live'],
       },
       { label: 'Retention', to: '/admin/crm/retention', roles: [1, 2, 6] },
+      // Beyond the spec's table: call-backs and tasks of whoever works leads (their team's for managers, all for admins).
+      { label: 'My Tasks', to: '/admin/tasks', roles: [1, 2, 5, 6] },
       { label: 'Live Leads', to: '/admin/leads/live', roles: [1, 2] },
       { label: 'Manual Leads', to: '/admin/leads/manual', roles: [1, 2] },
       { label: 'Affiliate Leads', to: '/admin/leads/all', roles: [1, 2] },
@@ -71,6 +78,9 @@ export const ADMIN_MENU: readonly MenuSection[] = [
       { label: 'Promo Code', to: '/admin/promo-code', roles: [1, 2, 4, 5, 6] },
       { label: 'Teams', to: '/admin/crm-config/teams', roles: [1] },
       { label: 'API Key', to: '/affiliate/api', roles: [4] },
+      // Beyond the spec's table: introducing-broker commissions (issue 24).
+      { label: 'Partner Portal', to: '/affiliate/partner', roles: [4] },
+      { label: 'Partners', to: '/admin/partners', roles: [1] },
     ],
   },
   {
@@ -111,6 +121,8 @@ export const ADMIN_MENU: readonly MenuSection[] = [
       { label: 'Server Info', to: '/admin/status/server', roles: [1] },
       // Beyond the spec's table: every staff action, for admins.
       { label: 'Audit Log', to: '/admin/audit', roles: [1] },
+      // Beyond the spec's table: the records' hash chains checked, and their daily checkpoints (issue 27).
+      { label: 'Records', to: '/admin/records', roles: [1] },
     ],
   },
 ];
@@ -122,12 +134,18 @@ export function menuForRole(roleId: number): MenuSection[] {
     .filter((s) => s.items.length > 0);
 }
 
-/** Roles that may open a back-office screen path, from the menu (exact or listed alternative routes). */
+/**
+ * Roles that may open a back-office screen path, from the menu: the items naming it (their route or a listed
+ * alternative) when there are any, so an admin-only screen under a wider one (/admin/risk/limits under /admin/risk)
+ * keeps its own roles; else the items it is a sub-page of.
+ */
 export function rolesForScreen(path: string): readonly RoleId[] {
-  const found = new Set<RoleId>();
+  const exact = new Set<RoleId>();
+  const under = new Set<RoleId>();
   for (const s of ADMIN_MENU)
-    for (const i of s.items)
-      if (i.to === path || i.also?.includes(path) || (i.to !== '/admin' && path.startsWith(i.to + '/')))
-        for (const r of i.roles) found.add(r);
-  return [...found];
+    for (const i of s.items) {
+      if (i.to === path || i.also?.includes(path)) for (const r of i.roles) exact.add(r);
+      else if (i.to !== '/admin' && path.startsWith(`${i.to}/`)) for (const r of i.roles) under.add(r);
+    }
+  return [...(exact.size > 0 ? exact : under)];
 }

@@ -4,6 +4,8 @@
  */
 export const ERRORS = {
   UNAUTHENTICATED: { status: 401, message: 'Please sign in to continue.' },
+  REAUTH_REQUIRED: { status: 401, message: 'Please enter your password again to continue.' },
+  SESSION_NOT_FOUND: { status: 404, message: 'Session not found' },
   FORBIDDEN: { status: 403, message: 'You are not allowed to do this.' },
   NOT_FOUND: { status: 404, message: 'Not found.' },
   VALIDATION: { status: 400, message: 'Please check the highlighted fields.' },
@@ -76,6 +78,11 @@ export const ERRORS = {
   PENDING_NOT_FOUND: { status: 404, message: 'Pending order not found.' },
   PENDING_NOT_OPEN: { status: 409, message: 'This order is no longer pending.' },
   TOO_MANY_PENDING: { status: 422, message: 'You have reached the maximum number of pending orders on this wallet.' },
+  DRAWING_NOT_FOUND: { status: 404, message: 'Drawing not found.' },
+  TOO_MANY_DRAWINGS: {
+    status: 422,
+    message: 'This chart holds the most drawings it can keep. Delete one to draw another.',
+  },
   OCO_ALREADY_LINKED: { status: 409, message: 'One of these orders is already linked to another order.' },
   MARKET_CLOSED: { status: 422, message: 'Market is closed for this instrument.' },
   NOT_TRADABLE: { status: 422, message: 'This instrument is not tradable.' },
@@ -181,6 +188,7 @@ export const ERRORS = {
   CALL_BEING_STARTED: { status: 409, message: 'A call is already being started on this softphone. Wait a moment.' },
   LEAD_IMPORT_NOT_FOUND: { status: 404, message: 'Import not found.' },
   LEAD_NO_PHONE: { status: 400, message: 'This lead has no phone number that can be dialled.' },
+  TASK_NOT_FOUND: { status: 404, message: 'Task not found.' },
   SALES_STATUS_DEFAULT: {
     status: 409,
     message: 'One status must stay the default: make another status the default first.',
@@ -198,6 +206,13 @@ export const ERRORS = {
     message:
       'File storage refused the request (its access settings were not accepted). Please try again later or contact support.',
   },
+  APPROVAL_NOT_FOUND: { status: 404, message: 'Approval request not found.' },
+  APPROVAL_OWN_REQUEST: {
+    status: 403,
+    message: 'You cannot approve or reject your own request: a second staff member must decide it.',
+  },
+  APPROVAL_DECIDED: { status: 409, message: 'This request has already been decided.' },
+  APPROVAL_ALREADY_PENDING: { status: 409, message: 'This action is already waiting for a second approval.' },
   INTERNAL: { status: 500, message: 'Something went wrong' },
 } as const;
 

@@ -139,7 +139,7 @@ export const marketOfCategory = (c: Category): MarketName =>
 /** The bar sizes the server stores; the chart's other timeframes are built from them. */
 export const CANDLE_INTERVALS = ['1m', '1h', '1d'] as const;
 /** The chart's timeframes (daily by default, spec §2), each with its length and the stored bars it is built from. */
-export const CHART_INTERVALS = ['1m', '5m', '15m', '1h', '4h', '1d'] as const;
+export const CHART_INTERVALS = ['1m', '5m', '15m', '1h', '4h', '1d', '1w', '1mo'] as const;
 export type ChartInterval = (typeof CHART_INTERVALS)[number];
 export const CHART_INTERVAL_SPECS: Record<
   ChartInterval,
@@ -151,4 +151,28 @@ export const CHART_INTERVAL_SPECS: Record<
   '1h': { seconds: 3600, source: '1h' },
   '4h': { seconds: 14_400, source: '1h' },
   '1d': { seconds: 86_400, source: '1d' },
+  '1w': { seconds: 604_800, source: '1d' },
+  // Nominal: months are cut by the calendar (chartBarStart), so their bars differ in length.
+  '1mo': { seconds: 2_592_000, source: '1d' },
 };
+
+const DAY_SECONDS = 86_400;
+/** Monday 1969-12-29 00:00 UTC in Unix seconds: the epoch fell on a Thursday. */
+const FIRST_MONDAY = -3 * DAY_SECONDS;
+
+/**
+ * Start, in Unix seconds (UTC), of the bar of `interval` holding the instant `seconds`: a week starts on Monday
+ * 00:00 UTC and a month on its 1st at 00:00 UTC; the other bars are whole multiples of their length since the epoch.
+ */
+export function chartBarStart(interval: ChartInterval, seconds: number): number {
+  if (interval === '1w') {
+    const week = 7 * DAY_SECONDS;
+    return Math.floor((seconds - FIRST_MONDAY) / week) * week + FIRST_MONDAY;
+  }
+  if (interval === '1mo') {
+    const d = new Date(seconds * 1000);
+    return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) / 1000;
+  }
+  const length = CHART_INTERVAL_SPECS[interval].seconds;
+  return Math.floor(seconds / length) * length;
+}

@@ -91,6 +91,8 @@ export const BalanceDto = z.object({
   currency: z.string(),
   balance: z.string(),
   margin: z.string(),
+  /** True while the wallet is in margin call (fired and not yet re-armed). */
+  margin_call: z.boolean().optional(),
 });
 export type BalanceDto = z.infer<typeof BalanceDto>;
 
@@ -136,6 +138,9 @@ export const PricingTableDto = z.object({
   swap_free: z.boolean().optional(),
   swap_free_fee: z.string().optional(),
   swap_free_days: z.number().optional(),
+  /** Retail protections: leverage capped per instrument class (retail_caps), close-out at 50 % or above. */
+  retail: z.boolean().optional(),
+  retail_caps: z.record(z.string(), z.number()).optional(),
 });
 export type PricingTableDto = z.infer<typeof PricingTableDto>;
 

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { isCountry } from '../countries.ts';
 import { PagedQuery, optionalString, paged, parseIsoDate, requiredString, secretString } from './common.ts';
 import { UNASSIGNED } from './customers.ts';
+import { NextTask } from './crm-tasks.ts';
+import { Customer360, Customer360Query } from './customer-360.ts';
 
 /**
  * CRM (back-office spec §2 CRM lead screens and CRM configuration, §3 Lead, §4 lead groups, §5, §9). The same
@@ -68,6 +70,7 @@ export const LeadListQuery = PagedQuery.extend({
   /** The affiliate list (/affiliate/leads/api) takes its filters as query parameters. */
   status: urlStatus.optional(),
   ...dateRange,
+  ...Customer360Query.shape,
 });
 export type LeadListQuery = z.infer<typeof LeadListQuery>;
 
@@ -106,6 +109,10 @@ export const LeadItem = z.object({
   is_email_verified: z.boolean().nullable(),
   /** True when the viewer gets email and phone masked (agents with showUserInfoAgent off). */
   masked: z.boolean(),
+  /** The linked customer's figures (Customer 360): null without a customer, and for affiliates; always sent. */
+  customer: Customer360.nullable().optional(),
+  /** The lead's earliest call-back or task not done yet (a missed one included). */
+  next_task: NextTask.nullable().optional(),
 });
 export type LeadItem = z.infer<typeof LeadItem>;
 export const LeadListResponse = paged(LeadItem);

@@ -12,6 +12,7 @@ import {
   requiredString,
 } from './common.ts';
 import { moneyAmount } from './money.ts';
+import { Customer360, Customer360Query } from './customer-360.ts';
 
 /**
  * Back-office Customers (back-office spec §2 Customers, §3 Balance, §5 customer create/edit rules). The same schemas
@@ -34,12 +35,13 @@ export const CustomerListItem = z.object({
   role_id: z.number(),
   is_email_verified: z.boolean(),
   is_active: z.boolean(),
-  online: z.boolean(),
+  ...Customer360.shape,
 });
 export type CustomerListItem = z.infer<typeof CustomerListItem>;
 export const CustomerListResponse = paged(CustomerListItem);
 export type CustomerListResponse = z.infer<typeof CustomerListResponse>;
-export const CustomerListQuery = PagedQuery;
+export const CustomerListQuery = PagedQuery.extend(Customer360Query.shape);
+export type CustomerListQuery = z.infer<typeof CustomerListQuery>;
 
 /** Blank input is "not given": staff may not know every detail of a customer. */
 const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);

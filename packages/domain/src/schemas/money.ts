@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AccountType, PricingTableDto } from './auth.ts';
+import { DEFAULT_RETAIL_CAPS, RETAIL_CLASSES, type RetailClass, retailIssues } from '../retail.ts';
 import {
   IdParam,
   MoneyString,
@@ -331,6 +332,20 @@ const levelOrOff = (label: string, min: number, max: number) =>
 /** A commission or fee: 0 or more, at most 1,000,000 with 4 decimals; a missing field keeps the plan's. */
 const chargeField = (label: string) => nonNegativeMoney(`${label} is required`, 1_000_000, 4).optional();
 
+/** A retail leverage cap: a whole leverage from 1 to 5000. */
+const capField = z.union([z.number(), z.string()]).transform((v, ctx) => {
+  const n = v === '' ? Number.NaN : Number(v);
+  if (Number.isInteger(n) && n >= 1 && n <= 5000) return n;
+  ctx.addIssue({ code: 'custom', message: 'A leverage cap must be a whole number from 1 to 5000' });
+  return z.NEVER;
+});
+
+/** A plan's retail caps as its form and API send them: every class, each 1 to 5000. */
+export const RetailCapsInput = z.object(
+  Object.fromEntries(RETAIL_CLASSES.map((c) => [c, capField])) as Record<RetailClass, typeof capField>,
+  { error: 'Leverage caps are required for every class' },
+);
+
 export const COMMISSION_BASES = ['lot', 'million'] as const;
 export type CommissionBasis = (typeof COMMISSION_BASES)[number];
 export const COMMISSION_CHARGES = ['open', 'close', 'both'] as const;
@@ -376,6 +391,14 @@ export const PricingPlanRequest = z
     swapFree: z.boolean({ error: 'Choose on or off' }).optional(),
     swapFreeFee: chargeField('Swap-free fee'),
     swapFreeDays: wholeNumber('Free days', 0, 3650),
+    /** Retail protections (ESMA-style): on by default for a new plan; an edit without it keeps the plan's. */
+    retail: z.boolean({ error: 'Choose on or off' }).optional(),
+    /** The retail leverage caps per instrument class; a missing field keeps the plan's (a new plan: the defaults). */
+    retailCaps: RetailCapsInput.optional(),
+  })
+  .superRefine((v, ctx) => {
+    for (const issue of retailIssues(v.retail === true, v.retailCaps ?? DEFAULT_RETAIL_CAPS, v))
+      ctx.addIssue({ code: 'custom', path: [issue.field], message: issue.message });
   })
   .refine(
     (v) =>

@@ -178,8 +178,13 @@ const presetValue = z
 
 export const LotPresetInput = z.object({ label: requiredString('Label is required', 60), value: presetValue });
 
-/** POST /admin/lotSelector: the presets the order dialog offers in lot mode, in this order. */
+/**
+ * POST /admin/lotSelector: the presets the order dialog offers in lot mode, in this order. Without a category (the
+ * spec's call) the forex presets, each value in units of the currency (100000 = one standard lot); with a category
+ * other than forex, that category's presets, each value in lots of the instrument traded (its contract size).
+ */
 export const LotSelectorRequest = z.object({
+  category: z.enum(CATEGORIES, { error: 'Unknown category' }).optional(),
   lotSelector: z
     .array(LotPresetInput, { error: 'Add at least one preset' })
     .min(1, { error: 'Add at least one preset' })
@@ -197,6 +202,8 @@ export const LotSettingsResponse = z.object({
     lot_crypto: z.enum(LOT_STATES),
   }),
   lotSelector: z.array(LotOption),
+  /** The presets of the other categories, each value in lots (the forex ones are lotSelector, in units). */
+  categoryPresets: z.partialRecord(z.enum(CATEGORIES), z.array(LotOption)).optional(),
 });
 export type LotSettingsResponse = z.infer<typeof LotSettingsResponse>;
 
@@ -314,6 +321,19 @@ const swapField = rateInput('Swap')
 /** A side's own rate, or null: it takes the swap. */
 const sideSwapField = (label: string) => rateInput(label).transform(rateText).pipe(swapText(label).nullable());
 
+/** A contract size: a positive number with at most 8 decimals below 10^12, or null (the category's default). */
+const contractSizeField = z
+  .union([z.number(), z.string(), z.null()], { error: 'Contract size must be a number' })
+  .optional()
+  .transform(rateText)
+  .pipe(
+    z
+      .string()
+      .regex(/^\d{1,12}(\.\d{1,8})?$/, { error: 'Contract size must be a positive number with at most 8 decimals' })
+      .refine((v) => Number(v) > 0, { error: 'Contract size must be greater than 0' })
+      .nullable(),
+  );
+
 /** True when bid and ask have no issues of their own (the cross-field rules can then read them). */
 function pricesParsed(payload: {
   value: unknown;
@@ -357,6 +377,8 @@ export const InstrumentRequest = z
     swap: swapField,
     swapLong: sideSwapField('Swap long'),
     swapShort: sideSwapField('Swap short'),
+    /** Units in one lot (100,000 of a currency, 100 oz of gold); empty or null: the category's default. */
+    contractSize: contractSizeField,
   })
   // Checked even while other fields are still missing (the form shows it as soon as a price is typed), once both
   // prices parsed on their own. (No check above may use `abort`: an aborted issue would skip these.)
@@ -396,6 +418,8 @@ export const AdminInstrumentDto = z.object({
   swapLong: z.string(),
   swapShort: z.string(),
   digits: z.number().int(),
+  /** The instrument's own contract size (units in one lot), null for the category's default. */
+  contract_size: z.string().nullable(),
   bids: z.string().nullable(),
   asks: z.string().nullable(),
   open_positions: z.number().int(),

@@ -42,6 +42,8 @@ export const InstrumentDto = z.object({
   swapLong: z.string(),
   swapShort: z.string(),
   digits: z.number().int(),
+  /** Units in one lot: the instrument's own contract size, else its category's default. */
+  contract_size: z.string().optional(),
   bids: z.number().nullable(),
   asks: z.number().nullable(),
   closeoutBid: z.number().nullable(),
@@ -276,7 +278,15 @@ export type RateResponse = z.infer<typeof RateResponse>;
 export const LOT_STATES = ['lot', 'amount'] as const;
 export const LotOption = z.object({ label: z.string(), value: z.number().positive() });
 export type LotOption = z.infer<typeof LotOption>;
-export const LotStateResponse = z.object({ lotState: z.enum(LOT_STATES), lotSelector: z.array(LotOption) });
+/**
+ * GET /dashboard/lot-state/{category}[?instrument=]: the mode and the presets, each value in units of the instrument
+ * named (else of the category's default contract), with `lots` the size in lots and `contractSize` the units in one.
+ */
+export const LotStateResponse = z.object({
+  lotState: z.enum(LOT_STATES),
+  lotSelector: z.array(LotOption.extend({ lots: z.number().optional() })),
+  contractSize: z.string().optional(),
+});
 export type LotStateResponse = z.infer<typeof LotStateResponse>;
 
 /**
@@ -340,6 +350,8 @@ export interface ServerEvents {
   alertsChanged: (change: { alertId: number; fired: boolean }) => void;
   /** Staff added, edited or deleted an instrument: dashboards reload the catalogue (tradability, names, new rows). */
   instrumentsChanged: (change: { at: number }) => void;
+  /** A wallet's margin call fired (its level fell to the plan's margin-call level) or re-armed once it recovered. */
+  marginCall: (change: { balanceId: number; marginLevel?: number; called: boolean }) => void;
 }
 
 /** Back-office trades (spec §2 "Trades", §3 Trade): lists, the admin close, the Edit Order modal. */
