@@ -148,7 +148,12 @@ function errorHandler(
   }
   if (err instanceof AppError) {
     if (err.cause) req.log[err.status >= 500 ? 'error' : 'warn']({ err: err.cause, code: err.code }, err.message);
-    return reply.status(err.status).send({ message: err.message, ...(err.errors ? { errors: err.errors } : {}) });
+    return reply.status(err.status).send({
+      message: err.message,
+      ...(err.errors ? { errors: err.errors } : {}),
+      // The client asks for the password again and repeats the call (POST /auth/confirm).
+      ...(err.code === 'REAUTH_REQUIRED' ? { reauth: true } : {}),
+    });
   }
   if (err.statusCode === 429)
     return reply.status(429).send({ message: 'Too many requests. Please wait a moment and try again.' });

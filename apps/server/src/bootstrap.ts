@@ -6,6 +6,8 @@ import { seedDemoActivity } from './db/seed/demo-activity.ts';
 import { createBus } from './cluster/bus.ts';
 import { advisoryLeadership, soleLeader } from './cluster/leader.ts';
 import { seedDemoLeads } from './db/seed/demo-leads.ts';
+import { seedDemoDesk } from './db/seed/demo-desk.ts';
+import { seedDemoPartners } from './db/seed/demo-partners.ts';
 import { createMailer } from './integrations/mail.ts';
 import { createJobs } from './jobs/queue.ts';
 import { jobHandlers } from './jobs/handlers.ts';
@@ -24,6 +26,7 @@ import { setPeerPublisher, type PeerCacheMessage } from './cluster/peers.ts';
 import { forgetUserSessionsHere } from './modules/auth/sessions.ts';
 import { invalidateSettingsHere } from './modules/settings/service.ts';
 import { invalidateTranslationsHere } from './modules/i18n/service.ts';
+import { flushPartnerDeals } from './modules/partners/hook.ts';
 
 export interface Booted {
   ctx: AppContext;
@@ -52,6 +55,8 @@ export async function boot(config: Config, opts: { memory?: boolean } = {}): Pro
     if (seeding && wantActivity) {
       await seedDemoActivity(database.db);
       await seedDemoLeads(database.db);
+      await seedDemoDesk(database.db);
+      await seedDemoPartners(database.db);
     }
     return seeding;
   });
@@ -103,6 +108,8 @@ export async function boot(config: Config, opts: { memory?: boolean } = {}): Pro
     await pending.stop();
     // Alerts firing now finish (and queue their mail) before the queue and the database go.
     await alerts.stop();
+    // Deals closed in the last second go to the queue now rather than to the next sweep.
+    await flushPartnerDeals(ctx.db);
     await ctx.jobs.stop();
     await close();
   };

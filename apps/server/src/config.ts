@@ -73,6 +73,12 @@ const Env = z.object({
   VOISO_BASE_URL: z.string().default('https://{cluster}.voiso.com'),
   /** Longest wait for Voiso's answer to a call or status request. */
   VOISO_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /**
+   * The built-in sandbox telephony (a local contact center speaking Voiso's protocol, so click-to-call works without a
+   * Voiso account). 'auto': on with the embedded database outside tests; 'true' on any database; 'false' never. A
+   * Voiso cluster id and key saved in Trade APIs always win over it.
+   */
+  VOISO_SANDBOX: z.enum(['auto', 'true', 'false']).default('auto'),
   WEB_DIST: z.string().optional(),
   /**
    * S3-compatible storage for new uploads; unset, uploads stay in the database. Bucket, access key id and secret go
@@ -91,6 +97,8 @@ const Env = z.object({
   S3_ACCESS_KEY_ID: unsetIfEmpty(z.string()),
   S3_SECRET_ACCESS_KEY: unsetIfEmpty(z.string()),
   S3_FORCE_PATH_STYLE: bool,
+  /** Key of the HMAC-SHA256 that signs exported checkpoints of the records' hash chains (unset: unsigned). */
+  RECORDS_SIGNING_KEY: unsetIfEmpty(z.string().min(16, 'RECORDS_SIGNING_KEY must be at least 16 characters')),
   /**
    * The built-in sandbox card gateway (a payment page that approves or declines without real money). 'auto': allowed
    * on the embedded database only, never on a real PostgreSQL one unless set to 'true'.

@@ -5,6 +5,7 @@ import { DEMO_PASSWORD, DEMO_USERS } from './db/seed/index.ts';
 import { markDraining } from './modules/ops/service.ts';
 import { runMarket } from './cluster/join.ts';
 import { drainable } from './lib/graceful-http.ts';
+import { sandboxTelephonyOn, voisoSandbox } from './modules/crm/telephony.ts';
 
 const config = loadConfig();
 const { ctx, database, seededDemo, risk } = await boot(config);
@@ -31,6 +32,10 @@ await app.listen({ port: config.PORT, host: config.HOST });
 if (config.MARKET_FEED === 'true') await runMarket(ctx);
 
 await ctx.cluster.leadership.ready();
+// The demo's telephony answers on loopback from the start (click-to-call without a Voiso account).
+const telephony = sandboxTelephonyOn(ctx)
+  ? `sandbox contact center on ${(await voisoSandbox(ctx)).baseUrl.replace('/{cluster}', '')} for click-to-call until a Voiso cluster id and key are saved in Admin > APIs`
+  : 'Voiso, once its cluster id and key are saved in Admin > APIs (VOISO_SANDBOX=true offers the sandbox)';
 console.log(startBanner());
 
 /** Whether this instance leads now: it runs the market feeds and the risk engine's closes. */
@@ -59,6 +64,7 @@ function startBanner(): string {
     `  Prices:       ${config.MARKET_FEED === 'true' ? 'simulated feed unless a provider key is set in Admin > APIs' : 'feed off (MARKET_FEED=false)'}`,
     `  Instances:    ${instances()}`,
     `  Uploads:      ${ctx.objectStore ? `S3, ${ctx.objectStore.where} (files stored before stay in the database)` : 'in the database (S3_BUCKET with its keys puts new ones in S3)'}`,
+    `  Telephony:    ${telephony}`,
     `  Mail:         ${ctx.mailer.smtpEnabled ? 'sent by SMTP' : 'not sent (no SMTP_URL): Admin > Mail Outbox shows the mails, each opening of a live link is audited'}`,
   ];
   if (seededDemo || (config.SEED_DEMO !== 'false' && database.kind === 'pglite')) {

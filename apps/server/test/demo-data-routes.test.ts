@@ -105,6 +105,7 @@ beforeAll(async () => {
         if (route === '/api/admin/leads/:id/history') return [...leadIds].map(String);
         return ['1'];
       case 'userId':
+      case 'customerId':
         return customers;
       case 'roleId':
         return ALL_ROLES.map(String);

@@ -2,8 +2,8 @@ import type { Database } from '../src/db/client.ts';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import fs from 'node:fs';
-import { eq } from 'drizzle-orm';
-import { balances, ledgerEntries, users } from '../src/db/schema.ts';
+import { desc, eq } from 'drizzle-orm';
+import { balances, ledgerEntries, mailOutbox, users } from '../src/db/schema.ts';
 import { dec } from '@platform/domain';
 import { loadConfig, type Config } from '../src/config.ts';
 import { boot } from '../src/bootstrap.ts';
@@ -222,3 +222,20 @@ export async function resetWalletTo(t: TestApp, balanceId: number, amount: strin
  * per `npm test`: on PostgreSQL when that run follows (scripts/test.mjs sets this for the PGlite run), else here.
  */
 export const dbAgnosticElsewhere = process.env.DB_AGNOSTIC_ON_POSTGRES === '1';
+
+/**
+ * The token of the newest mail to `to` whose link goes to `path` (after the queued mail jobs ran). The outbox text
+ * never holds the link; without SMTP it is kept apart for the (audited) admin read.
+ */
+export async function lastMailLink(t: TestApp, to: string, path: string): Promise<string> {
+  await t.ctx.jobs.idle();
+  const [m] = await t.ctx.db
+    .select()
+    .from(mailOutbox)
+    .where(eq(mailOutbox.to, to))
+    .orderBy(desc(mailOutbox.id))
+    .limit(1);
+  const match = m?.secret?.match(new RegExp(`${path}\\?token=([\\w-]+)`));
+  if (!match) throw new Error(`no ${path} link mailed to ${to}`);
+  return match[1];
+}

@@ -19,7 +19,9 @@ import {
 
 import { bytea, createdAt, money } from './schema-columns.ts';
 
-// The platform's core tables. Money movements and the CRM have files of their own; schema.ts gathers all three.
+// The platform's core tables: plans, users and profiles, wallets and the ledger, KYC, audit, instruments, orders,
+// files and promo codes. Sign-in, the site's content, money movements, the CRM and the rest have files of their own,
+// each importing only this one; schema.ts gathers them.
 
 export const pricingPlans = pgTable(
   'pricing_plans',
@@ -57,6 +59,12 @@ export const pricingPlans = pgTable(
     swapFree: boolean('swap_free').notNull().default(false),
     swapFreeFee: money('swap_free_fee').notNull().default('0'),
     swapFreeDays: integer('swap_free_days').notNull().default(0),
+    /** Retail protections (ESMA-style): leverage capped per instrument class, close-out at 50 % or above. */
+    retail: boolean('retail').notNull().default(false),
+    /** A retail plan's leverage caps by instrument class (RetailCaps); null: the shipped defaults. */
+    retailCaps: jsonb('retail_caps'),
+    /** Bumped by every edit: an order priced with a plan's terms is written only if the plan is still that one. */
+    revision: integer('revision').notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [
@@ -92,12 +100,40 @@ export const users = pgTable(
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }),
     deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
+    // Customer 360 of the back-office lists (docs/decisions.md "Customer 360"), each kept where it changes.
+    /** The first approved deposit: set once, in the approval's transaction (deposits/first-deposit.ts). */
+    ftdAt: timestamp('ftd_at', { withTimezone: true, mode: 'date' }),
+    ftdAmount: money('ftd_amount'),
+    ftdCurrency: varchar('ftd_currency', { length: 10 }),
+    /** KYC as the lists show it (KYC_LIST_STATUSES), kept by every submission and review (kyc/list-status.ts). */
+    kycStatus: varchar('kyc_status', { length: 10 }).notNull().default('none'),
+    /** The user's own last sign-in ("Login as" sessions are not theirs). */
+    lastLoginAt: timestamp('last_login_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
     uniqueIndex('users_email_unique').on(sql`lower(${t.email})`),
     check('users_role_check', sql`${t.roleId} between 1 and 6`),
+    check('users_kyc_status_check', sql`${t.kycStatus} in ('approved', 'declined', 'none', 'pending')`),
     index('users_role_idx').on(t.roleId),
     index('users_role_created_idx').on(t.roleId, t.createdAt),
+    // The customers list sorted or filtered by these figures; rows without one are listed apart (by id).
+    index('users_customers_ftd_at_idx')
+      .on(t.ftdAt, t.id)
+      .where(sql`${t.roleId} = 3 and ${t.deletedAt} is null and ${t.ftdAt} is not null`),
+    index('users_customers_ftd_amount_idx')
+      .on(t.ftdAmount, t.id)
+      .where(sql`${t.roleId} = 3 and ${t.deletedAt} is null and ${t.ftdAmount} is not null`),
+    index('users_customers_kyc_idx').on(t.kycStatus, t.id).where(sql`${t.roleId} = 3 and ${t.deletedAt} is null`),
+    index('users_customers_login_idx')
+      .on(t.lastLoginAt, t.id)
+      .where(sql`${t.roleId} = 3 and ${t.deletedAt} is null and ${t.lastLoginAt} is not null`),
+    // The customers without a first deposit and the inactive ones, newest first and counted from the index alone.
+    index('users_customers_no_ftd_idx')
+      .on(t.id)
+      .where(sql`${t.roleId} = 3 and ${t.deletedAt} is null and ${t.ftdAt} is null`),
+    index('users_customers_inactive_idx')
+      .on(t.id)
+      .where(sql`${t.roleId} = 3 and ${t.deletedAt} is null and not ${t.isActive}`),
   ],
 );
 
@@ -119,70 +155,6 @@ export const userProfiles = pgTable(
   (t) => [index('user_profiles_manager_idx').on(t.managerId, t.userId)],
 );
 
-export const ipWhitelists = pgTable(
-  'ip_whitelists',
-  {
-    id: serial('id').primaryKey(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    ipAddress: varchar('ip_address', { length: 64 }).notNull(),
-  },
-  (t) => [index('ip_whitelists_user_idx').on(t.userId)],
-);
-
-export const sessions = pgTable(
-  'sessions',
-  {
-    id: serial('id').primaryKey(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    tokenHash: varchar('token_hash', { length: 64 }).notNull(),
-    /** Staff member acting as this user ("Login as"); back-to-admin returns to their session. */
-    impersonatorId: integer('impersonator_id').references(() => users.id, { onDelete: 'cascade' }),
-    remember: boolean('remember').notNull().default(false),
-    ip: varchar('ip', { length: 64 }),
-    userAgent: varchar('user_agent', { length: 255 }),
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
-    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    createdAt: createdAt(),
-  },
-  (t) => [uniqueIndex('sessions_token_unique').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
-);
-
-/** Single-use tokens sent by mail (email verification, password reset), stored hashed. */
-export const authTokens = pgTable(
-  'auth_tokens',
-  {
-    id: serial('id').primaryKey(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    kind: varchar('kind', { length: 20 }).notNull(),
-    tokenHash: varchar('token_hash', { length: 64 }).notNull(),
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
-    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
-    createdAt: createdAt(),
-  },
-  (t) => [uniqueIndex('auth_tokens_hash_unique').on(t.tokenHash)],
-);
-
-/**
- * Staff two-factor sign-in (TOTP). A row with no enabled_at is a set-up in progress. last_step is the time step of
- * the last accepted code, so a code is accepted once. Recovery codes are kept only as SHA-256 hashes.
- */
-export const staffTwoFactor = pgTable('staff_two_factor', {
-  userId: integer('user_id')
-    .primaryKey()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  secret: varchar('secret', { length: 64 }).notNull(),
-  enabledAt: timestamp('enabled_at', { withTimezone: true, mode: 'date' }),
-  lastStep: bigint('last_step', { mode: 'number' }),
-  recoveryCodes: jsonb('recovery_codes').$type<Array<{ hash: string; usedAt: string | null }>>().notNull().default([]),
-  createdAt: createdAt(),
-});
-
 export const balances = pgTable(
   'balances',
   {
@@ -198,11 +170,37 @@ export const balances = pgTable(
     /** When the wallet's margin call fired; null while it is armed (never fired, or recovered since). */
     marginCallAt: timestamp('margin_call_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
+    /**
+     * The customer's main real wallet, the first real one opened (set by the balances_main_wallet trigger): the wallet
+     * the back-office lists show and sort by.
+     */
+    main: boolean('main').notNull().default(false),
+    /**
+     * Floating P/L of the open positions as the risk engine's leader last wrote it (every few seconds, only wallets
+     * that moved; engine/equity-snapshots.ts): balance + floating_pl is the equity the lists sort and filter by.
+     */
+    floatingPl: money('floating_pl').notNull().default('0'),
+    /**
+     * Whether the owner is a customer not deleted (role 3, no `deleted_at`), kept by triggers on both tables (migration
+     * 0041_customer_list_counts): the customers list counts the customers a balance or equity filter matches from their
+     * main wallets alone, without visiting each customer's row.
+     */
+    liveCustomer: boolean('live_customer').notNull().default(false),
   },
   (t) => [
     index('balances_user_idx').on(t.userId),
     check('balances_mode_check', sql`${t.mode} in ('demo', 'real')`),
     check('balances_non_negative', sql`${t.balance} >= 0 and ${t.margin} >= 0`),
+    check('balances_main_real_check', sql`not ${t.main} or ${t.mode} = 'real'`),
+    uniqueIndex('balances_main_user_unique').on(t.userId).where(sql`${t.main}`),
+    index('balances_main_balance_idx').on(t.balance, t.id).where(sql`${t.main}`),
+    index('balances_main_equity_idx').on(sql`(${t.balance} + ${t.floatingPl})`, t.id).where(sql`${t.main}`),
+    // The customers list's count by a balance or equity filter: live customers' main wallets only, read from the index
+    // alone (the equity's columns are included so the expression needs no visit to the row).
+    index('balances_customers_balance_idx').on(t.balance, t.id).where(sql`${t.main} and ${t.liveCustomer}`),
+    index('balances_customers_equity_idx')
+      .on(sql`(${t.balance} + ${t.floatingPl})`, t.id)
+      .where(sql`${t.main} and ${t.liveCustomer}`),
   ],
 );
 
@@ -222,92 +220,16 @@ export const ledgerEntries = pgTable(
     actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
     note: text('note'),
     createdAt: createdAt(),
+    /**
+     * The entry's place in its wallet's hash chain (1, 2, ...) and the chain's links, set by the insert trigger of
+     * migration 0027: hash = sha256(prev_hash || the entry's fields), so a row changed or removed later breaks it.
+     */
+    chainSeq: bigint('chain_seq', { mode: 'number' }).notNull().default(0),
+    prevHash: bytea('prev_hash'),
+    hash: bytea('hash'),
   },
-  (t) => [index('ledger_balance_idx').on(t.balanceId)],
-);
-
-export const settings = pgTable('settings', {
-  key: varchar('key', { length: 60 }).primaryKey(),
-  value1: text('value1'),
-  value2: text('value2'),
-  value3: text('value3'),
-  value4: text('value4'),
-  value5: text('value5'),
-  file: text('file'),
-  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-});
-
-export const languages = pgTable('languages', {
-  id: serial('id').primaryKey(),
-  name: varchar('name', { length: 60 }).notNull(),
-  code: varchar('code', { length: 10 }).notNull().unique(),
-  position: integer('position').notNull().default(0),
-});
-
-export const translations = pgTable(
-  'translations',
-  {
-    id: serial('id').primaryKey(),
-    code: varchar('code', { length: 10 }).notNull(),
-    key: text('key').notNull(),
-    value: text('value').notNull(),
-  },
-  (t) => [uniqueIndex('translations_code_key_unique').on(t.code, t.key)],
-);
-
-/** Keys the web app asked for and did not find, so translators can fill them. */
-export const missingTranslations = pgTable(
-  'missing_translations',
-  {
-    id: serial('id').primaryKey(),
-    code: varchar('code', { length: 10 }).notNull(),
-    key: text('key').notNull(),
-    hits: integer('hits').notNull().default(1),
-    lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-  },
-  (t) => [uniqueIndex('missing_translations_code_key_unique').on(t.code, t.key)],
-);
-
-export const notifications = pgTable(
-  'notifications',
-  {
-    id: serial('id').primaryKey(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    title: varchar('title', { length: 200 }).notNull(),
-    description: text('description'),
-    url: text('url'),
-    readAt: timestamp('read_at', { withTimezone: true, mode: 'date' }),
-    createdAt: createdAt(),
-  },
-  (t) => [index('notifications_user_idx').on(t.userId)],
-);
-
-/** Every mail the platform sends; without SMTP this is the outbox admins read. */
-export const mailOutbox = pgTable(
-  'mail_outbox',
-  {
-    id: serial('id').primaryKey(),
-    to: varchar('to', { length: 255 }).notNull(),
-    subject: varchar('subject', { length: 255 }).notNull(),
-    text: text('text').notNull(),
-    html: text('html'),
-    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
-    error: text('error'),
-    /** The link of a verification or reset mail, kept only when no SMTP server delivers mail; `text` never holds it. */
-    secret: text('secret'),
-    /** The auth_tokens row behind that link, to tell whether it still works. No foreign key: the mail outlives the token. */
-    tokenId: integer('token_id'),
-    /** The background job that sent it: a retry of that job sends nothing more once the mail went out (or may have). */
-    jobId: varchar('job_id', { length: 64 }),
-    /** Which run of that job holds the mail: a later run takes it over until the mail is being handed to SMTP. */
-    attempt: varchar('attempt', { length: 36 }),
-    /** When SMTP took DATA and the text began to flow: from then on the mail may have gone out. */
-    handedAt: timestamp('handed_at', { withTimezone: true, mode: 'date' }),
-    createdAt: createdAt(),
-  },
-  (t) => [uniqueIndex('mail_outbox_job_idx').on(t.jobId)],
+  // Per wallet in chain order: the wallet's entries (what ledger_balance_idx served) and the chain's last link.
+  (t) => [uniqueIndex('ledger_chain_idx').on(t.balanceId, t.chainSeq)],
 );
 
 export const kycDocuments = pgTable(
@@ -351,8 +273,13 @@ export const auditLogs = pgTable(
     after: jsonb('after'),
     ip: varchar('ip', { length: 64 }),
     createdAt: createdAt(),
+    /** The row's place in the audit hash chain and its links (insert trigger of migration 0027). */
+    chainSeq: bigint('chain_seq', { mode: 'number' }).notNull().default(0),
+    prevHash: bytea('prev_hash'),
+    hash: bytea('hash'),
   },
   (t) => [
+    uniqueIndex('audit_chain_idx').on(t.chainSeq),
     index('audit_target_idx').on(t.targetUserId),
     index('audit_actor_idx').on(t.actorId, t.id),
     index('audit_action_idx').on(t.action, t.id),
@@ -380,6 +307,8 @@ export const instruments = pgTable(
     swapShort: numeric('swap_short', { precision: 10, scale: 4 }).notNull().default('0'),
     /** Decimal places of the quote (5 for EUR_USD, 3 for USD_JPY, 2 for stocks). */
     digits: integer('digits').notNull().default(5),
+    /** Units in one lot (100,000 of a currency, 100 oz of gold...); null: the category's default (LOT_UNITS). */
+    contractSize: numeric('contract_size', { precision: 20, scale: 8 }),
     bids: numeric('bids', { precision: 20, scale: 8 }),
     asks: numeric('asks', { precision: 20, scale: 8 }),
     createdAt: createdAt(),
@@ -387,6 +316,7 @@ export const instruments = pgTable(
   (t) => [
     uniqueIndex('instruments_name_unique').on(t.name),
     index('instruments_category_idx').on(t.category),
+    check('instruments_contract_size_check', sql`${t.contractSize} is null or ${t.contractSize} > 0`),
     check('instruments_category_check', sql`${t.category} in ('forex', 'commodity', 'index', 'stock', 'crypto')`),
     check(
       'instruments_swap_check',

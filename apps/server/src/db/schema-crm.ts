@@ -67,6 +67,13 @@ export const leads = pgTable(
     userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
     /** The customer the lead became. */
     linkedUserId: integer('linked_user_id').references(() => users.id, { onDelete: 'restrict' }),
+    /**
+     * The linked customer's KYC state and first deposit time (null without a customer), copied by triggers whenever
+     * either side changes (migration 0041_customer_list_counts): a list filtered by them counts its leads from an index
+     * of its own instead of visiting each customer. The lists still show the customer's own figures.
+     */
+    customerKycStatus: varchar('customer_kyc_status', { length: 10 }),
+    customerFtdAt: timestamp('customer_ftd_at', { withTimezone: true, mode: 'date' }),
     deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
   },
@@ -83,6 +90,25 @@ export const leads = pgTable(
     index('leads_ret_idx').on(t.retId, t.group, t.id).where(sql`${t.deletedAt} is null`),
     index('leads_user_idx').on(t.userId, t.id).where(sql`${t.deletedAt} is null`),
     index('leads_status_idx').on(t.leadStatus),
+    // The leads of a list that are customers: a list sorted by a customer's figure reads them first when they are few
+    // (crm/lead-customers.ts).
+    index('leads_customer_idx')
+      .on(t.group, t.linkedUserId)
+      .where(sql`${t.deletedAt} is null and ${t.linkedUserId} is not null`),
+    // The same for an agent's and a retention agent's own lists (so a list of theirs without customers knows it at once).
+    index('leads_agent_customer_idx')
+      .on(t.agentId, t.group)
+      .where(sql`${t.deletedAt} is null and ${t.linkedUserId} is not null`),
+    index('leads_ret_customer_idx')
+      .on(t.retId, t.group)
+      .where(sql`${t.deletedAt} is null and ${t.linkedUserId} is not null`),
+    // A list's leads by their customer's KYC state or first deposit (Customer 360 filters), newest first.
+    index('leads_customer_kyc_idx')
+      .on(t.group, t.customerKycStatus, t.id)
+      .where(sql`${t.deletedAt} is null and ${t.linkedUserId} is not null`),
+    index('leads_customer_ftd_idx')
+      .on(t.group, t.customerFtdAt, t.id)
+      .where(sql`${t.deletedAt} is null and ${t.linkedUserId} is not null`),
     // The lead-intake API recognises a lead it already received by its email (per affiliate, or the site's live leads).
     index('leads_email_idx').on(sql`lower(${t.email})`, t.userId).where(sql`${t.deletedAt} is null`),
   ],
@@ -182,5 +208,75 @@ export const leadImports = pgTable(
   (t) => [
     check('lead_imports_status_check', sql`${t.status} in ('queued', 'running', 'done', 'failed')`),
     index('lead_imports_uploader_idx').on(t.uploadedBy, t.id),
+  ],
+);
+
+/**
+ * Call-backs and tasks staff schedule on a lead or a customer (docs/decisions.md, "Tasks and call-backs"). The owner
+ * is whom it reminds; the reminder is a delayed job at `due_at`, and `notified_at` is set by the one conditional
+ * update that sends it, so a retry, a second instance or the sweep never reminds twice. Rows are never deleted: done
+ * ones keep `done_at`, missed ones are past due and not done.
+ */
+export const crmTasks = pgTable(
+  'crm_tasks',
+  {
+    id: serial('id').primaryKey(),
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    leadId: integer('lead_id').references(() => leads.id, { onDelete: 'cascade' }),
+    customerId: integer('customer_id').references(() => users.id, { onDelete: 'cascade' }),
+    kind: varchar('kind', { length: 10 }).notNull().default('callback'),
+    note: varchar('note', { length: 500 }),
+    dueAt: timestamp('due_at', { withTimezone: true, mode: 'date' }).notNull(),
+    doneAt: timestamp('done_at', { withTimezone: true, mode: 'date' }),
+    doneBy: integer('done_by').references(() => users.id, { onDelete: 'set null' }),
+    notifiedAt: timestamp('notified_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('crm_tasks_kind_check', sql`${t.kind} in ('callback', 'task')`),
+    check('crm_tasks_subject_check', sql`(${t.leadId} is null) <> (${t.customerId} is null)`),
+    index('crm_tasks_owner_due_idx').on(t.ownerId, t.dueAt),
+    index('crm_tasks_lead_due_idx').on(t.leadId, t.dueAt),
+    index('crm_tasks_customer_due_idx').on(t.customerId, t.dueAt),
+    // The sweep's look-up of reminders still to send.
+    index('crm_tasks_unsent_idx').on(t.dueAt).where(sql`${t.notifiedAt} is null and ${t.doneAt} is null`),
+  ],
+);
+
+/**
+ * The call log: every click-to-call attempt on a lead (or a bare number, kept by its last digits only), through Voiso
+ * or the built-in sandbox. `outcome` is the sales status the caller recorded after it; `disposition` and
+ * `duration_s` come from the provider's call record when it has one.
+ */
+export const crmCalls = pgTable(
+  'crm_calls',
+  {
+    id: serial('id').primaryKey(),
+    leadId: integer('lead_id').references(() => leads.id, { onDelete: 'cascade' }),
+    callerId: integer('caller_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The softphone that rang: the Voiso agent's email or extension. */
+    agent: varchar('agent', { length: 255 }).notNull(),
+    /** Calls without a lead: the number's last digits, masked. */
+    numberTail: varchar('number_tail', { length: 16 }),
+    provider: varchar('provider', { length: 10 }).notNull(),
+    callId: varchar('call_id', { length: 100 }),
+    status: varchar('status', { length: 10 }).notNull(),
+    reason: varchar('reason', { length: 300 }),
+    outcome: varchar('outcome', { length: 60 }),
+    outcomeAt: timestamp('outcome_at', { withTimezone: true, mode: 'date' }),
+    disposition: varchar('disposition', { length: 30 }),
+    durationS: integer('duration_s'),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('crm_calls_status_check', sql`${t.status} in ('started', 'failed')`),
+    check('crm_calls_provider_check', sql`${t.provider} in ('voiso', 'sandbox')`),
+    index('crm_calls_lead_idx').on(t.leadId, t.id),
+    index('crm_calls_caller_idx').on(t.callerId, t.id),
+    // The telephony's call-ended report finds its call by the provider's call id.
+    index('crm_calls_call_id_idx').on(t.callId).where(sql`${t.callId} is not null`),
   ],
 );

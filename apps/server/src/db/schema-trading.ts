@@ -104,7 +104,9 @@ export const pendingOrders = pgTable(
   },
   (t) => [
     index('pending_orders_balance_idx').on(t.balanceId, t.status),
-    index('pending_orders_waiting_idx').on(t.instrumentId).where(sql`${t.status} = 'pending'`),
+    // The waiting orders by id: the pending book's load reads them all, a fill finds its orders among them by id.
+    // (Keyed by instrument it led the fill's generic plan to read every waiting order of the instrument per batch.)
+    index('pending_orders_waiting_idx').on(t.id).where(sql`${t.status} = 'pending'`),
     index('pending_orders_expiry_idx')
       .on(t.expiresAt)
       .where(sql`${t.status} = 'pending' and ${t.expiresAt} is not null`),
@@ -182,8 +184,9 @@ export const swapCharges = pgTable(
 
 /**
  * A rollover of one trading date: the instant that decides which positions it charges (open at `cutoff`) and how far
- * it got (wallets up to last_balance_id, then positions closed after the cutoff up to last_order_id), so a restart
- * goes on where it stopped. Its batches lock this row, so two instances running it take turns.
+ * it got (wallets up to last_balance_id, the lanes' own progress in rollover_lanes meanwhile, then positions closed
+ * after the cutoff up to last_order_id), so a restart goes on where it stopped. Batches lock their lane's row, then
+ * this one for the closed positions, so two instances running it take turns.
  */
 export const rolloverRuns = pgTable('rollover_runs', {
   tradingDate: date('trading_date', { mode: 'string' }).primaryKey(),
@@ -197,6 +200,27 @@ export const rolloverRuns = pgTable('rollover_runs', {
   startedAt: at('started_at').notNull().defaultNow(),
   finishedAt: at('finished_at'),
 });
+
+/**
+ * A lane of a run's open positions: a slice of the wallets (after last_balance_id, up to end_balance_id) walked by
+ * batches of its own beside the other lanes, on a connection of its own. Its batches lock this row (the lane's
+ * progress); once every lane reached its end they are folded into the run (their counts added to its `charged`) and
+ * deleted, and the run goes on with the positions closed since the cutoff.
+ */
+export const rolloverLanes = pgTable(
+  'rollover_lanes',
+  {
+    tradingDate: date('trading_date', { mode: 'string' }).notNull(),
+    lane: integer('lane').notNull(),
+    /** Every wallet up to this id is done. */
+    lastBalanceId: integer('last_balance_id').notNull(),
+    /** The lane's last wallet id. */
+    endBalanceId: integer('end_balance_id').notNull(),
+    /** Positions charged or credited by the lane's batches. */
+    charged: integer('charged').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tradingDate, t.lane], name: 'rollover_lanes_pk' })],
+);
 
 /** A position closed by a stop-out, as its report lists it (decimal strings). */
 export interface StopoutPosition {
@@ -232,5 +256,34 @@ export const stopoutReports = pgTable(
     index('stopout_reports_user_idx').on(t.userId, t.id),
     index('stopout_reports_balance_idx').on(t.balanceId, t.id),
     check('stopout_reports_protection_check', sql`${t.protectionCredit} >= 0`),
+  ],
+);
+
+/**
+ * The dealer's limits per instrument or per category (every instrument of it without a limit of its own): the most
+ * the clients may be net long or short, the most one order may open, and when staff are warned. Held in memory on
+ * every instance and checked on the order path (modules/risk/limits.ts).
+ */
+export const riskLimits = pgTable(
+  'risk_limits',
+  {
+    id: serial('id').primaryKey(),
+    /** 'instrument' or 'category'; `target` is the instrument's name or the category. */
+    scope: varchar('scope', { length: 10 }).notNull(),
+    target: varchar('target', { length: 40 }).notNull(),
+    maxNetVolume: money('max_net_volume'),
+    maxPositionVolume: money('max_position_volume'),
+    warnPercent: integer('warn_percent').notNull().default(80),
+    updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('risk_limits_target_unique').on(t.scope, t.target),
+    check('risk_limits_scope_check', sql`${t.scope} in ('instrument', 'category')`),
+    check('risk_limits_warn_check', sql`${t.warnPercent} between 1 and 100`),
+    check(
+      'risk_limits_positive_check',
+      sql`coalesce(${t.maxNetVolume}, 1) > 0 and coalesce(${t.maxPositionVolume}, 1) > 0`,
+    ),
   ],
 );

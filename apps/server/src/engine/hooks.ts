@@ -1,3 +1,4 @@
+import type { ClientSums, ExposureFilter, InstrumentSums } from './exposure.ts';
 import type { RiskWalletState } from './risk-types.ts';
 import type { orders } from '../db/schema.ts';
 
@@ -26,6 +27,8 @@ export interface WalletRef {
  */
 export interface RiskHooks {
   opened(order: OrderRow, wallet: WalletRef): void;
+  /** Many positions opened together (a burst of pending fills), told at once. */
+  openedMany(positions: ReadonlyArray<{ order: OrderRow; wallet: WalletRef }>): void;
   closed(order: OrderRow, wallet: { id: number; balance: string }): void;
   /** A partial close left the position with the smaller amount, spread and margin of `order`. */
   resized(order: OrderRow, wallet: { id: number; balance: string }): void;
@@ -43,11 +46,24 @@ export interface RiskHooks {
   openPositions(walletId: number): number;
   /** Floating P/L of one open position in its wallet's currency at the last price; null when not tracked. */
   positionPl(orderId: number): number | null;
+  /** The clients' net volume (long − short units) on an instrument in one mode's wallets (the limits' check). */
+  netVolume(instrumentId: number, mode: 'real' | 'demo'): number;
+  /** A number that changes whenever an open position is added, resized or removed (caches of the desk's scans). */
+  exposureVersion(): number;
+  /** Called after every change of a net volume; returns the unsubscribe. */
+  onNetChange(fn: (instrumentId: number, mode: 'real' | 'demo', net: number) => void): () => void;
+  /** The exposure desk's sums per instrument (and per client on request), P/L and notionals in `siteCurrency`. */
+  exposure(
+    filter: ExposureFilter,
+    siteCurrency: string,
+    withClients: boolean,
+  ): { instruments: InstrumentSums[]; clients: ClientSums[] };
 }
 
 /** Used until the risk engine is attached (tests of other modules, tools). */
 export const noRisk: RiskHooks = {
   opened() {},
+  openedMany() {},
   closed() {},
   resized() {},
   levelsChanged() {},
@@ -57,4 +73,8 @@ export const noRisk: RiskHooks = {
   walletsAtRisk: () => [],
   openPositions: () => 0,
   positionPl: () => null,
+  netVolume: () => 0,
+  exposureVersion: () => 0,
+  onNetChange: () => () => undefined,
+  exposure: () => ({ instruments: [], clients: [] }),
 };

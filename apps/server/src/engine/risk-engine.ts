@@ -388,6 +388,7 @@ export class RiskEngine {
         convSlot: b.conv,
         count: b.count,
         wallet: b.wallet,
+        open: b.open,
         breakEven: b.breakEven,
         amount: b.amount,
         pl: b.pl,

@@ -1,42 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { follower, memoryBuses } from '../../test/cluster-testing.ts';
 import { eq } from 'drizzle-orm';
 import { dec } from '@platform/domain';
 import { createTestApp, DEMO, resetWalletTo, signIn, type TestApp } from '../../test/helpers.ts';
-import type { BusChannel, ClusterBus } from '../cluster/bus.ts';
-import type { Leadership } from '../cluster/leader.ts';
+import type { ClusterBus } from '../cluster/bus.ts';
 import { orders, users } from '../db/schema.ts';
+import type { PendingService } from '../modules/trading/pending/pending-service.ts';
 import { RiskService } from './risk-service.ts';
-
-/** Two instances' buses in one process: what one publishes the other hears, as JSON, as over Redis. */
-function memoryBuses(): [ClusterBus, ClusterBus] {
-  const handlers = [new Map<BusChannel, Set<(m: unknown) => void>>(), new Map<BusChannel, Set<(m: unknown) => void>>()];
-  const bus = (me: number): ClusterBus => ({
-    enabled: true,
-    instanceId: `i${me}`,
-    publish(channel, message) {
-      const copy = JSON.parse(JSON.stringify(message)) as unknown;
-      for (const h of handlers[1 - me].get(channel) ?? []) h(copy);
-    },
-    subscribe(channel, handler) {
-      const set = handlers[me].get(channel) ?? new Set();
-      handlers[me].set(channel, set);
-      set.add(handler);
-      return () => set.delete(handler);
-    },
-    adapterClients: null,
-    redis: null,
-    close: async () => undefined,
-  });
-  return [bus(0), bus(1)];
-}
-
-const follower = (): Leadership => ({
-  isLeader: false,
-  onChange() {},
-  ready: async () => undefined,
-  claim() {},
-  close: async () => undefined,
-});
 
 let t: TestApp;
 let client: string;
@@ -107,5 +77,54 @@ describe('another instance', () => {
     expect((await call('POST', '/dashboard/orders/close', { orderId: id })).statusCode).toBe(200);
     expect(other.openPositions(walletId)).toBe(0);
     expect(other.engine.trailingSize).toBe(0);
+  });
+
+  it('follows the positions a burst of pending fills opened together, told in one message', async () => {
+    price(1.1, 1.1002);
+    for (let k = 0; k < 3; k++) {
+      const res = await call('POST', '/dashboard/orders', {
+        type: 'buy',
+        instrument: 'EUR_USD',
+        amount: '1000',
+        orderType: 'limit',
+        price: '1.0995',
+        expiry: 'gtc',
+        profit: null,
+        loss: null,
+      });
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    const here = t.ctx.risk as RiskService;
+    const before = other.openPositions(walletId);
+    price(1.0992, 1.0994);
+    await (t.ctx.pending as PendingService).idle();
+    expect(here.openPositions(walletId)).toBe(before + 3);
+    expect(other.openPositions(walletId)).toBe(before + 3);
+    expect(other.engine.walletState(walletId)).toMatchObject({ margin: here.engine.walletState(walletId)?.margin });
+    const opened = await t.ctx.db.select().from(orders).where(eq(orders.balanceId, walletId));
+    for (const o of opened.filter((o) => o.closeTime === null && o.pendingOrderId !== null)) {
+      expect(other.positionPl(o.id)).toBeCloseTo(here.positionPl(o.id) as number, 8);
+      expect((await call('POST', '/dashboard/orders/close', { orderId: o.id })).statusCode).toBe(200);
+    }
+    expect(other.openPositions(walletId)).toBe(before);
+  });
+
+  it('does not track again a position whose "opened" arrives after its "closed" (two publishers, no order between them)', async () => {
+    price(1.1, 1.1002);
+    const before = other.openPositions(walletId);
+    const placed = await call('POST', '/dashboard/orders', { type: 'buy', instrument: 'EUR_USD', amount: '1000' });
+    const id = placed.json().order.id as number;
+    expect((await call('POST', '/dashboard/orders/close', { orderId: id })).statusCode).toBe(200);
+    expect(other.openPositions(walletId)).toBe(before);
+    // The same "opened" told late, as another instance's message can be.
+    const [row] = await t.ctx.db.select().from(orders).where(eq(orders.id, id));
+    const open = { ...row, closeTime: null };
+    t.ctx.cluster.bus.publish('risk', {
+      op: 'opened',
+      order: open,
+      wallet: { id: walletId, balance: '10000', currency: 'USD', stopoutPercent: null },
+    });
+    expect(other.openPositions(walletId)).toBe(before);
+    expect((await other.check()).phantom).not.toContain(id);
   });
 });

@@ -1,12 +1,21 @@
-import { eq, isNull } from 'drizzle-orm';
 import type { Side } from '@platform/domain';
 import type { AppContext } from '../context.ts';
-import { balances, orders, pricingPlans, users } from '../db/schema.ts';
 import { AppError } from '../lib/errors.ts';
 import { countPositions } from '../lib/metrics.ts';
 import type { Quote } from '../market/price-book.ts';
 import { closeOrder } from '../modules/trading/close-order.ts';
 import type { OrderRow, RiskHooks, WalletRef } from './hooks.ts';
+import { ConversionSlots } from './conversion-slots.ts';
+import { compareWithDatabase, readOpenPositions, type OpenPositionRow, type RiskCheck } from './risk-check.ts';
+import { EquitySnapshots } from './equity-snapshots.ts';
+import {
+  ExposureIndex,
+  scanExposure,
+  siteRateOf,
+  type ClientSums,
+  type ExposureFilter,
+  type InstrumentSums,
+} from './exposure.ts';
 import { RiskEngine, type RiskAction, type RiskWalletState } from './risk-engine.ts';
 import { RiskNotices } from './risk-notices.ts';
 import { TrailingStops } from './risk-trailing.ts';
@@ -24,6 +33,7 @@ type Size = { orderId: number; amount: string; spread: string; margin: string };
 /** What an instance's order service tells the risk engines of the other instances (JSON over the cluster bus). */
 type PeerMessage =
   | { op: 'opened'; order: OrderRow; wallet: WalletRef }
+  | { op: 'openedMany'; positions: Array<{ order: OrderRow; wallet: WalletRef }> }
   | { op: 'closed'; orderId: number; wallet: { id: number; balance: string } }
   | { op: 'levels'; levels: Levels }
   | { op: 'resized'; size: Size; wallet: { id: number; balance: string } }
@@ -31,19 +41,6 @@ type PeerMessage =
   | { op: 'balances'; changes: Array<{ walletId: number; balance: string }> }
   /** A new leader took over: what the old one committed and never announced is in the database only. */
   | { op: 'reload' };
-
-type WalletFigures = { balance: number; margin: number; positions: number };
-
-/** What RiskService.check answers. */
-export interface RiskCheck {
-  /** Whether this instance acts on the engine's verdicts. */
-  leader: boolean;
-  tracked: number;
-  open: number;
-  phantom: number[];
-  missing: number[];
-  walletsOff: Array<{ id: number; engine: WalletFigures | null; database: WalletFigures | null }>;
-}
 
 /** Changes the order path applied while a reload read the database (RiskService.load). */
 interface Journal {
@@ -56,6 +53,8 @@ interface Journal {
 
 /** How often every position is recomputed from scratch (picks up conversion-rate moves, removes float drift). */
 const SWEEP_MS = 5000;
+/** How many closed positions are remembered against late messages (ids only; far more than a second's closes). */
+const CLOSED_REMEMBERED = 100_000;
 const num = (v: string | null): number | null => (v === null ? null : Number(v));
 
 /**
@@ -66,9 +65,10 @@ const num = (v: string | null): number | null => (v === null ? null : Number(v))
  */
 export class RiskService implements RiskHooks {
   readonly engine = new RiskEngine();
-  private readonly convSlots = new Map<string, number>();
-  /** The same slots as a list walked on every tick (no key parsing there). */
-  private readonly convPairs: Array<{ quote: string; wallet: string; slot: number }> = [];
+  private readonly conversions = new ConversionSlots(this.engine, () => {
+    const { market } = this.ctx();
+    return (quote, wallet) => market.conversionRate(quote, wallet);
+  });
   private readonly walletCurrency = new Map<number, string>();
   private readonly inFlight = new Set<Promise<unknown>>();
   private stopTicks: (() => void) | null = null;
@@ -90,6 +90,10 @@ export class RiskService implements RiskHooks {
   readonly trailing: TrailingStops;
   /** Margin calls and stop-out reports (risk-notices.ts). */
   private readonly notices: RiskNotices;
+  /** The leader's floating P/L in the database, for the lists' equity sort (equity-snapshots.ts); off the tick path. */
+  readonly snapshots: EquitySnapshots;
+  /** Owners and modes of the tracked wallets and the clients' net per instrument (engine/exposure.ts). */
+  readonly exposureIndex = new ExposureIndex();
 
   constructor(private readonly ctx: () => Ctx) {
     const track = (work: Promise<unknown>) => {
@@ -99,6 +103,7 @@ export class RiskService implements RiskHooks {
     this.trailing = new TrailingStops(this.engine, ctx, track);
     this.trailing.acting = () => this.acting;
     this.notices = new RiskNotices(this.engine, ctx, track);
+    this.snapshots = new EquitySnapshots(this.engine, ctx);
   }
 
   /**
@@ -114,6 +119,7 @@ export class RiskService implements RiskHooks {
     this.stopTicks = market.book.onTicks((changed) => this.onTicks(changed));
     this.sweepTimer = setInterval(() => this.sweep(), SWEEP_MS);
     this.sweepTimer.unref();
+    this.snapshots.start();
     this.acting = cluster.leadership.isLeader;
     cluster.leadership.onChange((leader) => (leader ? this.takeOver() : this.standDown()));
     // Positions already beyond their levels at start-up close on the first pass.
@@ -153,9 +159,9 @@ export class RiskService implements RiskHooks {
     const { db } = this.ctx();
     const journal: Journal = { opened: new Set(), closed: new Set(), levels: new Set(), balances: new Map() };
     this.journal = journal;
-    let rows: Awaited<ReturnType<typeof this.readOpen>>;
+    let rows: OpenPositionRow[];
     try {
-      rows = await this.readOpen(db);
+      rows = await readOpenPositions(db);
     } finally {
       this.journal = null;
     }
@@ -187,6 +193,7 @@ export class RiskService implements RiskHooks {
           spread: Number(spread),
           margin: Number(marginUsed),
         });
+        this.exposureIndex.resized(r.order.id, Number(tradeAmount));
       } else {
         this.track(r.order, wallet);
         this.engine.wallets.setArmed(wallet.id, armed);
@@ -194,60 +201,14 @@ export class RiskService implements RiskHooks {
     }
   }
 
-  /**
-   * The engine against the database, for operators and tests: positions tracked but closed there (phantom), open
-   * there but not tracked (missing), and wallets whose balance, used margin or number of positions differ. Under load
-   * a change committed but not yet applied here shows for a moment; a difference that stays is a fault.
-   */
+  /** The engine against the database, for operators and tests (risk-check.ts). */
   async check(): Promise<RiskCheck> {
-    const rows = await this.readOpen(this.ctx().db);
-    const open = new Set(rows.map((r) => r.order.id));
-    const tracked = [...this.orderInstrument.keys()];
-    const db = new Map<number, WalletFigures>();
-    for (const r of rows) {
-      const w = db.get(r.order.balanceId) ?? { balance: Number(r.balance), margin: 0, positions: 0 };
-      w.margin += Number(r.order.marginUsed);
-      w.positions++;
-      db.set(r.order.balanceId, w);
-    }
-    const walletsOff: RiskCheck['walletsOff'] = [];
-    const near = (a: number, b: number) => Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(b));
-    for (const id of new Set([...db.keys(), ...this.walletCurrency.keys()])) {
-      const e = this.engine.walletState(id);
-      const engine = e ? { balance: e.balance, margin: e.margin, positions: e.positions } : null;
-      const database = db.get(id) ?? null;
-      if (!engine?.positions && !database) continue;
-      if (!engine || !database || engine.positions !== database.positions) walletsOff.push({ id, engine, database });
-      else if (!near(engine.balance, database.balance) || !near(engine.margin, database.margin))
-        walletsOff.push({ id, engine, database });
-    }
-    return {
+    const rows = await readOpenPositions(this.ctx().db);
+    return compareWithDatabase(this.engine, rows, {
       leader: this.acting,
-      tracked: tracked.length,
-      open: open.size,
-      phantom: tracked.filter((id) => !open.has(id)),
-      missing: [...open].filter((id) => !this.orderInstrument.has(id)),
-      walletsOff,
-    };
-  }
-
-  /** Every open position with its wallet, in one statement (one snapshot). */
-  private readOpen(db: Ctx['db']) {
-    return db
-      .select({
-        order: orders,
-        balance: balances.balance,
-        currency: balances.currency,
-        stopout: pricingPlans.forexStopout,
-        callLevel: pricingPlans.marginCallLevel,
-        callRearm: pricingPlans.marginCallRearm,
-        calledAt: balances.marginCallAt,
-      })
-      .from(orders)
-      .innerJoin(balances, eq(balances.id, orders.balanceId))
-      .innerJoin(users, eq(users.id, orders.userId))
-      .leftJoin(pricingPlans, eq(pricingPlans.id, users.pricingTableId))
-      .where(isNull(orders.closeTime));
+      tracked: [...this.orderInstrument.keys()],
+      wallets: this.walletCurrency.keys(),
+    });
   }
 
   async stop(): Promise<void> {
@@ -256,6 +217,7 @@ export class RiskService implements RiskHooks {
     this.stopTicks?.();
     this.stopTicks = null;
     if (this.sweepTimer) clearInterval(this.sweepTimer);
+    await this.snapshots.stop();
     await this.idle();
   }
 
@@ -267,8 +229,14 @@ export class RiskService implements RiskHooks {
   // ---- hooks called by the order service after each commit ---------------------------------------------------------
 
   opened(order: OrderRow, wallet: WalletRef): void {
-    this.applyOpened(order, wallet);
+    this.applyOpened([{ order, wallet }]);
     this.ctx().cluster.bus.publish('risk', { op: 'opened', order, wallet } satisfies PeerMessage);
+  }
+
+  openedMany(positions: ReadonlyArray<{ order: OrderRow; wallet: WalletRef }>): void {
+    if (positions.length === 0) return;
+    this.applyOpened(positions);
+    this.ctx().cluster.bus.publish('risk', { op: 'openedMany', positions: [...positions] } satisfies PeerMessage);
   }
 
   closed(order: OrderRow, wallet: Pick<WalletRef, 'id' | 'balance'>): void {
@@ -309,9 +277,9 @@ export class RiskService implements RiskHooks {
 
   /** A change committed on another instance. */
   private onPeer(m: PeerMessage): void {
-    if (m.op === 'opened') {
-      if (!this.orderInstrument.has(m.order.id)) this.applyOpened(m.order, m.wallet);
-    } else if (m.op === 'closed') this.applyClosed(m.orderId, m.wallet);
+    if (m.op === 'opened') this.applyOpened([m]);
+    else if (m.op === 'openedMany') this.applyOpened(m.positions);
+    else if (m.op === 'closed') this.applyClosed(m.orderId, m.wallet);
     else if (m.op === 'levels') this.applyLevels(m.levels);
     else if (m.op === 'resized') this.applyResized(m.size, m.wallet);
     else if (m.op === 'balance') this.applyBalance(m.walletId, m.balance);
@@ -320,19 +288,29 @@ export class RiskService implements RiskHooks {
       this.reload().catch((err: unknown) => console.error('risk engine: reloading after a takeover failed', err));
   }
 
-  private applyOpened(order: OrderRow, wallet: WalletRef): void {
-    // Already loaded by a reload that read it committed.
-    if (this.orderInstrument.has(order.id)) return;
-    this.journal?.opened.add(order.id);
-    this.journal?.balances.set(wallet.id, wallet.balance);
-    this.track(order, wallet);
-    // A position opened at a price already beyond its level (or into a wallet at stop-out) is handled at once.
-    const q = this.ctx().market.book.get(order.instrument);
-    if (q) this.run(this.engine.tick(order.instrumentId, q.bid, q.ask));
+  private applyOpened(positions: ReadonlyArray<{ order: OrderRow; wallet: WalletRef }>): void {
+    const instruments = new Map<number, string>();
+    for (const { order, wallet } of positions) {
+      // Already loaded by a reload that read it committed, or already closed: the close was told first (two
+      // instances publish independently, so another's "opened" can arrive after a "closed").
+      if (this.orderInstrument.has(order.id) || this.closedIds.has(order.id)) continue;
+      this.journal?.opened.add(order.id);
+      this.journal?.balances.set(wallet.id, wallet.balance);
+      this.track(order, wallet);
+      instruments.set(order.instrumentId, order.instrument);
+    }
+    // A position opened at a price already beyond its level (or into a wallet at stop-out) is handled at once: one
+    // pass over each instrument's positions for all the positions opened on it together.
+    for (const [id, name] of instruments) {
+      const q = this.ctx().market.book.get(name);
+      if (q) this.run(this.engine.tick(id, q.bid, q.ask));
+    }
   }
 
   private applyClosed(orderId: number, wallet: Pick<WalletRef, 'id' | 'balance'>): void {
     this.journal?.closed.add(orderId);
+    this.closedIds.add(orderId);
+    if (this.closedIds.size > CLOSED_REMEMBERED) this.closedIds.delete(this.closedIds.values().next().value as number);
     this.journal?.balances.set(wallet.id, wallet.balance);
     this.forget(orderId);
     this.engine.setWalletBalance(wallet.id, Number(wallet.balance));
@@ -355,6 +333,7 @@ export class RiskService implements RiskHooks {
       spread: Number(size.spread),
       margin: Number(size.margin),
     });
+    this.exposureIndex.resized(size.orderId, Number(size.amount));
     this.engine.setWalletBalance(wallet.id, Number(wallet.balance));
     const next = this.engine.checkWallet(wallet.id);
     if (next) this.run([next]);
@@ -370,6 +349,7 @@ export class RiskService implements RiskHooks {
 
   private forget(orderId: number): void {
     this.engine.removePosition(orderId);
+    this.exposureIndex.closed(orderId);
     this.orderInstrument.delete(orderId);
     this.trailing.forget(orderId);
   }
@@ -391,6 +371,27 @@ export class RiskService implements RiskHooks {
     return pl === null || !Number.isFinite(pl) ? null : pl;
   }
 
+  netVolume(instrumentId: number, mode: 'real' | 'demo'): number {
+    return this.exposureIndex.netVolume(instrumentId, mode);
+  }
+
+  exposureVersion(): number {
+    return this.exposureIndex.version;
+  }
+
+  onNetChange(fn: (instrumentId: number, mode: 'real' | 'demo', net: number) => void): () => void {
+    return this.exposureIndex.onNetChange(fn);
+  }
+
+  exposure(
+    filter: ExposureFilter,
+    siteCurrency: string,
+    withClients: boolean,
+  ): { instruments: InstrumentSums[]; clients: ClientSums[] } {
+    const rate = siteRateOf(this.ctx().market, this.conversions.walletCurrencies(), siteCurrency);
+    return scanExposure(this.engine, this.exposureIndex, filter, rate, withClients);
+  }
+
   // ---- internals -----------------------------------------------------------------------------------------------------
 
   private track(order: OrderRow, wallet: WalletRef): void {
@@ -409,39 +410,18 @@ export class RiskService implements RiskHooks {
       openRate: Number(order.openRate),
       amount: Number(order.tradeAmount),
       spread: Number(order.spread),
-      convSlot: this.convSlot(order.quoteSymbol, wallet.currency, Number(order.exchangeRate)),
+      convSlot: this.conversions.slotOf(order.quoteSymbol, wallet.currency, Number(order.exchangeRate)),
       margin: Number(order.marginUsed),
       takeProfit: num(order.takeProfit),
       stopLoss: num(order.stopLoss),
     });
     this.trailing.follow(order);
-  }
-
-  /** The engine's conversion slot of quote → wallet currency (slot 0 is the identity), created on first use. */
-  private convSlot(quote: string, walletCurrency: string, fallback: number): number {
-    if (quote === walletCurrency) return 0;
-    const key = `${quote}|${walletCurrency}`;
-    let slot = this.convSlots.get(key);
-    if (slot === undefined) {
-      slot = this.convSlots.size + 1;
-      this.convSlots.set(key, slot);
-      this.convPairs.push({ quote, wallet: walletCurrency, slot });
-      this.engine.setConversion(slot, this.ctx().market.conversionRate(quote, walletCurrency) ?? fallback);
-    }
-    return slot;
-  }
-
-  private refreshConversions(): void {
-    const { market } = this.ctx();
-    for (const { quote, wallet, slot } of this.convPairs) {
-      const rate = market.conversionRate(quote, wallet);
-      if (rate && rate > 0) this.engine.setConversion(slot, rate);
-    }
+    this.exposureIndex.opened(order);
   }
 
   private onTicks(changed: readonly Quote[]): void {
     if (this.engine.size === 0) return;
-    if (this.convSlots.size) this.refreshConversions();
+    if (this.conversions.size) this.conversions.refresh();
     const { instruments } = this.ctx().market;
     for (const q of changed) {
       const instrument = instruments.byNameOf(q.name);
@@ -459,11 +439,13 @@ export class RiskService implements RiskHooks {
 
   private sweep(): void {
     if (this.engine.size === 0) return;
-    this.refreshConversions();
+    this.conversions.refresh();
     this.run(this.engine.sweep());
   }
 
   private readonly orderInstrument = new Map<number, number>();
+  /** The latest positions told closed (oldest first), so a late "opened" of one is not tracked again. */
+  private readonly closedIds = new Set<number>();
   private instrumentOf(orderId: number): number | undefined {
     return this.orderInstrument.get(orderId);
   }

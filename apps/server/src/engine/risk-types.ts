@@ -50,6 +50,8 @@ export interface RiskBlockView {
   convSlot: number;
   count: number;
   wallet: Int32Array;
+  /** Open rates (the exposure desk's average prices). */
+  open: Float64Array;
   breakEven: Float64Array;
   amount: Float64Array;
   pl: Float64Array;

@@ -14,6 +14,8 @@ export interface JobPayloads {
   'mail.verify-email': { userId: number };
   /** Mail the reset link to this address if it belongs to an active account (nothing otherwise). */
   'mail.reset-password': { email: string };
+  /** Mail a partner's invited sub-partner the link that sets their password (modules/partners/invite.ts). */
+  'mail.partner-invite': { userId: number; inviterId: number };
   /** Hourly: forget sessions that expired more than a day ago. */
   'maintenance.sessions': Record<string, never>;
   /** Verify (if not yet) and apply one stored payment callback or capture; see modules/payments/callbacks.ts. */
@@ -24,6 +26,12 @@ export interface JobPayloads {
   'crm.import-leads': { importId: number };
   /** Every minute: the rollover of the latest trading date whose rollover time has come, unless done (swaps). */
   'rollover.due': Record<string, never>;
+  /** Remind the owner of a call-back or task at its time (sent delayed to it); see modules/crm/tasks.ts. */
+  'crm.task-due': { taskId: number };
+  /** Every minute: remind of due tasks whose delayed job never came (queued while the queue was out). */
+  'crm.tasks-sweep': Record<string, never>;
+  /** Hourly: store today's checkpoint of the records' chain heads unless stored; see modules/records/checkpoints.ts. */
+  'records.checkpoint': Record<string, never>;
   /** Mail a client that their wallet reached its margin-call level; see modules/risk/margin-calls.ts. */
   'mail.margin-call': {
     walletId: number;
@@ -33,6 +41,10 @@ export interface JobPayloads {
     callLevel: number;
     stopoutLevel: number;
   };
+  /** Accrue the partner commissions of these closed deals (idempotent); see modules/partners/accrual.ts. */
+  'partners.accrue': { dealIds: number[] };
+  /** Every minute: deals whose accrual job was lost, and first deposits' CPA; see modules/partners/sweep.ts. */
+  'partners.sweep': Record<string, never>;
   /** Mail a client that their price alert fired (the facts of that firing); see modules/alerts/fire.ts. */
   'mail.price-alert': {
     alertId: number;
@@ -52,20 +64,29 @@ export type JobHandlers = { [N in JobName]: (data: JobPayloads[N], job: { id: st
 export const JOB_NAMES: readonly JobName[] = [
   'mail.verify-email',
   'mail.reset-password',
+  'mail.partner-invite',
   'maintenance.sessions',
   'payments.callback',
   'payments.sweep',
   'crm.import-leads',
   'mail.price-alert',
   'mail.margin-call',
+  'records.checkpoint',
   'rollover.due',
+  'crm.task-due',
+  'crm.tasks-sweep',
+  'partners.accrue',
+  'partners.sweep',
 ];
 
 /** Cron schedules (UTC); pg-boss fires each tick once whichever instances are running. */
 const SCHEDULES: Partial<Record<JobName, string>> = {
   'maintenance.sessions': '17 * * * *',
   'payments.sweep': '*/5 * * * *',
+  'records.checkpoint': '3 * * * *',
   'rollover.due': '* * * * *',
+  'crm.tasks-sweep': '* * * * *',
+  'partners.sweep': '* * * * *',
 };
 
 /** How a queue's jobs are retried and when a job in hand is given up as lost (its instance died, or it hangs). */
@@ -99,14 +120,24 @@ interface Policy {
 const POLICIES: Record<JobName, Policy> = {
   'mail.verify-email': { expireInSeconds: 30, leaseSeconds: 15, retryLimit: 8, retryDelay: 5, workers: 2 },
   'mail.reset-password': { expireInSeconds: 30, leaseSeconds: 15, retryLimit: 8, retryDelay: 5, workers: 2 },
+  'mail.partner-invite': { expireInSeconds: 30, leaseSeconds: 15, retryLimit: 8, retryDelay: 5, workers: 1 },
   'maintenance.sessions': { expireInSeconds: 120, leaseSeconds: 15, retryLimit: 2, retryDelay: 30, workers: 1 },
   'payments.callback': { expireInSeconds: 30, leaseSeconds: 15, retryLimit: 12, retryDelay: 10, workers: 2 },
   'payments.sweep': { expireInSeconds: 60, leaseSeconds: 15, retryLimit: 2, retryDelay: 30, workers: 1 },
   'crm.import-leads': { expireInSeconds: 600, leaseSeconds: 30, retryLimit: 5, retryDelay: 30, workers: 1 },
   'mail.price-alert': { expireInSeconds: 30, leaseSeconds: 15, retryLimit: 8, retryDelay: 5, workers: 2 },
   'mail.margin-call': { expireInSeconds: 30, leaseSeconds: 15, retryLimit: 8, retryDelay: 5, workers: 1 },
+  // Reads one head per wallet: seconds for a million wallets. The day's row is the key, so a retry stores nothing twice.
+  'records.checkpoint': { expireInSeconds: 600, leaseSeconds: 30, retryLimit: 3, retryDelay: 60, workers: 1 },
   // A rollover of a million positions takes about a minute; a crashed one goes on where it stopped on its next tick.
   'rollover.due': { expireInSeconds: 1800, leaseSeconds: 30, retryLimit: 2, retryDelay: 30, workers: 1 },
+  // A reminder is one row update and one notification: retried quickly, since it is late once it fails.
+  'crm.task-due': { expireInSeconds: 30, leaseSeconds: 15, retryLimit: 8, retryDelay: 2, workers: 2 },
+  'crm.tasks-sweep': { expireInSeconds: 60, leaseSeconds: 15, retryLimit: 1, retryDelay: 30, workers: 1 },
+  // Commissions are money owed: retried for hours (a missing rate, a database outage); each step credits once. Two
+  // workers keep up with a busy order flow (a batch locks its wallets in id order, so two never deadlock).
+  'partners.accrue': { expireInSeconds: 120, leaseSeconds: 15, retryLimit: 12, retryDelay: 10, workers: 2 },
+  'partners.sweep': { expireInSeconds: 300, leaseSeconds: 30, retryLimit: 1, retryDelay: 30, workers: 1 },
 };
 
 /** Seconds between the queue's maintenance passes, which retry the jobs of dead instances (pg-boss's default: 120). */
@@ -122,10 +153,10 @@ export interface Jobs {
    * Queues a job. Not inside a transaction: the queue writes on its own connection (the embedded database has one,
    * which the open transaction holds).
    */
-  send<N extends JobName>(name: N, data: JobPayloads[N]): Promise<void>;
+  send<N extends JobName>(name: N, data: JobPayloads[N], opts?: { startAfter?: Date }): Promise<void>;
   /** Starts the workers and schedules; until then sent jobs wait in the database. */
   start(handlers: JobHandlers): Promise<void>;
-  /** Resolves once no job is waiting or running (tests, shutdown); retries due later are not waited for. */
+  /** Resolves once no job is waiting or running (tests, shutdown); retries and delayed jobs due later are not waited for. */
   idle(timeoutMs?: number): Promise<void>;
   /** Jobs waiting or running per queue (metrics). */
   depth(): Promise<Record<string, number>>;
@@ -193,14 +224,15 @@ export function createJobs(connection: QueueConnection, db: Db, opts: { fast?: b
     (
       (await db.execute(sql`
       select name, count(*)::int as n from pgboss.job
-       where state in ('created', 'active') or (state = 'retry' and start_after <= now())
+       where state = 'active' or (state in ('created', 'retry') and start_after <= now())
        group by name`)) as unknown as { rows: Array<{ name: string; n: number }> }
     ).rows;
 
   return {
-    async send(name, data) {
+    async send(name, data, when) {
       await ensureStarted();
-      await boss.send(name, data, sendOptions(name, opts.fast === true));
+      // A delayed job (startAfter) waits in the database like any other: a restart or another instance runs it.
+      await boss.send(name, data, { ...sendOptions(name, opts.fast === true), ...when });
       const worker = workers.get(name)?.[0];
       if (worker) boss.notifyWorker(worker);
     },

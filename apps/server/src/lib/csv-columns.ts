@@ -51,6 +51,13 @@ export const CUSTOMER_CSV: ReadonlyArray<CsvColumn<CustomerListItem>> = [
   { header: 'Role', value: (r) => ROLE_NAMES[r.role_id as keyof typeof ROLE_NAMES] ?? r.role_id },
   { header: 'Email Verified', value: (r) => (r.is_email_verified ? 'yes' : 'no') },
   { header: 'Status', value: (r) => (r.is_active ? 'active' : 'inactive') },
+  { header: 'Currency', value: (r) => r.currency },
+  { header: 'Balance', value: (r) => r.balance },
+  { header: 'Equity', value: (r) => r.equity },
+  { header: 'FTD At', value: (r) => r.ftd_at },
+  { header: 'FTD Amount', value: (r) => r.ftd_amount },
+  { header: 'KYC Status', value: (r) => r.kyc_status },
+  { header: 'Last Login', value: (r) => r.last_login_at },
 ];
 
 export const STAFF_USER_CSV: ReadonlyArray<CsvColumn<StaffUserDto>> = [

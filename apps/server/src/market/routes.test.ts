@@ -96,6 +96,28 @@ describe('GET /api/market/candles', () => {
     expect((await get('/api/market/candles?symbol=EUR_USD&interval=15m')).statusCode).toBe(200);
   });
 
+  it('builds weekly (from Monday) and monthly bars from the daily ones', async () => {
+    const daily: Candle[] = (await get('/api/market/candles?symbol=BTC_USD&interval=1d&limit=400')).json();
+    const weeks: Candle[] = (await get('/api/market/candles?symbol=BTC_USD&interval=1w')).json();
+    const months: Candle[] = (await get('/api/market/candles?symbol=BTC_USD&interval=1mo&limit=6')).json();
+    // A year of daily bars: 53 or 54 weeks (Monday to Sunday), and the last six months.
+    expect(weeks.length).toBeGreaterThanOrEqual(53);
+    expect(weeks.every((w) => new Date(w.time * 1000).getUTCDay() === 1 && w.time % 86_400 === 0)).toBe(true);
+    expect(months).toHaveLength(6);
+    expect(months.every((m) => new Date(m.time * 1000).getUTCDate() === 1)).toBe(true);
+    for (const [bar, length] of [
+      [weeks.at(-2)!, 7 * 86_400],
+      [months.at(-2)!, months.at(-1)!.time - months.at(-2)!.time],
+    ] as const) {
+      const inside = daily.filter((d) => d.time >= bar.time && d.time < bar.time + length);
+      expect(bar.open).toBe(inside[0].open);
+      expect(bar.close).toBe(inside.at(-1)!.close);
+      expect(bar.high).toBe(Math.max(...inside.map((d) => d.high)));
+      expect(bar.low).toBe(Math.min(...inside.map((d) => d.low)));
+    }
+    expect(weeks.at(-1)!.close).toBe(daily.at(-1)!.close);
+  });
+
   it('answers 404 for an unknown symbol and 400 for bad input', async () => {
     const unknown = await get('/api/market/candles?symbol=NOPE_USD');
     expect(unknown.statusCode).toBe(404);

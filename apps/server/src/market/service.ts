@@ -1,4 +1,12 @@
-import { CHART_INTERVAL_SPECS, dec, type Candle, type ChartInterval, type InstrumentDto } from '@platform/domain';
+import {
+  CHART_INTERVAL_SPECS,
+  chartBarStart,
+  contractSizeOf,
+  dec,
+  type Candle,
+  type ChartInterval,
+  type InstrumentDto,
+} from '@platform/domain';
 import { AppError } from '../lib/errors.ts';
 import type { InstrumentRow } from './instruments.ts';
 import type { Market } from './types.ts';
@@ -25,6 +33,7 @@ export function instrumentDto(row: InstrumentRow, market: Pick<Market, 'book'>):
     swap: dec(row.swap).toString(),
     ...swapRatesOf(row),
     digits: row.digits,
+    contract_size: contractSizeOf(row).toString(),
     bids: q?.bid ?? null,
     asks: q?.ask ?? null,
     closeoutBid: q?.closeoutBid ?? null,
@@ -45,6 +54,11 @@ export function instrumentBySymbol(market: Pick<Market, 'instruments'>, symbol: 
   return row;
 }
 
+/** Stored bars of each source interval in one bar of that length (an upper bound for months: 31 days). */
+const SOURCE_SECONDS = { '1m': 60, '1h': 3600, '1d': 86_400 } as const;
+/** The most stored bars one request reads to build longer ones. */
+const MAX_SOURCE_BARS = 30_000;
+
 /** GET /market/candles: the latest bars of one instrument, oldest first. */
 export async function candlesOf(
   market: Pick<Market, 'instruments' | 'candles'>,
@@ -53,18 +67,22 @@ export async function candlesOf(
   const row = instrumentBySymbol(market, query.symbol);
   const { seconds, source } = CHART_INTERVAL_SPECS[query.interval];
   if (query.interval === source) return market.candles(row.id, source, query.limit);
-  // 5m, 15m and 4h bars are built from the stored 1m and 1h bars.
-  const factor = seconds / (source === '1m' ? 60 : 3600);
-  return resample(await market.candles(row.id, source, Math.min(query.limit * factor, 30_000)), seconds).slice(
-    -query.limit,
-  );
+  // 5m, 15m and 4h bars are built from the stored 1m and 1h bars; weeks and months from the daily bars.
+  const longest = query.interval === '1mo' ? 31 * 86_400 : seconds;
+  const factor = Math.ceil(longest / SOURCE_SECONDS[source]);
+  const bars = await market.candles(row.id, source, Math.min(query.limit * factor, MAX_SOURCE_BARS));
+  return resample(bars, query.interval).slice(-query.limit);
 }
 
-/** Merges consecutive bars into bars of `seconds` (UTC-aligned buckets): first open, highest high, lowest low, last close. */
-export function resample(bars: readonly Candle[], seconds: number): Candle[] {
+/**
+ * Merges consecutive bars into bars of `interval` (UTC: weeks from Monday, months from the 1st, the others
+ * multiples of their length): first open, highest high, lowest low, last close. A bar starts at its bucket's start
+ * even when the market opened later in it (a week whose Monday was a holiday still starts on Monday).
+ */
+export function resample(bars: readonly Candle[], interval: ChartInterval): Candle[] {
   const out: Candle[] = [];
   for (const b of bars) {
-    const time = Math.floor(b.time / seconds) * seconds;
+    const time = chartBarStart(interval, b.time);
     const last = out[out.length - 1];
     if (last && last.time === time) {
       last.high = Math.max(last.high, b.high);

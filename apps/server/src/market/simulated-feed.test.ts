@@ -21,6 +21,7 @@ const ROWS: InstrumentRow[] = Object.entries(UNIVERSE).flatMap(([category, rows]
     swap: '0',
     swapLong: '0',
     swapShort: '0',
+    contractSize: null,
     createdAt: new Date(0),
     bids: (mid - spread / 2).toFixed(digits),
     asks: (mid + spread / 2).toFixed(digits),

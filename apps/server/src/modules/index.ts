@@ -32,8 +32,13 @@ import { affiliateRoutes } from './affiliate/routes.ts';
 import { crmConfigRoutes } from './crm/config-routes.ts';
 import { simulatorRoutes } from './simulator/routes.ts';
 import { alertsRoutes } from './alerts/routes.ts';
+import { chartRoutes } from './chart/routes.ts';
+import { recordsRoutes } from './records/routes.ts';
+import { securityRoutes } from './security/routes.ts';
 import { riskRoutes } from './risk/routes.ts';
 import { rolloverRoutes } from './rollover/routes.ts';
+import { partnersRoutes } from './partners/routes.ts';
+import { approvalsRoutes } from './approvals/routes.ts';
 
 /** Every business area's routes, mounted under /api. */
 export const apiRoutes: RoutesPlugin = async (app) => {
@@ -71,6 +76,11 @@ export const apiRoutes: RoutesPlugin = async (app) => {
   await app.register(crmConfigRoutes);
   await app.register(simulatorRoutes);
   await app.register(alertsRoutes);
+  await app.register(chartRoutes);
   await app.register(rolloverRoutes);
+  await app.register(partnersRoutes);
   await app.register(riskRoutes);
+  await app.register(recordsRoutes);
+  await app.register(approvalsRoutes);
+  await app.register(securityRoutes);
 };

@@ -36,6 +36,8 @@ export interface Realtime {
    * asked across instances). This is the presence the back office shows as the online dot.
    */
   onlineUsers(userIds: readonly number[]): Promise<Set<number>>;
+  /** The signed-in users with a socket in a room now, on any instance (e.g. `customers`: every customer online). */
+  usersInRoom(room: string): Promise<Set<number>>;
   /** Closes every socket of a user (on every instance), e.g. when the account is deleted or deactivated. */
   disconnectUser(userId: number): void;
   /** Runs for every newly connected socket (e.g. to send it the current market status); returns the unsubscribe. */
@@ -70,6 +72,12 @@ export function createRealtime(appUrl = 'http://localhost', bus?: ClusterBus): R
       const sockets = await io.in(userIds.map((id) => `user:${id}`)).fetchSockets();
       for (const s of sockets) if (typeof s.data.userId === 'number') online.add(s.data.userId);
       return online;
+    },
+    async usersInRoom(room) {
+      const users = new Set<number>();
+      if (!io) return users;
+      for (const s of await io.in(room).fetchSockets()) if (typeof s.data.userId === 'number') users.add(s.data.userId);
+      return users;
     },
     disconnectUser(userId) {
       io?.in(`user:${userId}`).disconnectSockets(true);

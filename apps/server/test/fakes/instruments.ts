@@ -20,6 +20,7 @@ export function instrumentRow(name: string, category: CategoryName, digits: numb
     swapLong: '0',
     swapShort: '0',
     digits,
+    contractSize: null,
     bids: null,
     asks: null,
     createdAt: new Date(),

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
+import { expectRollUpsMatchDetail } from '../../modules/partners/days-testing.ts';
+import { sweepPartnerAccruals } from '../../modules/partners/sweep.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -53,5 +55,33 @@ describe('demo activity', () => {
       select o.id from orders o where o.close_time is not null
          and not exists (select 1 from ledger_entries l where l.ref_type = 'order' and l.ref_id = o.id and l.kind = 'trade_pl')`);
     expect(unbooked).toEqual([]);
+  });
+
+  it('gives the demo partners clients whose month of deals the first catch-up pass pays, once, through the ledger', async () => {
+    const [tree] = await rows<{ partners: number; subs: number; clients: number }>(sql`
+      select (select count(*)::int from partner_links) as partners,
+             (select count(*)::int from partner_links where parent_id is not null) as subs,
+             (select count(*)::int from partner_clients where partner_id is not null) as clients`);
+    expect(tree).toEqual({ partners: 2, subs: 1, clients: 6 });
+    // The pass the job queue runs each minute may have come first: either way the month is paid once.
+    await sweepPartnerAccruals(t.ctx);
+    const paid = async () =>
+      (
+        await rows<{ l1: number; l2: number }>(sql`
+          select count(*) filter (where level = 1)::int as l1, count(*) filter (where level = 2)::int as l2
+            from partner_commissions where kind = 'trade'`)
+      )[0];
+    const levels = await paid();
+    expect(levels.l1).toBeGreaterThan(0);
+    // Level 2: the affiliate earns on the sub-partner's clients too.
+    expect(levels.l2).toBeGreaterThan(0);
+    expect((await sweepPartnerAccruals(t.ctx)).deals).toBe(0);
+    expect(await paid()).toEqual(levels);
+    // The dashboard's daily roll-up, kept by the same passes, equals the month's commission rows.
+    await expectRollUpsMatchDetail(t.ctx.db);
+    const off = await rows<{ id: number }>(sql`
+      select b.id from balances b
+       where b.balance <> coalesce((select sum(amount) from ledger_entries l where l.balance_id = b.id), 0)`);
+    expect(off).toEqual([]);
   });
 });

@@ -14,6 +14,9 @@ import {
   withdrawals,
 } from '../schema.ts';
 import { hashPassword } from '../../lib/crypto.ts';
+import { recomputeFirstDeposits } from '../../modules/deposits/first-deposit.ts';
+import { recomputeKycListStatuses } from '../../modules/kyc/list-status.ts';
+import { BANKS, FIRST, LAST, PLACES, random } from './demo-people.ts';
 import { DEFAULT_LEVERAGE, UNIVERSE } from './instruments.ts';
 
 /**
@@ -24,81 +27,9 @@ import { DEFAULT_LEVERAGE, UNIVERSE } from './instruments.ts';
  * left as they were seeded, so their own screens stay predictable. Deterministic: the same demo every time.
  */
 
-const FIRST = [
-  'Olivia',
-  'Liam',
-  'Emma',
-  'Noah',
-  'Sofia',
-  'Lucas',
-  'Mia',
-  'Mateo',
-  'Amelia',
-  'Leon',
-  'Chloe',
-  'Hugo',
-  'Isabella',
-  'Arjun',
-  'Yuki',
-  'Omar',
-  'Lea',
-  'Ethan',
-  'Zara',
-  'Diego',
-  'Nina',
-  'Felix',
-  'Aisha',
-  'Marco',
-];
-const LAST = [
-  'Smith',
-  'García',
-  'Müller',
-  'Rossi',
-  'Dubois',
-  'Kowalski',
-  'Silva',
-  'Nguyen',
-  'Khan',
-  'Jensen',
-  'Novak',
-  'Tanaka',
-  'Okafor',
-  'Larsen',
-  'Moreau',
-  'Costa',
-];
-const PLACES: Array<[string, string]> = [
-  ['United Kingdom', 'Manchester'],
-  ['Germany', 'Hamburg'],
-  ['Spain', 'Valencia'],
-  ['France', 'Lyon'],
-  ['Italy', 'Milan'],
-  ['Poland', 'Kraków'],
-  ['Portugal', 'Porto'],
-  ['Netherlands', 'Utrecht'],
-  ['Sweden', 'Gothenburg'],
-  ['Ireland', 'Cork'],
-  ['United Arab Emirates', 'Dubai'],
-  ['South Africa', 'Cape Town'],
-  ['Singapore', 'Singapore'],
-  ['Canada', 'Toronto'],
-];
 const GATEWAYS = ['stripe', 'bank', 'btc', 'paypal', 'usdt', 'stripe', 'bank'];
-const BANKS = ['Barclays', 'Deutsche Bank', 'BBVA', 'BNP Paribas', 'ING', 'Santander', 'HSBC'];
 const CUSTOMERS = 48;
 const DAY = 86_400_000;
-
-/** Small deterministic generator (mulberry32), so every demo start shows the same history. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Event =
   | { at: number; kind: 'deposit'; amount: Decimal; gateway: string; status: 'approved' | 'pending' | 'declined' }
@@ -125,6 +56,9 @@ interface Tradable {
   spread: number;
   digits: number;
 }
+
+/** When a demo customer was last seen, and their last sign-in a little before it. */
+const lastSeen = (at: number) => ({ lastSeenAt: new Date(at), lastLoginAt: new Date(at - (at % 7) * 60_000) });
 
 export async function seedDemoActivity(db: Db, now = Date.now()): Promise<void> {
   const rnd = random(20261123);
@@ -157,7 +91,7 @@ export async function seedDemoActivity(db: Db, now = Date.now()): Promise<void> 
           isActive: i % 16 !== 5,
           pricingTableId: plan?.id ?? null,
           createdAt: new Date(joined),
-          lastSeenAt: new Date(now - Math.floor(rnd() * 5 * DAY)),
+          ...lastSeen(now - Math.floor(rnd() * 5 * DAY)),
         })
         .returning({ id: users.id });
       await tx.insert(userProfiles).values({
@@ -185,6 +119,16 @@ export async function seedDemoActivity(db: Db, now = Date.now()): Promise<void> 
           status: 'approved',
           createdAt: new Date(joined + DAY / 4),
         });
+      // Some who have not funded yet sent documents that wait for review or were declined (no draw from `rnd`, so
+      // the rest of the month stays as it was).
+      else if (i % 3 !== 0)
+        await tx.insert(kycDocuments).values({
+          userId: user.id,
+          type: KYC_DOCUMENT_TYPES[i % KYC_DOCUMENT_TYPES.length],
+          status: i % 3 === 1 ? 'pending' : 'declined',
+          declineReason: i % 3 === 1 ? null : 'The photo is not readable.',
+          createdAt: new Date(joined + DAY / 2),
+        });
       const wallets = { demo: new Wallet(tx, demo.id), real: new Wallet(tx, real.id) };
       await wallets.demo.move(dec(10000), 'seed', null, null, null, 'Demo funding', joined);
       for (const e of events) await apply(tx, e, user.id, wallets, tradables, admin?.id ?? null, rnd);
@@ -192,6 +136,9 @@ export async function seedDemoActivity(db: Db, now = Date.now()): Promise<void> 
       await wallets.real.save();
     });
   }
+  // The month was written straight into the tables: the lists' first deposits and KYC states are read from it.
+  await recomputeFirstDeposits(db);
+  await recomputeKycListStatuses(db);
 }
 
 /** One customer's month: a few deposits, trades after the money arrived, perhaps a withdrawal. */

@@ -1,6 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { leadNotes, leads, salesStatuses, userProfiles, users } from '../schema.ts';
+import { random } from './demo-people.ts';
 
 /**
  * The demo CRM: about 120 leads across sales, retentions, archived and clients, some assigned to the demo sales agent
@@ -67,16 +68,6 @@ const NOTES = [
 ];
 const LEADS = 120;
 const DAY = 86_400_000;
-
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export async function seedDemoLeads(db: Db, now = Date.now()): Promise<void> {
   const rnd = random(20261124);

@@ -18,6 +18,7 @@ import { hashPassword } from '../../lib/crypto.ts';
 import { seedInstruments } from './instruments.ts';
 import { seedDemoGateways, seedGateways } from '../../modules/gateways/service.ts';
 import { seedSalesStatuses } from '../../modules/crm/statuses.ts';
+import { recomputeKycListStatuses } from '../../modules/kyc/list-status.ts';
 
 export const DEMO_PASSWORD = 'Demo12345!';
 export const DEMO_USERS = [
@@ -224,5 +225,6 @@ export async function seedDemo(db: Db): Promise<void> {
   const [manager] = await db.select({ id: users.id }).from(users).where(eq(users.email, 'manager@demo.test'));
   const [client] = await db.select({ id: users.id }).from(users).where(eq(users.email, 'client@demo.test'));
   await db.update(userProfiles).set({ managerId: manager.id }).where(eq(userProfiles.userId, client.id));
+  await recomputeKycListStatuses(db);
   await seedDemoGateways(db);
 }

@@ -7,6 +7,7 @@ import {
 } from '@platform/domain';
 import { authOf, type RoutesPlugin } from '../../lib/http.ts';
 import { AppError } from '../../lib/errors.ts';
+import { requireRecentAuth } from '../security/service.ts';
 import { changePassword, switchWallet, updateName, updateProfile } from './service.ts';
 
 export const accountRoutes: RoutesPlugin = async (app) => {
@@ -47,6 +48,8 @@ export const accountRoutes: RoutesPlugin = async (app) => {
       const auth = authOf(req);
       // Staff signed in as the customer ("Login as") cannot take over the account.
       if (auth.impersonatorId !== null) throw new AppError('IMPERSONATION_FORBIDDEN');
+      // Besides the current password, a session older than 15 minutes confirms first (401 with reauth: true).
+      await requireRecentAuth(db, auth.sessionId);
       await changePassword(db, auth.user.id, auth.sessionId, req.body);
       return { message: 'Password changed successfully' };
     },

@@ -1,5 +1,6 @@
 import {
   AdminTradeCloseRequest,
+  ApprovalPendingResponse,
   AdminTradeListParams,
   AdminTradeListResponse,
   AdminTradeResponse,
@@ -13,6 +14,7 @@ import { TRADE_CSV } from '../../lib/csv-columns.ts';
 import { listOrCsv } from '../../lib/csv-export.ts';
 import type { RoutesPlugin } from '../../lib/http.ts';
 import { staffOf } from '../../lib/staff-scope.ts';
+import { holdForApproval } from '../approvals/service.ts';
 import { closeTrade, listTrades, updateTrade, voidTrade } from './service.ts';
 import { attachTradesLive } from './live.ts';
 
@@ -79,17 +81,32 @@ export const adminTradesRoutes: RoutesPlugin = async (app) => {
     '/admin/trades/:id',
     {
       config: access,
-      schema: { tags, params: IdParam, body: AdminTradeUpdateRequest, response: { 200: AdminTradeResponse } },
+      schema: {
+        tags,
+        params: IdParam,
+        body: AdminTradeUpdateRequest,
+        response: { 200: AdminTradeResponse, 202: ApprovalPendingResponse },
+      },
     },
-    async (req) => ({
-      message: 'Order updated successfully',
-      trade: await updateTrade(ctx, staffOf(req), req.params.id, req.body),
-    }),
+    async (req, reply) => {
+      // A closed trade's correction that moves more than the four-eyes threshold waits for a second person (202).
+      const held = await holdForApproval(ctx, staffOf(req), { kind: 'trade_edit', id: req.params.id, input: req.body });
+      if (held) return reply.status(202).send(held);
+      return {
+        message: 'Order updated successfully',
+        trade: await updateTrade(ctx, staffOf(req), req.params.id, req.body),
+      };
+    },
   );
   app.delete(
     '/admin/trades/:id',
-    { config: access, schema: { tags, params: IdParam, response: { 200: MessageResponse } } },
-    async (req) => {
+    {
+      config: access,
+      schema: { tags, params: IdParam, response: { 200: MessageResponse, 202: ApprovalPendingResponse } },
+    },
+    async (req, reply) => {
+      const held = await holdForApproval(ctx, staffOf(req), { kind: 'trade_void', id: req.params.id });
+      if (held) return reply.status(202).send(held);
       await voidTrade(ctx, staffOf(req), req.params.id);
       return { message: 'Order deleted successfully' };
     },

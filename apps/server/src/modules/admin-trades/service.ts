@@ -10,6 +10,7 @@ import {
   type Side,
 } from '@platform/domain';
 import type { AppContext } from '../../context.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import type { OrderRow } from '../../engine/hooks.ts';
 import { balances, ledgerEntries, orders, users } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
@@ -21,6 +22,7 @@ import { updateOrderLevels } from '../trading/modify-order.ts';
 import { closePartOfOrder } from '../trading/partial-close.ts';
 import { tradingMemoryOf } from '../trading/trading-memory.ts';
 import { livePlOf, moveMoney, onWallet } from '../wallets/ledger.ts';
+import { reverseDealCommissions } from '../partners/accrual.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'risk' | 'market' | 'realtime'>;
 type ListType = z.output<typeof AdminTradeListParams>['type'];
@@ -109,7 +111,7 @@ export async function listTrades(
 }
 
 /** One trade the staff member may act on (not voided), with its owner's email and wallet; 404 otherwise. */
-async function tradeOf(ctx: Pick<AppContext, 'db'>, staff: StaffActor, id: number) {
+export async function tradeOf(ctx: Pick<AppContext, 'db'>, staff: StaffActor, id: number) {
   const [row] = await ctx.db
     .select({ o: orders, u: { email: users.email }, b: { mode: balances.mode, currency: balances.currency } })
     .from(orders)
@@ -120,7 +122,7 @@ async function tradeOf(ctx: Pick<AppContext, 'db'>, staff: StaffActor, id: numbe
   return row;
 }
 
-const snapshot = (o: Order) => ({
+export const snapshot = (o: Order) => ({
   open_rate: o.openRate,
   close_rate: o.closeRate,
   spread: o.spread,
@@ -159,6 +161,22 @@ export async function closeTrade(
   return tradeDto(closed, u, b);
 }
 
+/** A closed trade's rates after an edit, its P/L computed again with the close's formula, and the change to book. */
+export function editedResult(o: Order, input: z.output<typeof AdminTradeUpdateRequest>) {
+  const openRate = input.openRate ?? o.openRate;
+  const closeRate = input.closeRate ?? o.closeRate!;
+  const spread = input.spread ?? o.spread;
+  const pl = profitLoss({
+    side: o.type as Side,
+    openRate,
+    closeRate,
+    amount: o.tradeAmount,
+    spread,
+    conversionRate: o.exchangeRate,
+  }).toDecimalPlaces(8);
+  return { openRate, closeRate, spread, pl, delta: pl.minus(o.proLoss ?? 0) };
+}
+
 /**
  * PUT /admin/trades/{id} (Edit Order). An open trade takes new take-profit / stop-loss (through the client's own
  * checks, so the risk engine follows) and open time. A closed trade's rates and spread may be corrected: its P/L is
@@ -170,8 +188,11 @@ export async function updateTrade(
   staff: StaffActor,
   id: number,
   input: z.output<typeof AdminTradeUpdateRequest>,
+  /** Runs first in the edit's transaction (a four-eyes approval claims its request there); closed trades only. */
+  within?: (tx: DbOrTx) => Promise<void>,
 ): Promise<AdminTradeDto> {
   const { o: current, u, b } = await tradeOf(ctx, staff, id);
+  if (within && !current.closeTime) throw new AppError('ORDER_NOT_FOUND');
   const openTime = input.openTime ? new Date(`${input.openTime}:00Z`) : undefined;
   if (!current.closeTime) {
     const changes =
@@ -201,24 +222,14 @@ export async function updateTrade(
   }
   const updated = await onWallet(ctx, current.balanceId, () =>
     ctx.db.transaction(async (tx) => {
+      if (within) await within(tx);
       const [o] = await tx
         .select()
         .from(orders)
         .where(and(eq(orders.id, id), isNull(orders.voidedAt)))
         .for('update');
       if (!o) throw new AppError('ORDER_NOT_FOUND');
-      const openRate = input.openRate ?? o.openRate;
-      const closeRate = input.closeRate ?? o.closeRate!;
-      const spread = input.spread ?? o.spread;
-      const pl = profitLoss({
-        side: o.type as Side,
-        openRate,
-        closeRate,
-        amount: o.tradeAmount,
-        spread,
-        conversionRate: o.exchangeRate,
-      }).toDecimalPlaces(8);
-      const delta = pl.minus(o.proLoss ?? 0);
+      const { openRate, closeRate, spread, pl, delta } = editedResult(o, input);
       let walletBalance: string | null = null;
       if (!delta.isZero()) {
         const moved = await moveMoney(tx, {
@@ -273,11 +284,18 @@ export async function updateTrade(
  * money its close booked (P/L, spread, negative balance protection) is reversed by one ledger entry. The void is a
  * conditional update, so two deletes at once reverse once. An open trade must be closed first.
  */
-export async function voidTrade(ctx: Ctx, staff: StaffActor, id: number): Promise<void> {
+export async function voidTrade(
+  ctx: Ctx,
+  staff: StaffActor,
+  id: number,
+  /** Runs first in the void's transaction (a four-eyes approval claims its request there). */
+  within?: (tx: DbOrTx) => Promise<void>,
+): Promise<void> {
   const { o: current } = await tradeOf(ctx, staff, id);
   if (!current.closeTime) throw new AppError('ORDER_OPEN_DELETE');
   const done = await onWallet(ctx, current.balanceId, () =>
     ctx.db.transaction(async (tx) => {
+      if (within) await within(tx);
       const [o] = await tx
         .update(orders)
         .set({ voidedAt: new Date(), voidedBy: staff.id })
@@ -309,6 +327,8 @@ export async function voidTrade(ctx: Ctx, staff: StaffActor, id: number): Promis
         if (!moved) throw new AppError('ORDER_REVERSAL_FUNDS');
         walletBalance = moved.balanceAfter;
       }
+      // The partners' commissions on the deal are taken back in the same transaction.
+      const partnerMoves = await reverseDealCommissions(tx, id, staff.id);
       await writeAudit(tx, {
         actorId: staff.id,
         targetUserId: o.userId,
@@ -319,9 +339,10 @@ export async function voidTrade(ctx: Ctx, staff: StaffActor, id: number): Promis
         after: { ...snapshot(o), reversed: dec(booked).negated().toFixed(8) },
         ip: staff.ip,
       });
-      return { o, walletBalance };
+      return { o, walletBalance, partnerMoves };
     }),
   );
+  for (const m of done.partnerMoves) ctx.risk.balanceChanged(m.walletId, m.balance);
   tradingMemoryOf(ctx.db).forgetOpenOrder(id);
   ctx.realtime.toUser(done.o.userId, 'ordersChanged', { balanceId: done.o.balanceId, orderId: id, reason: 'modified' });
 }

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { desc, eq } from 'drizzle-orm';
-import { createTestApp, cookieOf, signIn, DEMO, type TestApp } from '../../../test/helpers.ts';
-import { mailOutbox, users } from '../../db/schema.ts';
+import { eq } from 'drizzle-orm';
+import {
+  createTestApp,
+  cookieOf,
+  signIn,
+  DEMO,
+  lastMailLink as lastMailLinkOf,
+  type TestApp,
+} from '../../../test/helpers.ts';
+import { users } from '../../db/schema.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -24,20 +31,7 @@ const signupBody = (email: string) => ({
   currency: 'EUR',
 });
 
-async function lastMailLink(to: string, path: string): Promise<string> {
-  // Reset mail is written after the answer (its timing must not tell whether the account exists).
-  await t.ctx.jobs.idle();
-  const [m] = await t.ctx.db
-    .select()
-    .from(mailOutbox)
-    .where(eq(mailOutbox.to, to))
-    .orderBy(desc(mailOutbox.id))
-    .limit(1);
-  // The outbox text never holds the link; without SMTP it is kept apart for the (audited) admin read.
-  const match = m?.secret?.match(new RegExp(`${path}\\?token=([\\w-]+)`));
-  if (!match) throw new Error(`no ${path} link mailed to ${to}`);
-  return match[1];
-}
+const lastMailLink = (to: string, path: string) => lastMailLinkOf(t, to, path);
 
 describe('sign-up, verification and sign-in', () => {
   it('creates a client with a real and a funded demo wallet, and requires email verification', async () => {

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import type { CurrentUserResponse } from '@platform/domain';
+import { type CurrentUserResponse, retailCapsOf } from '@platform/domain';
 import type { DbOrTx } from '../../db/client.ts';
 import { balances, kycDocuments, pricingPlans, userProfiles, users } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -14,6 +14,7 @@ export const balanceDto = (b: BalanceRow) => ({
   currency: b.currency,
   balance: b.balance,
   margin: b.margin,
+  margin_call: b.marginCallAt !== null,
 });
 
 export const planDto = (p: PlanRow) => ({
@@ -49,6 +50,8 @@ export const planTermsOf = (p: PlanRow) => ({
   swap_free: p.swapFree,
   swap_free_fee: p.swapFreeFee,
   swap_free_days: p.swapFreeDays,
+  retail: p.retail,
+  retail_caps: retailCapsOf(p.retailCaps),
 });
 
 export async function isKycApproved(db: DbOrTx, userId: number): Promise<boolean> {

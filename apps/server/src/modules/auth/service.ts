@@ -18,6 +18,7 @@ import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
 import { getBranding, getSetting, isOn } from '../settings/service.ts';
 import { createSession, destroySession, destroyUserSessions, ipAllowed } from './sessions.ts';
 import { writeAudit } from '../../lib/audit.ts';
+import { recordSignIn } from '../security/service.ts';
 import { consumeToken, consumeTokenId, issueTokenRow, peekToken } from './tokens.ts';
 import {
   acceptCode,
@@ -193,12 +194,15 @@ async function assertMaySignIn(ctx: AppContext, user: LoginUser, ip: string): Pr
 /** The one place a sign-in opens its session (password only, or password and second step). */
 async function startSession(ctx: AppContext, user: LoginUser, remember: boolean, meta: SignInMeta) {
   const session = await createSession(ctx.db, { userId: user.id, remember, ip: meta.ip, userAgent: meta.userAgent });
+  await recordSignIn(ctx.db, user.id, 'success', meta);
   return { ...session, user: { id: user.id, role_id: user.roleId } };
 }
 
-/** Staff only: 'code' when the user has two-factor sign-in on, 'enrol' when the role requires it and it is not on. */
+/**
+ * 'code' when the user (staff or customer) has two-factor sign-in on, 'enrol' when a staff role requires it and it is
+ * not on (a customer is never required to).
+ */
 async function secondStepOf(ctx: AppContext, user: LoginUser): Promise<'code' | 'enrol' | null> {
-  if (user.roleId === 3) return null;
   if (isEnabled(await rowOf(ctx.db, user.id))) return 'code';
   return (await isRequiredFor(ctx.db, user.roleId)) ? 'enrol' : null;
 }
@@ -241,7 +245,15 @@ export async function backToAdmin(
 
 /** Checks credentials, account state, IP whitelist and attempt limits; returns a fresh session token or a challenge. */
 export async function login(ctx: AppContext, input: Login, meta: SignInMeta): Promise<LoginOutcome> {
-  const attempt = await ctx.signInLimits.begin(input.email, meta.ip);
+  let attempt: Awaited<ReturnType<AppContext['signInLimits']['begin']>>;
+  try {
+    attempt = await ctx.signInLimits.begin(input.email, meta.ip);
+  } catch (err) {
+    // A locked account's attempt stands in its history too.
+    const known = await findUserByEmail(ctx.db, input.email);
+    if (known && !known.deletedAt) await recordSignIn(ctx.db, known.id, 'locked', meta);
+    throw err;
+  }
   let user: Awaited<ReturnType<typeof findUserByEmail>>;
   let ok: boolean;
   let second: 'code' | 'enrol' | null = null;
@@ -259,13 +271,14 @@ export async function login(ctx: AppContext, input: Login, meta: SignInMeta): Pr
   }
   if (!user || !ok) {
     await attempt.failed();
+    if (user && !user.deletedAt) await recordSignIn(ctx.db, user.id, 'wrong_password', meta);
     throw new AppError('INVALID_CREDENTIALS');
   }
   // The password was right: whatever follows (inactive, unverified, IP) is not a guess. With a second step still to
   // pass, earlier failures (wrong codes among them) stand until it passes: a password alone does not clear them.
   if (second) await attempt.abandoned();
   else await attempt.succeeded();
-  await assertMaySignIn(ctx, user, meta.ip);
+  await refusedUnlessMay(ctx, user, meta);
   if (second) {
     const { token } = await issueTokenRow(ctx.db, user.id, 'two_factor');
     return { kind: 'twoFactor', twoFactor: second, challenge: token };
@@ -273,10 +286,20 @@ export async function login(ctx: AppContext, input: Login, meta: SignInMeta): Pr
   return { kind: 'session', ...(await startSession(ctx, user, input.remember, meta)) };
 }
 
+/** assertMaySignIn, recording a refusal (inactive, unverified, address not allowed) in the account's history. */
+async function refusedUnlessMay(ctx: AppContext, user: LoginUser, meta: SignInMeta): Promise<void> {
+  try {
+    await assertMaySignIn(ctx, user, meta.ip);
+  } catch (err) {
+    await recordSignIn(ctx.db, user.id, 'refused', meta);
+    throw err;
+  }
+}
+
 async function challengeUser(ctx: AppContext, challenge: string) {
   const found = await peekToken(ctx.db, challenge, 'two_factor');
   const [user] = found ? await ctx.db.select().from(users).where(eq(users.id, found.userId)).limit(1) : [];
-  if (!found || !user || user.deletedAt || user.roleId === 3) throw new AppError('TWO_FACTOR_CHALLENGE_INVALID');
+  if (!found || !user || user.deletedAt) throw new AppError('TWO_FACTOR_CHALLENGE_INVALID');
   return { tokenId: found.id, user };
 }
 
@@ -304,7 +327,7 @@ export async function loginTwoFactor(ctx: AppContext, input: z.output<typeof Two
     } else {
       if (!(await isRequiredFor(ctx.db, user.roleId))) throw new AppError('TWO_FACTOR_CHALLENGE_INVALID');
       if (!row || !input.code) throw new AppError('TWO_FACTOR_NOT_SET_UP');
-      recoveryCodes = (await completeSetup(ctx.db, user.id, input.code, meta.ip)) ?? undefined;
+      recoveryCodes = (await completeSetup(ctx.db, user.id, input.code, meta.ip, user.roleId)) ?? undefined;
       ok = recoveryCodes !== undefined;
     }
   } catch (err) {
@@ -313,11 +336,12 @@ export async function loginTwoFactor(ctx: AppContext, input: z.output<typeof Two
   }
   if (!ok) {
     await attempt.failed();
+    await recordSignIn(ctx.db, user.id, 'wrong_code', meta);
     throw new AppError('TWO_FACTOR_CODE_INVALID');
   }
   await attempt.succeeded();
   if (!(await consumeTokenId(ctx.db, tokenId))) throw new AppError('TWO_FACTOR_CHALLENGE_INVALID');
-  await assertMaySignIn(ctx, user, meta.ip);
+  await refusedUnlessMay(ctx, user, meta);
   return { ...(await startSession(ctx, user, input.remember, meta)), recoveryCodes };
 }
 

@@ -39,7 +39,12 @@ export async function createSession(
     expiresAt,
   });
   // resolveSession refreshes this at most once a minute; stamping it here shows a fresh sign-in as online at once.
-  await db.update(users).set({ lastSeenAt: new Date() }).where(eq(users.id, input.userId));
+  // A sign-in of the user's own is their last login (the lists' LAST LOGIN); "Login as" is staff's, not theirs.
+  const now = new Date();
+  await db
+    .update(users)
+    .set(input.impersonatorId ? { lastSeenAt: now } : { lastSeenAt: now, lastLoginAt: now })
+    .where(eq(users.id, input.userId));
   return { token, expiresAt };
 }
 

@@ -19,7 +19,8 @@ beforeAll(async () => {
     { email: DEMO.retention, ext: '1002', status: 'outbound' },
     { email: 'agent2@calls.test', ext: '1003', status: 'offline' },
   ]);
-  t = await createTestApp({ VOISO_BASE_URL: fake.baseUrl, VOISO_TIMEOUT_MS: '300' });
+  // Voiso's answer may take a while on a loaded machine: only the slow-answer check waits past the timeout.
+  t = await createTestApp({ VOISO_BASE_URL: fake.baseUrl, VOISO_TIMEOUT_MS: '2000' });
   for (const role of [1, 2, 3, 4, 5, 6]) cookies.set(role, await signIn(t.app, ROLE_EMAIL[role]));
   for (const [k, email] of Object.entries(DEMO))
     ids[k] = (await t.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0].id;
@@ -239,7 +240,7 @@ describe('click-to-call with Voiso', () => {
     expect(down.json().message).toContain('HTTP 503');
 
     fake.failWith = null;
-    fake.delayMs = 1000;
+    fake.delayMs = 3000;
     const slow = await start(1, { leadId: id });
     expect(slow.statusCode).toBe(502);
     expect(slow.json().message).toContain('did not answer');

@@ -15,7 +15,9 @@ import {
   type VoisoClient,
 } from '../../integrations/voiso/client.ts';
 import { getBranding, getSettings } from '../settings/service.ts';
+import { recordCall, type CallProvider } from './call-log.ts';
 import { isAgent, leadScope } from './scope.ts';
+import { sandboxTelephonyOn, voisoSandbox } from './telephony.ts';
 
 /**
  * Click-to-call through Voiso (back-office §2, §3 Call agent, §7 startCall; docs/decisions.md "Click-to-call").
@@ -23,16 +25,27 @@ import { isAgent, leadScope } from './scope.ts';
  * the calls are off and say so. A call is claimed only once Voiso accepted it; every attempt on a lead lands in its
  * history (audit rows with subject 'lead').
  */
-type Ctx = Pick<AppContext, 'db' | 'config'>;
+type Ctx = Pick<AppContext, 'db' | 'config' | 'dbKind'>;
 type StartInput = z.output<typeof StartCallRequest>;
 
-type Setup = { client: VoisoClient; cacheKey: string } | { off: string };
+type Setup = { client: VoisoClient; cacheKey: string; provider: CallProvider } | { off: string };
 
-/** The Voiso client from the saved settings, read fresh so a change in Trade APIs applies to the next click. */
+/**
+ * The Voiso client from the saved settings, read fresh so a change in Trade APIs applies to the next click. Without
+ * settings, the built-in sandbox telephony answers in demo mode (telephony.ts), through the same client.
+ */
 async function voiso(ctx: Ctx): Promise<Setup> {
   const row = (await getSettings(ctx.db, ['voiso'])).voiso;
   const rawCluster = row?.value1?.trim() ?? '';
   const apiKey = row?.value2?.trim() ?? '';
+  if (!rawCluster && !apiKey && sandboxTelephonyOn(ctx)) {
+    const sandbox = await voisoSandbox(ctx);
+    const client = createVoisoClient(
+      { clusterId: sandbox.clusterId, apiKey: sandbox.apiKey },
+      { baseUrl: sandbox.baseUrl, timeoutMs: ctx.config.VOISO_TIMEOUT_MS },
+    );
+    return { client, cacheKey: `sandbox|${sandbox.baseUrl}`, provider: 'sandbox' };
+  }
   if (!rawCluster || !apiKey) return { off: ERRORS.VOISO_NOT_CONFIGURED.message };
   const clusterId = parseClusterId(rawCluster);
   if (!clusterId)
@@ -45,7 +58,7 @@ async function voiso(ctx: Ctx): Promise<Setup> {
     { clusterId, apiKey },
     { baseUrl: ctx.config.VOISO_BASE_URL, timeoutMs: ctx.config.VOISO_TIMEOUT_MS },
   );
-  return { client, cacheKey: `${ctx.config.VOISO_BASE_URL}|${clusterId}|${apiKey}` };
+  return { client, cacheKey: `${ctx.config.VOISO_BASE_URL}|${clusterId}|${apiKey}`, provider: 'voiso' };
 }
 
 /** What the screens show for a Voiso failure: its own words where it gave some, never a claim that a call started. */
@@ -148,8 +161,19 @@ export async function startCall(ctx: Ctx, actor: StaffActor, input: StartInput):
 
   if (starting.has(agent)) throw new AppError('CALL_BEING_STARTED');
   starting.add(agent);
-  const record = (action: string, after: Record<string, unknown>) =>
-    writeAudit(ctx.db, {
+  const record = async (action: string, after: Record<string, unknown>) => {
+    // The call log beside the audit row: who called whom, when, through which telephony, and whether it started.
+    await recordCall(ctx.db, {
+      leadId: lead?.id ?? null,
+      callerId: actor.id,
+      agent,
+      numberTail: lead ? null : maskPhone(number),
+      provider: setup.provider,
+      callId: typeof after.call_id === 'string' ? after.call_id : null,
+      status: action === 'call' ? 'started' : 'failed',
+      reason: typeof after.reason === 'string' ? after.reason : null,
+    });
+    await writeAudit(ctx.db, {
       actorId: actor.id,
       targetUserId: lead?.linkedUserId ?? null,
       action: lead ? `lead.${action}` : `crm.${action}`,
@@ -159,6 +183,7 @@ export async function startCall(ctx: Ctx, actor: StaffActor, input: StartInput):
       subjectType: lead ? 'lead' : null,
       subjectId: lead?.id ?? null,
     });
+  };
   try {
     const { appName } = await getBranding(ctx.db);
     // account_id: Voiso shows the lead id instead of the number in the agent's softphone and its reports.
@@ -169,6 +194,8 @@ export async function startCall(ctx: Ctx, actor: StaffActor, input: StartInput):
       crm: appName.slice(0, 60),
     });
     await record('call', { agent, call_id: callId });
+    // The agent is on a call now: the next status read asks the telephony again.
+    statusCache = null;
     return { callId };
   } catch (err) {
     if (!(err instanceof VoisoError)) throw err;

@@ -51,8 +51,8 @@ export function crmKit() {
   const row = async (id: number) => (await t.ctx.db.select().from(leads).where(eq(leads.id, id)))[0];
 
   /** A fresh app with every demo role signed in, plus a second sales agent, retention agent and affiliate. */
-  async function start(): Promise<TestApp> {
-    t = await createTestApp();
+  async function start(env: Record<string, string> = {}): Promise<TestApp> {
+    t = await createTestApp(env);
     await signInDemoRoles(t, cookies, ids);
     // A second sales agent, a second retention agent and a second affiliate, for access across owners.
     const passwordHash = await hashPassword(DEMO_PASSWORD);

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, inArray, isNotNull, lt, ne, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNotNull, lt, ne, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
   ALL_STATUSES,
@@ -16,6 +16,7 @@ import {
   countBound,
   countUnlessWalking,
   escapeLike,
+  offsetOf,
   pageMeta,
   searchAny,
   walkFrom,
@@ -24,6 +25,18 @@ import {
 } from '../../lib/paging.ts';
 import type { StaffActor } from '../../lib/staff-scope.ts';
 import { isAgent, leadScope, masksContacts } from './scope.ts';
+import {
+  countLeads,
+  filteredLeads,
+  inOrder,
+  leadCustomerFilter,
+  leadCustomerQuery,
+  newestLeadIds,
+  sortedLeadIds,
+  withCustomers,
+  type LeadCtx,
+} from './lead-customers.ts';
+import { nextTasksOf } from './tasks.ts';
 
 /** The lead lists of the CRM screens (back-office §2) and what each shows. */
 export type LeadList =
@@ -126,10 +139,8 @@ export async function loadLeads(
     .leftJoin(linked, eq(linked.id, leads.linkedUserId))
     .where(inArray(leads.id, ids))
     .orderBy(desc(leads.id));
-  const notes = await notesOf(
-    db,
-    rows.map((r) => r.l.id),
-  );
+  const shown = rows.map((r) => r.l.id);
+  const [notes, next] = await Promise.all([notesOf(db, shown), nextTasksOf(db, shown)]);
   return rows.map(({ l, ...r }) => ({
     id: l.id,
     first_name: l.firstName,
@@ -160,6 +171,8 @@ export async function loadLeads(
     role_id: r.linkedRole,
     is_email_verified: r.linkedVerified,
     masked,
+    next_task: next.get(l.id) ?? null,
+    customer: null,
   }));
 }
 
@@ -197,9 +210,12 @@ function searchLeads(search: string | undefined, masked: boolean): SQL | undefin
   );
 }
 
-/** One page of a CRM lead list, in the viewer's scope, newest first, searched by name, email, phone or reference. */
+/**
+ * One page of a CRM lead list, in the viewer's scope, newest first, searched by name, email, phone or reference, and
+ * filtered or sorted by the linked customer's figures (Customer 360, lead-customers.ts).
+ */
 export async function listLeads(
-  db: DbOrTx,
+  ctx: LeadCtx,
   actor: StaffActor,
   list: LeadList,
   filters: LeadFilters,
@@ -207,8 +223,10 @@ export async function listLeads(
 ): Promise<LeadListResponse> {
   // The agent filters belong to admins and managers (spec §6).
   if ((q.agentId !== undefined || q.retId !== undefined) && isAgent(actor)) throw new AppError('FORBIDDEN');
+  const { db } = ctx;
+  const customer = await leadCustomerQuery(ctx, actor, q);
   const masked = await masksContacts(db, actor);
-  const where = and(
+  const base = and(
     leadScope(actor),
     listCondition(list),
     filterCondition(filters),
@@ -216,15 +234,24 @@ export async function listLeads(
     list.kind === 'retentions' && q.retId !== undefined ? eq(leads.retId, q.retId) : undefined,
     searchLeads(q.search, masked),
   )!;
+  const customerFilter = leadCustomerFilter(customer);
+  const where = and(base, customerFilter)!;
   // Like trades and customers, a list of a million leads counts only a window past the page shown (lib/paging.ts).
   const bound = countBound(q);
+  // Only leads with a customer pass a customer filter: a list with none answers at once, and a list with few (a sales
+  // list, an agent's own) reads those leads first (lead-customers.ts filteredLeads).
+  const source = customerFilter ? await filteredLeads(db, base, customerFilter) : { from: sql`${leads}`, where };
+  if (source === null) return { data: [], meta: pageMeta(q, 0, bound) };
+  const load = (ids: number[]) => inOrder(ids, (w, page) => loadLeads(db, w, page, masked));
   const [[{ n }], data] = await Promise.all([
-    countUnlessWalking(q, () =>
-      db.select({ n: count() }).from(db.select({ one: sql`1` }).from(leads).where(where).limit(bound).as('counted')),
-    ),
-    loadLeads(db, and(where, walkFrom(q, leads.id))!, { limit: q.limit, offset: walkOffset(q) }, masked),
+    countUnlessWalking(q, async () => [{ n: await countLeads(db, source, bound) }]),
+    customer.sort
+      ? sortedLeadIds(db, base, customerFilter, customer, { limit: q.limit, offset: offsetOf(q) }).then(load)
+      : customerFilter
+        ? newestLeadIds(db, source, { limit: q.limit, offset: walkOffset(q), before: walkFrom(q, leads.id) }).then(load)
+        : loadLeads(db, and(where, walkFrom(q, leads.id))!, { limit: q.limit, offset: walkOffset(q) }, masked),
   ]);
-  return { data, meta: pageMeta(q, n, bound) };
+  return { data: await withCustomers(ctx, actor, data), meta: pageMeta(q, n, bound) };
 }
 
 /** One lead in the viewer's scope as the tables show it, or 404. */

@@ -36,6 +36,7 @@ import { listCallAgents, startCall } from './calls.ts';
 import { listLeads, type LeadList } from './list.ts';
 import { addNote, bulkUpdateLeads, convertLead, createLead, deleteLead, leadHistory, updateLead } from './service.ts';
 import { createSalesStatus, deleteSalesStatus, listSalesStatuses, updateSalesStatus } from './statuses.ts';
+import { salesFloorRoutes } from './sales-floor-routes.ts';
 
 /**
  * CRM (back-office §2 CRM lead screens, CRM configuration; §6). Access per route follows the menu; within a route the
@@ -46,6 +47,7 @@ const CreatedResponse = z.object({ message: z.string(), id: z.number() });
 
 export const crmRoutes: RoutesPlugin = async (app) => {
   const { db } = app.ctx;
+  await app.register(salesFloorRoutes);
 
   /** Each list answers with and without the trailing /{startDate}/{endDate}. */
   const listRoutes = <P extends z.ZodObject>(
@@ -67,7 +69,7 @@ export const crmRoutes: RoutesPlugin = async (app) => {
           return listOrCsv(
             reply,
             req.query,
-            (q) => listLeads(db, staffOf(req), list(p), filters, q),
+            (q) => listLeads(app.ctx, staffOf(req), list(p), filters, q),
             { name: `leads-${list(p).kind}`, columns: LEAD_CSV },
             { walk: true },
           );
@@ -99,7 +101,7 @@ export const crmRoutes: RoutesPlugin = async (app) => {
         req.query,
         (q) =>
           listLeads(
-            db,
+            app.ctx,
             staffOf(req),
             { kind: 'affiliate' },
             { status: q.status, startDate: q.startDate, endDate: q.endDate },

@@ -171,6 +171,16 @@ export async function updateLead(ctx: Ctx, actor: StaffActor, id: number, input:
       .where(eq(leads.id, id))
       .returning();
     await audit(tx, actor, after, 'lead.update', snapshot(before), snapshot(after));
+    // A status change also stands on its own in the history, as an outcome does (outcome.ts).
+    if (after.leadStatus !== before.leadStatus)
+      await audit(
+        tx,
+        actor,
+        after,
+        'lead.status',
+        { lead_status: before.leadStatus },
+        { lead_status: after.leadStatus },
+      );
   });
 }
 

@@ -2,6 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { dec, type BalanceAdjustRequest } from '@platform/domain';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { balances, users } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -22,6 +23,8 @@ export async function adjustBalance(
   actor: StaffActor,
   balanceId: number,
   input: z.output<typeof BalanceAdjustRequest>,
+  /** Runs first in the adjustment's transaction (a four-eyes approval claims its request there). */
+  within?: (tx: DbOrTx) => Promise<void>,
 ): Promise<string> {
   const [wallet] = await ctx.db
     .select({ id: balances.id, userId: balances.userId, currency: balances.currency, mode: balances.mode })
@@ -40,6 +43,7 @@ export async function adjustBalance(
   const amount = input.type === 'add' ? dec(input.amount) : dec(input.amount).negated();
   const { balance } = await onWallet(ctx, wallet.id, async () => {
     const moved = await ctx.db.transaction(async (tx) => {
+      if (within) await within(tx);
       const m = await moveMoney(tx, {
         balanceId: wallet.id,
         amount: amount.toFixed(8),

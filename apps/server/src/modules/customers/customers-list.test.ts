@@ -32,6 +32,16 @@ describe('customers list', () => {
       role_id: 3,
       is_email_verified: true,
       is_active: true,
+      // Customer 360: the main real wallet opened at sign-up, nothing deposited, no KYC, never signed in.
+      wallet_id: expect.any(Number),
+      currency: 'USD',
+      balance: '0.00000000',
+      equity: '0.00',
+      ftd_at: null,
+      ftd_amount: null,
+      ftd_currency: null,
+      kyc_status: 'none',
+      last_login_at: null,
       online: false,
     });
     const onlyInactive = (await call(1, 'GET', '/admin/customers/api/inactive?search=Zebulon')).json();

@@ -14,6 +14,8 @@ const TRACK_LIMIT = 30;
 const TRACK_WINDOW_MS = 10_000;
 
 export const watchRoom = (customerId: number) => `watch:${customerId}`;
+/** Every customer's sockets: who is online, for the lists' online filter and sort (customer-360/online.ts). */
+export const CUSTOMERS_ROOM = 'customers';
 
 /**
  * Customers' presence and page views over the realtime channel.
@@ -47,6 +49,7 @@ async function announce(ctx: Ctx, userId: number, online: boolean): Promise<void
 }
 
 function customerSocket(ctx: Ctx, socket: Socket, userId: number): void {
+  void socket.join(CUSTOMERS_ROOM);
   void announce(ctx, userId, true).catch(() => undefined);
   socket.on('disconnect', () => {
     void ctx.realtime

@@ -1,4 +1,5 @@
 import {
+  ApprovalPendingResponse,
   BalanceAdjustRequest,
   BalanceAdjustResponse,
   CustomerCreateRequest,
@@ -15,16 +16,12 @@ import {
 } from '@platform/domain';
 import type { RoutesPlugin } from '../../lib/http.ts';
 import { staffOf } from '../../lib/staff-scope.ts';
+import { holdForApproval } from '../approvals/service.ts';
+import { approvalSettings } from '../approvals/settings.ts';
 import { adjustBalance } from './balance.ts';
 import { attachCustomerLive } from './live.ts';
-import {
-  createCustomer,
-  deleteCustomer,
-  getCustomerDetail,
-  listCustomers,
-  staffOfRole,
-  updateCustomer,
-} from './service.ts';
+import { listCustomers } from './list.ts';
+import { createCustomer, deleteCustomer, getCustomerDetail, staffOfRole, updateCustomer } from './service.ts';
 import { listOrCsv } from '../../lib/csv-export.ts';
 import { CUSTOMER_CSV } from '../../lib/csv-columns.ts';
 
@@ -74,10 +71,28 @@ export const customersRoutes: RoutesPlugin = async (app) => {
     '/admin/customers/:id',
     {
       config: adminManager,
-      schema: { tags, params: IdParam, body: CustomerUpdateRequest, response: { 200: MessageResponse } },
+      schema: {
+        tags,
+        params: IdParam,
+        body: CustomerUpdateRequest,
+        response: { 200: MessageResponse, 202: ApprovalPendingResponse },
+      },
     },
-    async (req) => {
-      await updateCustomer(ctx, staffOf(req), req.params.id, req.body);
+    async (req, reply) => {
+      const actor = staffOf(req);
+      // Only admins assign plans; with the plan switch of four-eyes on, the rest is saved and the plan waits (202).
+      const planId = req.body.pricingTableId;
+      const gated = actor.roleId === 1 && planId !== undefined && (await approvalSettings(ctx.db)).planChange;
+      await updateCustomer(ctx, actor, req.params.id, gated ? { ...req.body, pricingTableId: undefined } : req.body);
+      const held =
+        gated && planId !== undefined
+          ? await holdForApproval(ctx, actor, { kind: 'plan_change', userId: req.params.id, planId })
+          : null;
+      if (held)
+        return reply.status(202).send({
+          ...held,
+          message: `Customer updated; the new pricing plan is ${held.message.charAt(0).toLowerCase()}${held.message.slice(1)}`,
+        });
       return { message: 'Customer updated successfully' };
     },
   );
@@ -111,11 +126,24 @@ export const customersRoutes: RoutesPlugin = async (app) => {
     '/admin/balance/:id',
     {
       config: adminManager,
-      schema: { tags, params: IdParam, body: BalanceAdjustRequest, response: { 200: BalanceAdjustResponse } },
+      schema: {
+        tags,
+        params: IdParam,
+        body: BalanceAdjustRequest,
+        response: { 200: BalanceAdjustResponse, 202: ApprovalPendingResponse },
+      },
     },
-    async (req) => ({
-      message: 'Balance updated successfully',
-      balance: await adjustBalance(ctx, staffOf(req), req.params.id, req.body),
-    }),
+    async (req, reply) => {
+      const held = await holdForApproval(ctx, staffOf(req), {
+        kind: 'balance_adjustment',
+        balanceId: req.params.id,
+        input: req.body,
+      });
+      if (held) return reply.status(202).send(held);
+      return {
+        message: 'Balance updated successfully',
+        balance: await adjustBalance(ctx, staffOf(req), req.params.id, req.body),
+      };
+    },
   );
 };

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import {
@@ -6,9 +6,7 @@ import {
   maskPhone,
   type CustomerCreateRequest,
   type CustomerDetailResponse,
-  type CustomerListResponse,
   type CustomerUpdateRequest,
-  type PagedQuery,
   type StaffPickerItem,
 } from '@platform/domain';
 import type { AppContext } from '../../context.ts';
@@ -17,15 +15,6 @@ import { authTokens, balances, orders, pricingPlans, userProfiles, users } from 
 import { writeAudit } from '../../lib/audit.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
-import {
-  countBound,
-  countUnlessWalking,
-  escapeLike,
-  pageMeta,
-  walkFrom,
-  walkOffset,
-  type Walk,
-} from '../../lib/paging.ts';
 import { customerScope, type StaffActor } from '../../lib/staff-scope.ts';
 import { balanceDto } from '../auth/current-user.ts';
 import { getBranding } from '../settings/service.ts';
@@ -40,7 +29,7 @@ type UserRow = typeof users.$inferSelect;
 type ProfileRow = typeof userProfiles.$inferSelect;
 
 /** A customer row that still exists (deleted customers are kept, anonymised, for the records). */
-const liveCustomer = and(eq(users.roleId, 3), isNull(users.deletedAt));
+export const liveCustomer = and(eq(users.roleId, 3), isNull(users.deletedAt));
 
 /**
  * Customers a staff member may open (read): their edit scope, and for retention agents (role 6) the customers whose
@@ -83,72 +72,6 @@ function snapshot(u: UserRow, p: ProfileRow | undefined): Record<string, unknown
     postal_code: p?.postalCode ?? null,
     address: p?.address ?? null,
     manager_id: p?.managerId ?? null,
-  };
-}
-
-/**
- * "Contains" search over a customer's name, email and phone, through the trigram indexes of migration
- * 0010_reporting_indexes (the expressions must stay the same as there).
- */
-function searchCustomers(search: string | undefined): SQL | undefined {
-  const s = search?.trim();
-  if (!s) return undefined;
-  const pattern = `%${escapeLike(s)}%`;
-  return sql`${users.id} in (
-    select id from users where role_id = 3 and deleted_at is null and (coalesce(full_name, '') || ' ' || email) ilike ${pattern}
-    union select user_id from user_profiles where phone is not null and phone ilike ${pattern})`;
-}
-
-/**
- * GET /admin/customers/api/{type}: customers in scope, newest first, searched by name, email or phone. The page's
- * ids come first and only they are joined; the count stops a window past the page (lib/paging.ts countBound).
- */
-export async function listCustomers(
-  ctx: Ctx,
-  actor: StaffActor,
-  type: 'all' | 'inactive',
-  q: PagedQuery & Walk,
-): Promise<CustomerListResponse> {
-  const where = and(
-    liveCustomer,
-    type === 'inactive' ? eq(users.isActive, false) : undefined,
-    customerScope(actor, users.id),
-    searchCustomers(q.search),
-  );
-  const bound = countBound(q);
-  const page = ctx.db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(where, walkFrom(q, users.id)))
-    .orderBy(desc(users.id))
-    .limit(q.limit)
-    .offset(walkOffset(q))
-    .as('page');
-  const counted = ctx.db.select({ one: sql`1` }).from(users).where(where).limit(bound).as('counted');
-  const [[{ n }], rows] = await Promise.all([
-    countUnlessWalking(q, () => ctx.db.select({ n: count() }).from(counted)),
-    ctx.db
-      .select({ u: users, p: userProfiles })
-      .from(page)
-      .innerJoin(users, eq(users.id, page.id))
-      .leftJoin(userProfiles, eq(userProfiles.userId, users.id))
-      .orderBy(desc(users.id)),
-  ]);
-  const online = await ctx.realtime.onlineUsers(rows.map((r) => r.u.id));
-  return {
-    data: rows.map(({ u, p }) => ({
-      id: u.id,
-      full_name: u.fullName,
-      email: u.email,
-      phone: p?.phone ?? null,
-      birth_date: p?.birthDate ?? null,
-      country: p?.country ?? null,
-      role_id: u.roleId,
-      is_email_verified: u.isEmailVerified,
-      is_active: u.isActive,
-      online: online.has(u.id),
-    })),
-    meta: pageMeta(q, n, bound),
   };
 }
 

@@ -8,6 +8,7 @@ import { AppError } from '../../lib/errors.ts';
 import { customerScope, type StaffActor } from '../../lib/staff-scope.ts';
 import { emitAll, insertNotification, insertStaffNotifications } from '../notifications/service.ts';
 import { moveMoney, onWallet } from '../wallets/ledger.ts';
+import { recordFirstDeposit } from './first-deposit.ts';
 import { awaitsProof, gatewayName, type DepositRow } from './records.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'risk' | 'realtime'>;
@@ -70,6 +71,7 @@ export async function settleDeposit(
       .set({ balanceAfter: moved.balanceAfter })
       .where(eq(deposits.id, row.id))
       .returning();
+    await recordFirstDeposit(tx, settled);
   }
   await writeAudit(tx, {
     actorId: s.actorId,
@@ -123,9 +125,21 @@ export async function settleDeposit(
 }
 
 /** Runs a settlement in its own transaction, in the wallet's queue, and tells the client and the engine after the commit. */
-export async function settleInTransaction(ctx: Ctx, deposit: DepositRow, s: Settlement): Promise<DepositRow | null> {
+export async function settleInTransaction(
+  ctx: Ctx,
+  deposit: DepositRow,
+  s: Settlement,
+  /** Runs first in the settlement's transaction (a four-eyes approval claims its request there). */
+  within?: (tx: DbOrTx) => Promise<void>,
+): Promise<DepositRow | null> {
   const result = await onWallet(ctx, deposit.balanceId, async () => {
-    const r = await ctx.db.transaction((tx) => settleDeposit(ctx, tx, deposit, s));
+    const r = await ctx.db.transaction(async (tx) => {
+      if (within) await within(tx);
+      const settled = await settleDeposit(ctx, tx, deposit, s);
+      // A claimed approval must not commit when the deposit was settled meanwhile.
+      if (!settled && within) throw new AppError('ALREADY_REVIEWED', 'This deposit was already reviewed.');
+      return settled;
+    });
     return { r, walletBalance: r?.walletBalance ?? null };
   });
   if (!result.r) return null;
@@ -145,6 +159,7 @@ export async function reviewDeposit(
   outcome: 'approved' | 'declined',
   reason?: string | null,
   overrideReason?: string,
+  within?: (tx: DbOrTx) => Promise<void>,
 ): Promise<void> {
   const [deposit] = await ctx.db
     .select()
@@ -156,14 +171,19 @@ export async function reviewDeposit(
     throw new AppError('ALREADY_REVIEWED', `This deposit was already ${deposit.status}.`);
   const withoutProof = awaitsProof(deposit);
   if (outcome === 'approved' && withoutProof && !overrideReason) throw new AppError('DEPOSIT_AWAITS_PROOF');
-  const settled = await settleInTransaction(ctx, deposit, {
-    outcome,
-    actorId: actor.id,
-    ip: actor.ip,
-    reason: reason ?? null,
-    source: `staff #${actor.id}`,
-    override: outcome === 'approved' && withoutProof ? overrideReason : undefined,
-  });
+  const settled = await settleInTransaction(
+    ctx,
+    deposit,
+    {
+      outcome,
+      actorId: actor.id,
+      ip: actor.ip,
+      reason: reason ?? null,
+      source: `staff #${actor.id}`,
+      override: outcome === 'approved' && withoutProof ? overrideReason : undefined,
+    },
+    within,
+  );
   if (!settled) {
     const [now] = await ctx.db.select({ status: deposits.status }).from(deposits).where(eq(deposits.id, id));
     throw new AppError('ALREADY_REVIEWED', `This deposit was already ${now?.status ?? 'reviewed'}.`);

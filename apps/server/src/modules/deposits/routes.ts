@@ -1,4 +1,5 @@
 import {
+  ApprovalPendingResponse,
   BankDepositRequest,
   DeclineRequest,
   DepositApproveRequest,
@@ -17,6 +18,7 @@ import { deposits } from '../../db/schema.ts';
 import { authOf, type RoutesPlugin } from '../../lib/http.ts';
 import { parseFields, readMultipart } from '../../lib/multipart.ts';
 import { customerScope, staffOf } from '../../lib/staff-scope.ts';
+import { holdForApproval } from '../approvals/service.ts';
 import { depositOptions } from '../gateways/service.ts';
 import { depositPage } from './records.ts';
 import { reviewDeposit } from './review.ts';
@@ -128,10 +130,17 @@ export const depositsRoutes: RoutesPlugin = async (app) => {
         tags: ['deposits'],
         params: IdParam,
         body: DepositApproveRequest.nullish(),
-        response: { 200: MessageResponse },
+        response: { 200: MessageResponse, 202: ApprovalPendingResponse },
       },
     },
-    async (req) => {
+    async (req, reply) => {
+      // Above the four-eyes threshold the credit waits for a second person (202).
+      const held = await holdForApproval(ctx, staffOf(req), {
+        kind: 'deposit',
+        id: req.params.id,
+        ...(req.body?.overrideReason ? { overrideReason: req.body.overrideReason } : {}),
+      });
+      if (held) return reply.status(202).send(held);
       await reviewDeposit(ctx, staffOf(req), req.params.id, 'approved', null, req.body?.overrideReason);
       return { message: 'Deposit approved successfully' };
     },

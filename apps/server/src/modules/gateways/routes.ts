@@ -1,5 +1,6 @@
 import {
   AdminGatewaysResponse,
+  ApprovalPendingResponse,
   ExternalPaymentListResponse,
   ExternalPaymentRequest,
   GatewayNameParam,
@@ -17,6 +18,7 @@ import {
   listExternalPayments,
   updateExternalPayment,
 } from './external.ts';
+import { holdForApproval } from '../approvals/service.ts';
 import { listGateways, updateGateway } from './service.ts';
 import { listOrCsv } from '../../lib/csv-export.ts';
 import { EXTERNAL_PAYMENT_CSV } from '../../lib/csv-columns.ts';
@@ -41,12 +43,17 @@ export const gatewaysRoutes: RoutesPlugin = async (app) => {
         tags: ['gateways'],
         params: GatewayNameParam,
         consumes: ['multipart/form-data'],
-        response: { 200: MessageResponse },
+        response: { 200: MessageResponse, 202: ApprovalPendingResponse },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const form = await readMultipart(req, ['file']);
       const input = parseFields(GatewayUpdateRequest, form.fields);
+      // A new secret waits for a second admin when the switch is on (202); the gateways with files have no secrets.
+      const held = form.files.file
+        ? null
+        : await holdForApproval(ctx, staffOf(req), { kind: 'gateway_secrets', name: req.params.name, input });
+      if (held) return reply.status(202).send(held);
       return { message: await updateGateway(ctx, staffOf(req), req.params.name, input, form.files.file) };
     },
   );

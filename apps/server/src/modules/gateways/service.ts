@@ -167,6 +167,21 @@ const auditView = (kind: GatewayKind, g: Partial<GatewayRow>) =>
     ['fileId', g.fileId ?? null],
   ]);
 
+/** The labels of the secret fields an update would set to a new value (what four-eyes may hold for a second person). */
+export async function secretsChangedBy(
+  db: DbOrTx,
+  kind: GatewayKind,
+  input: z.output<typeof GatewayUpdateRequest>,
+): Promise<string[]> {
+  const before = await loadGateway(db, kind);
+  return GATEWAY_SPECS[kind].fields
+    .filter((f) => {
+      const v = input[f.key];
+      return f.secret && v !== undefined && v !== null && v !== SECRET_MASK && v !== '' && v !== before[f.key];
+    })
+    .map((f) => f.label);
+}
+
 /**
  * PUT /admin/gateways/{name}: saves the fields of the kind's card only; a secret sent back masked (or empty) keeps
  * the stored one. Switching on needs every required field, and an adapter that can confirm payments.
@@ -177,10 +192,13 @@ export async function updateGateway(
   kind: GatewayKind,
   input: z.output<typeof GatewayUpdateRequest>,
   file: UploadedFile | undefined,
+  /** Runs first in the update's transaction (a four-eyes approval claims its request there). */
+  within?: (tx: DbOrTx) => Promise<void>,
 ): Promise<string> {
   const spec = GATEWAY_SPECS[kind];
   const upload = spec.hasFile && file ? await prepareFile(ctx, file, 'qr') : null;
   return ctx.db.transaction(async (tx) => {
+    if (within) await within(tx);
     await seedGateways(tx);
     const [before] = await tx.select().from(paymentGateways).where(eq(paymentGateways.kind, kind)).for('update');
     const next: Partial<GatewayRow> = {};

@@ -11,6 +11,7 @@ import type { SessionUser } from '../auth/sessions.ts';
 import { fileUrl, prepareFile, recordFile, type PreparedFile } from '../files/storage.ts';
 import { emitAll, insertNotification, insertStaffNotifications } from '../notifications/service.ts';
 import { forgetTrader } from '../trading/trader.ts';
+import { syncKycListStatus } from './list-status.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'realtime' | 'objectStore'>;
 type KycType = (typeof KYC_DOCUMENT_TYPES)[number];
@@ -80,6 +81,7 @@ export async function submitKyc(
         address: await stored(uploads.address),
       })
       .returning();
+    await syncKycListStatus(tx, user.id);
     return insertStaffNotifications(
       tx,
       user.id,
@@ -166,6 +168,7 @@ export async function reviewKyc(
       .update(kycDocuments)
       .set({ status: outcome, declineReason, reviewedBy: actor.id, reviewedAt: new Date() })
       .where(and(eq(kycDocuments.id, id)));
+    await syncKycListStatus(tx, before.userId);
     await writeAudit(tx, {
       actorId: actor.id,
       targetUserId: before.userId,

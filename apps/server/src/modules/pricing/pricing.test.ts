@@ -148,6 +148,7 @@ describe('pricing plans', () => {
         description: 'Top tier',
         price: '5000',
         forexLeverage: 1000,
+        retail: false,
         cryptoLeverage: '',
         forexStopout: 20,
       },

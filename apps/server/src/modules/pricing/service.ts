@@ -9,13 +9,15 @@ import {
   type PricingPlanDto,
   type PricingPlanListResponse,
   type PricingPlanRequest,
+  retailCapsOf,
+  retailIssues,
 } from '@platform/domain';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { balances, pricingPlans, users } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
-import { AppError } from '../../lib/errors.ts';
+import { AppError, fieldError } from '../../lib/errors.ts';
 import { escapeLike, offsetOf, pageMeta } from '../../lib/paging.ts';
 import type { StaffActor } from '../../lib/staff-scope.ts';
 import { planTermsOf } from '../auth/current-user.ts';
@@ -143,11 +145,19 @@ const values = (v: z.output<typeof PricingPlanRequest>) => ({
     swapFree: v.swapFree,
     swapFreeFee: v.swapFreeFee,
     swapFreeDays: v.swapFreeDays,
+    retail: v.retail,
+    retailCaps: v.retailCaps,
   }),
 });
 
 const definedOnly = <T extends Record<string, unknown>>(o: T): Partial<T> =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+
+/** A retail plan's leverage and close-out within the retail rules, else a 400 on the first field that is not. */
+function checkRetail(p: PlanRow): void {
+  const [issue] = retailIssues(p.retail, retailCapsOf(p.retailCaps), p);
+  if (issue) throw fieldError(issue.field, issue.message);
+}
 
 const auditOf = (p: PlanRow) => ({ ...p, createdAt: undefined });
 
@@ -158,7 +168,12 @@ export async function createPlan(
   v: z.output<typeof PricingPlanRequest>,
 ): Promise<void> {
   await ctx.db.transaction(async (tx) => {
-    const [row] = await tx.insert(pricingPlans).values(values(v)).returning();
+    // Retail protections are the default for a new plan (the request's refinement checked its terms against them).
+    const [row] = await tx
+      .insert(pricingPlans)
+      .values({ ...values(v), retail: v.retail ?? true })
+      .returning();
+    if (v.retail === undefined) checkRetail(row);
     await writeAudit(tx, {
       actorId: actor.id,
       targetUserId: null,
@@ -179,7 +194,13 @@ export async function updatePlan(
   await ctx.db.transaction(async (tx) => {
     const [before] = await tx.select().from(pricingPlans).where(eq(pricingPlans.id, id)).for('update');
     if (!before) throw new AppError('PLAN_NOT_FOUND');
-    const [after] = await tx.update(pricingPlans).set(values(v)).where(eq(pricingPlans.id, id)).returning();
+    const [after] = await tx
+      .update(pricingPlans)
+      .set({ ...values(v), revision: sql`${pricingPlans.revision} + 1` })
+      .where(eq(pricingPlans.id, id))
+      .returning();
+    // The edit may leave retail on without naming it: the stored plan's terms are checked whole.
+    checkRetail(after);
     await writeAudit(tx, {
       actorId: actor.id,
       targetUserId: null,

@@ -36,6 +36,7 @@ beforeAll(async () => {
     name: 'Margin call 100',
     price: '0',
     forexLeverage: 100,
+    retail: false,
     forexStopout: 50,
     marginCallLevel: 100,
     marginCallRearm: 10,

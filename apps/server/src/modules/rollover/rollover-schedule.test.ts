@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { dec } from '@platform/domain';
 import { createTestApp, DEMO, newVerifiedCustomer, signIn, type TestApp } from '../../../test/helpers.ts';
-import { balances, ledgerEntries, orders, rolloverRuns, swapCharges } from '../../db/schema.ts';
+import { balances, ledgerEntries, orders, rolloverLanes, rolloverRuns, swapCharges } from '../../db/schema.ts';
 import { putSetting, invalidateSettingsCache } from '../settings/service.ts';
 import { cutoffOf } from './clock.ts';
 import { rolloverKit } from './rollover-testing.ts';
 import { rowsOf, runDueRollovers } from './service.ts';
-import { ROLLOVER_OPEN_BATCH, type BatchRow } from './statements.ts';
+import { DONE, ROLLOVER_OPEN_BATCH, type BatchRow } from './statements.ts';
 
 /**
  * The scheduled rollover with an injected clock: the latest due date, nothing twice, dates missed while no instance
@@ -98,29 +98,49 @@ describe('scheduled rollover', () => {
 
   it('goes on where a run cut short stopped, charging each position once', async () => {
     const date = '2026-10-09';
-    await t.ctx.db
-      .insert(rolloverRuns)
-      .values({ tradingDate: date, cutoff: cutoffOf(date, '17:00', 'America/New_York') });
-    // One batch, then the instance dies.
-    const [first] = await rowsOf<BatchRow>(t.ctx, ROLLOVER_OPEN_BATCH, [
-      date,
-      200,
-      [1, 1, 1, 1, 1],
-      'America/New_York',
-      '17:00',
-      null,
-      0,
-      walletIds[3],
-      cutoffOf(date, '17:00', 'America/New_York'),
+    const cutoff = cutoffOf(date, '17:00', 'America/New_York');
+    const ids = [...walletIds].sort((a, b) => a - b);
+    await t.ctx.db.insert(rolloverRuns).values({ tradingDate: date, cutoff });
+    // Two lanes (the first up to the third wallet), one batch of the first (two wallets), then the instance dies.
+    await t.ctx.db.insert(rolloverLanes).values([
+      { tradingDate: date, lane: 0, lastBalanceId: 0, endBalanceId: ids[2] },
+      { tradingDate: date, lane: 1, lastBalanceId: ids[2], endBalanceId: DONE },
     ]);
-    expect(first).toMatchObject({ running: 1, charged: 200 });
-    const [cut] = await t.ctx.db.select().from(rolloverRuns).where(eq(rolloverRuns.tradingDate, date));
-    expect(cut).toMatchObject({ charged: 200, finishedAt: null });
+    // Lane 0's batch up to the second wallet, as an instance runs it.
+    const laneBatch = () =>
+      rowsOf<BatchRow>(t.ctx, ROLLOVER_OPEN_BATCH, [
+        date,
+        200,
+        [1, 1, 1, 1, 1],
+        'America/New_York',
+        '17:00',
+        null,
+        0,
+        ids[1],
+        cutoff,
+        0,
+      ]);
+    const [first] = await laneBatch();
+    expect(first).toMatchObject({ running: 1, charged: 100 });
+    const lanes = await t.ctx.db
+      .select()
+      .from(rolloverLanes)
+      .where(eq(rolloverLanes.tradingDate, date))
+      .orderBy(rolloverLanes.lane);
+    expect(lanes.map((l) => [l.lastBalanceId, l.charged])).toEqual([
+      [ids[1], 100],
+      [ids[2], 0],
+    ]);
+    // A batch whose progress moved on meanwhile (another instance took it) writes nothing.
+    const [stale] = await laneBatch();
+    expect(stale).toMatchObject({ running: 0, charged: 0, wallets: [] });
     // The engine was not told of that batch: a restart reloads it from the database.
     await kit.risk().takeOver();
     const [rest] = await runDueRollovers(t.ctx, { now: new Date('2026-10-09T21:30:00Z'), batchSize: 200 });
-    expect(rest).toMatchObject({ tradingDate: date, charged: 100, chargedTotal: 300, finished: true });
+    expect(rest).toMatchObject({ tradingDate: date, charged: 200, chargedTotal: 300, finished: true });
     expect(await chargesOf(date)).toHaveLength(300);
+    // The lanes were folded into the run.
+    expect(await t.ctx.db.select().from(rolloverLanes).where(eq(rolloverLanes.tradingDate, date))).toEqual([]);
     const entries = await t.ctx.db
       .select({ n: sql<number>`count(*)::int` })
       .from(ledgerEntries)

@@ -2,9 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { dec } from '@platform/domain';
 import { createTestApp, DEMO, signIn, type TestApp } from '../../../test/helpers.ts';
-import { balances, ledgerEntries, orders, pricingPlans, swapCharges } from '../../db/schema.ts';
+import {
+  balances,
+  ledgerEntries,
+  orders,
+  pricingPlans,
+  rolloverLanes,
+  rolloverRuns,
+  swapCharges,
+} from '../../db/schema.ts';
 import { rolloverKit } from './rollover-testing.ts';
-import { runRolloverNow } from './service.ts';
+import { rowsOf, runRolloverNow } from './service.ts';
+import { DONE, START_LANES } from './statements.ts';
 
 /**
  * The rollover by hand (runRolloverNow, what "run rollover now" calls): every position open now is charged or
@@ -31,6 +40,12 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const run = (date: string) => runRolloverNow(t.ctx, date, { actorId: null });
+
+/** The date's charges of positions other than `ids` (the demo data's and earlier tests'). */
+async function othersCharged(date: string, ids: number[]): Promise<number> {
+  const all = await t.ctx.db.select().from(swapCharges).where(eq(swapCharges.tradingDate, date));
+  return all.filter((c) => !ids.includes(c.orderId)).length;
+}
 
 describe('rollover', () => {
   it('charges a long and credits a short once, through the ledger, with the position as cause', async () => {
@@ -142,23 +157,65 @@ describe('rollover', () => {
     expect(dec((await kit.consistent(a.walletId)).balance).toString()).toBe('10000');
   });
 
-  it('charges once when two runs of the same date race', async () => {
+  it('charges once when two runs of the same date race, each in two lanes', async () => {
     const a = await kit.trader('swaprace');
+    const b = await kit.trader('swaprace2');
     const ids: number[] = [];
-    for (let i = 0; i < 5; i++)
-      ids.push((await kit.place(a.cookie, { type: i % 2 ? 'sell' : 'buy', instrument: 'EUR_USD', amount: '1000' })).id);
+    for (const who of [a, b])
+      for (let i = 0; i < 5; i++)
+        ids.push(
+          (await kit.place(who.cookie, { type: i % 2 ? 'sell' : 'buy', instrument: 'EUR_USD', amount: '1000' })).id,
+        );
     const date = '2026-10-15';
-    const [one, two] = await Promise.all([run(date), run(date)]);
+    const both = () => runRolloverNow(t.ctx, date, { actorId: null, lanes: 2 });
+    const [one, two] = await Promise.all([both(), both()]);
     const mine = (await t.ctx.db.select().from(swapCharges).where(eq(swapCharges.tradingDate, date))).filter((c) =>
       ids.includes(c.orderId),
     );
-    expect(mine).toHaveLength(5);
-    expect(one.result.charged + two.result.charged).toBeGreaterThanOrEqual(5);
+    expect(mine).toHaveLength(10);
+    expect(one.result.charged + two.result.charged).toBeGreaterThanOrEqual(10);
+    expect(two.result.chargedTotal).toBe(mine.length + (await othersCharged(date, ids)));
     for (const id of ids) {
       expect(await kit.swapEntries(id)).toHaveLength(1);
       await kit.swapAddsUp(id);
     }
     await kit.consistent(a.walletId);
+    await kit.consistent(b.walletId);
+    expect(await t.ctx.db.select().from(rolloverLanes).where(eq(rolloverLanes.tradingDate, date))).toEqual([]);
+  });
+
+  it("splits a run's open positions into lanes of wallets once, about as many positions in each", async () => {
+    const date = '2026-10-22';
+    await t.ctx.db.insert(rolloverRuns).values({ tradingDate: date, cutoff: new Date() });
+    await rowsOf(t.ctx, START_LANES, [date, '{0.25,0.5,0.75}']);
+    await rowsOf(t.ctx, START_LANES, [date, '{0.5}']);
+    const lanes = await t.ctx.db
+      .select()
+      .from(rolloverLanes)
+      .where(eq(rolloverLanes.tradingDate, date))
+      .orderBy(rolloverLanes.lane);
+    expect(lanes.map((l) => l.lane)).toEqual([0, 1, 2, 3]);
+    expect(lanes[0].lastBalanceId).toBe(0);
+    expect(lanes[3].endBalanceId).toBe(DONE);
+    for (let i = 1; i < 4; i++) expect(lanes[i].lastBalanceId).toBe(lanes[i - 1].endBalanceId);
+    const open = await rowsOf<{ balance_id: number }>(
+      t.ctx,
+      'SELECT balance_id FROM orders WHERE close_time IS NULL ORDER BY balance_id',
+      [],
+    );
+    const within = lanes.map((l) =>
+      open.filter((o) => o.balance_id > l.lastBalanceId && o.balance_id <= l.endBalanceId),
+    );
+    expect(within.reduce((n, w) => n + w.length, 0)).toBe(open.length);
+    // A quarter each, give or take one wallet's positions (a wallet is never split).
+    for (const w of within) expect(Math.abs(w.length - open.length / 4)).toBeLessThanOrEqual(200);
+    // Charged across four lanes: every open position once, and the lanes folded into the run.
+    const { result } = await runRolloverNow(t.ctx, date, { actorId: null, lanes: 4 });
+    expect(result.finished).toBe(true);
+    expect(result.chargedTotal).toBe(
+      (await t.ctx.db.select().from(swapCharges).where(eq(swapCharges.tradingDate, date))).length,
+    );
+    expect(await t.ctx.db.select().from(rolloverLanes).where(eq(rolloverLanes.tradingDate, date))).toEqual([]);
   });
 
   it('cuts a debit the balance cannot cover to what it holds', async () => {
@@ -213,5 +270,21 @@ describe('rollover', () => {
     expect(dec(o.swap).toString()).toBe('-800');
     await kit.consistent(a.walletId);
     await kit.setSwap('GBP_USD', '0', '0');
+  });
+
+  it("keeps a position's swap update a HOT update: no index of orders covers swap, and its pages keep room", async () => {
+    const indexes = await rowsOf<{ indexdef: string }>(
+      t.ctx,
+      "SELECT indexdef FROM pg_indexes WHERE tablename = 'orders'",
+      [],
+    );
+    expect(indexes.length).toBeGreaterThan(0);
+    expect(indexes.filter((i) => /\bswap\b/.test(i.indexdef))).toEqual([]);
+    const [table] = await rowsOf<{ reloptions: string[] }>(
+      t.ctx,
+      "SELECT reloptions FROM pg_class WHERE relname = 'orders'",
+      [],
+    );
+    expect(table.reloptions).toContain('fillfactor=50');
   });
 });

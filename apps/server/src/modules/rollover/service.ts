@@ -1,11 +1,20 @@
 import { and, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import { CATEGORIES } from '@platform/domain';
 import type { AppContext } from '../../context.ts';
-import { rolloverRuns } from '../../db/schema.ts';
+import { rolloverLanes, rolloverRuns } from '../../db/schema.ts';
 import { tradingMemoryOf } from '../trading/trading-memory.ts';
 import { rolloverTimeOf, swapCalendarOf, swapDaysOf } from './calendar.ts';
 import { addDays, cutoffOf, dueTradingDate } from './clock.ts';
-import { DONE, NEXT_WALLET_BOUND, ROLLOVER_CLOSED_BATCH, ROLLOVER_OPEN_BATCH, type BatchRow } from './statements.ts';
+import {
+  DONE,
+  FINISH_LANES,
+  FOLD_LANES,
+  NEXT_WALLET_BOUND,
+  ROLLOVER_CLOSED_BATCH,
+  ROLLOVER_OPEN_BATCH,
+  START_LANES,
+  type BatchRow,
+} from './statements.ts';
 
 /**
  * The daily rollover: at the rollover time every position open across it pays or earns its swap once, through the
@@ -15,6 +24,7 @@ import { DONE, NEXT_WALLET_BOUND, ROLLOVER_CLOSED_BATCH, ROLLOVER_OPEN_BATCH, ty
 
 type Ctx = Pick<AppContext, 'db' | 'risk' | 'dbKind'>;
 type Run = typeof rolloverRuns.$inferSelect;
+type Lane = typeof rolloverLanes.$inferSelect;
 
 export interface RolloverOptions {
   /** The clock: when the run happens (default: now). */
@@ -25,6 +35,11 @@ export interface RolloverOptions {
   pauseMs?: number;
   /** The admin who ran it by hand; null for the schedule. */
   actorId?: number | null;
+  /**
+   * Lanes of wallets walked side by side, each on a connection of its own (default: 2 on PostgreSQL, 1 on the
+   * embedded database, which runs one statement at a time). Taken when a run splits its open positions.
+   */
+  lanes?: number;
 }
 
 export interface RolloverResult {
@@ -39,6 +54,7 @@ export interface RolloverResult {
 
 export const DEFAULT_BATCH = 2000;
 const DEFAULT_PAUSE_MS = 5;
+const DEFAULT_LANES = 2;
 /** How far back the schedule catches up rollovers missed while no instance ran. */
 const CATCH_UP_DAYS = 7;
 
@@ -49,40 +65,48 @@ async function readRun(ctx: Ctx, tradingDate: string): Promise<Run> {
   return run;
 }
 
+/** What every batch of a run shares. */
+interface Walk {
+  tradingDate: string;
+  batch: number;
+  pause: number;
+  /** $3 to $6 of the batch statement: days per category, the rollover's zone and time, the acting admin. */
+  terms: [number[], string, string, number | null];
+}
+
 /**
  * Runs (or goes on with) a trading date's rollover until it is finished. The run's row must exist (startRun or the
- * schedule's scheduleRun made it); its cutoff decides which positions are charged.
+ * schedule's scheduleRun made it); its cutoff decides which positions are charged. Open positions first, in lanes of
+ * wallets side by side, then the positions closed since the cutoff.
  */
 async function drive(ctx: Ctx, tradingDate: string, opts: RolloverOptions): Promise<RolloverResult> {
   const [{ time, timezone }, calendar] = await Promise.all([rolloverTimeOf(ctx.db), swapCalendarOf(ctx.db)]);
-  const days = CATEGORIES.map((c) => swapDaysOf(calendar, c, tradingDate));
-  const batch = Math.max(200, opts.batchSize ?? DEFAULT_BATCH);
-  const pause = opts.pauseMs ?? DEFAULT_PAUSE_MS;
+  const walk: Walk = {
+    tradingDate,
+    batch: Math.max(200, opts.batchSize ?? DEFAULT_BATCH),
+    pause: opts.pauseMs ?? DEFAULT_PAUSE_MS,
+    terms: [CATEGORIES.map((c) => swapDaysOf(calendar, c, tradingDate)), timezone, time, opts.actorId ?? null],
+  };
+  const lanes = Math.max(1, Math.trunc(opts.lanes ?? (ctx.dbKind === 'postgres' ? DEFAULT_LANES : 1)));
   let charged = 0;
   for (;;) {
     // The progress as committed: the batch statement writes only while it still holds.
     const run = await readRun(ctx, tradingDate);
     if (!run || run.finishedAt) break;
-    const open = run.lastBalanceId < DONE;
-    const upto = open
-      ? ((await rowsOf<{ balance_id: number }>(ctx, NEXT_WALLET_BOUND, [run.lastBalanceId, batch]))[0]?.balance_id ??
-        DONE)
-      : null;
-    const [row] = await batchOf(ctx, open ? ROLLOVER_OPEN_BATCH : ROLLOVER_CLOSED_BATCH, [
+    if (run.lastBalanceId < DONE) {
+      charged += await walkOpen(ctx, walk, run, lanes);
+      continue;
+    }
+    const [row] = await batchOf(ctx, ROLLOVER_CLOSED_BATCH, [
       tradingDate,
-      batch,
-      days,
-      timezone,
-      time,
-      opts.actorId ?? null,
-      open ? run.lastBalanceId : run.lastOrderId,
-      upto,
+      walk.batch,
+      ...walk.terms,
+      run.lastOrderId,
+      null,
       run.cutoff,
     ]);
     charged += row.charged;
-    if (row.wallets.length > 0) await tellEngine(ctx, row.wallets);
-    if (pause > 0) await sleep(pause);
-    else await new Promise((r) => setImmediate(r));
+    await afterBatch(ctx, walk, row);
   }
   const run = await readRun(ctx, tradingDate);
   return {
@@ -92,6 +116,62 @@ async function drive(ctx: Ctx, tradingDate: string, opts: RolloverOptions): Prom
     chargedTotal: run.charged,
     finished: run.finishedAt !== null,
   };
+}
+
+/**
+ * The open positions: the run's lanes (made now when it has none) walked side by side, then folded into the run once
+ * every lane reached its end. Gives the positions this call charged.
+ */
+async function walkOpen(ctx: Ctx, walk: Walk, run: Run, lanes: number): Promise<number> {
+  const cuts = Array.from({ length: lanes - 1 }, (_, i) => (i + 1) / lanes);
+  await rowsOf(ctx, START_LANES, [walk.tradingDate, `{${cuts.join(',')}}`]);
+  const rows = await ctx.db.select().from(rolloverLanes).where(eq(rolloverLanes.tradingDate, walk.tradingDate));
+  // Every lane stops before this returns, a failed one too (its error is thrown once the others stopped).
+  const ends = await Promise.allSettled(rows.map((lane) => walkLane(ctx, walk, run.cutoff, lane)));
+  const failed = ends.find((e) => e.status === 'rejected');
+  if (failed) throw failed.reason;
+  await rowsOf(ctx, FINISH_LANES, [walk.tradingDate]);
+  return ends.reduce((n, e) => n + (e.status === 'fulfilled' ? e.value : 0), 0);
+}
+
+/** One lane's batches until it reaches its end, or it is gone or the run changed (the caller reads the run again). */
+async function walkLane(ctx: Ctx, walk: Walk, cutoff: Date, lane: Lane): Promise<number> {
+  let progress = lane.lastBalanceId;
+  let charged = 0;
+  while (progress < lane.endBalanceId) {
+    const next = (await rowsOf<{ balance_id: number }>(ctx, NEXT_WALLET_BOUND, [progress, walk.batch]))[0];
+    const upto = Math.min(next?.balance_id ?? DONE, lane.endBalanceId);
+    const [row] = await batchOf(ctx, ROLLOVER_OPEN_BATCH, [
+      walk.tradingDate,
+      walk.batch,
+      ...walk.terms,
+      progress,
+      upto,
+      cutoff,
+      lane.lane,
+    ]);
+    if (row.running === 0) {
+      // Another instance took the batch, or the lane or the run changed: go on from the lane as committed.
+      const [now] = await ctx.db
+        .select()
+        .from(rolloverLanes)
+        .where(and(eq(rolloverLanes.tradingDate, walk.tradingDate), eq(rolloverLanes.lane, lane.lane)));
+      if (!now || now.lastBalanceId === progress) break;
+      progress = now.lastBalanceId;
+      continue;
+    }
+    charged += row.charged;
+    progress = upto;
+    await afterBatch(ctx, walk, row);
+  }
+  return charged;
+}
+
+/** After a batch: the risk engine learns its wallets' balances, then the pause that lets orders and ticks through. */
+async function afterBatch(ctx: Ctx, walk: Walk, row: BatchRow): Promise<void> {
+  if (row.wallets.length > 0) await tellEngine(ctx, row.wallets);
+  if (walk.pause > 0) await sleep(walk.pause);
+  else await new Promise((r) => setImmediate(r));
 }
 
 /**
@@ -168,19 +248,23 @@ export async function runRolloverNow(
 ): Promise<{ before: Run | null; result: RolloverResult }> {
   const now = opts.now ?? new Date();
   const before = (await readRun(ctx, tradingDate)) ?? null;
-  await ctx.db
-    .insert(rolloverRuns)
-    .values({ tradingDate, cutoff: now, startedBy: opts.actorId ?? null })
-    .onConflictDoUpdate({
-      target: rolloverRuns.tradingDate,
-      set: {
-        cutoff: sql`greatest(${rolloverRuns.cutoff}, excluded.cutoff)`,
-        lastBalanceId: 0,
-        lastOrderId: 0,
-        finishedAt: null,
-        startedBy: opts.actorId ?? null,
-      },
-    });
+  // The run's row first, then its lanes: a lane's batch never waits for the run's row, so the two cannot deadlock.
+  await ctx.db.transaction(async (tx) => {
+    await tx
+      .insert(rolloverRuns)
+      .values({ tradingDate, cutoff: now, startedBy: opts.actorId ?? null })
+      .onConflictDoUpdate({
+        target: rolloverRuns.tradingDate,
+        set: {
+          cutoff: sql`greatest(${rolloverRuns.cutoff}, excluded.cutoff)`,
+          lastBalanceId: 0,
+          lastOrderId: 0,
+          finishedAt: null,
+          startedBy: opts.actorId ?? null,
+        },
+      });
+    await rowsOf({ ...ctx, db: tx as unknown as Ctx['db'] }, FOLD_LANES, [tradingDate]);
+  });
   return { before, result: await drive(ctx, tradingDate, opts) };
 }
 

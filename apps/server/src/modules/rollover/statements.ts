@@ -1,35 +1,47 @@
 /**
  * The rollover's batch: one statement (one transaction) charges or credits a batch of positions of one trading date.
- * It takes its run's row first (two instances running the same date take turns, each batch going on from where the
- * last one stopped), then the batch's wallets in id order (the order path takes a wallet before its orders, so the
- * two never deadlock), and writes everything or nothing: each position's swap_charges row (the idempotency key: a
- * position charged for the date already is skipped), its orders.swap, one ledger entry per position with the
- * running balance, the wallets' balances and the run's progress.
+ * It takes its lane's row first in phase 'open' (the run's row in phase 'closed'): two instances running the same
+ * date take turns, each batch going on from where the last one stopped. Then the batch's wallets in id order (the
+ * order path takes a wallet before its orders, so the two never deadlock; lanes hold wallets of their own), and
+ * writes everything or nothing: each position's swap_charges row (the idempotency key: a position charged for the
+ * date already is skipped), its orders.swap, one ledger entry per position with the running balance, the wallets'
+ * balances and the progress.
  *
- * Phase 'open' walks the open positions by wallet id (the partial index of open positions), about `batch` positions
- * a time, every position of a wallet in the same batch. Phase 'closed' then takes the positions closed since the
- * cutoff (the rollover ran late), by order id.
+ * Phase 'open' walks the open positions of one lane's wallets by wallet id (the partial index of open positions),
+ * about `batch` positions a time, every position of a wallet in the same batch; the lanes run side by side. Phase
+ * 'closed' then takes the positions closed since the cutoff (the rollover ran late), by order id.
  *
  * Amounts, in the wallet's currency (the position's own exchange rate): a swap of trade amount × open rate × the
  * side's rate (percent a year) × days ÷ 360, rounded to 8 places; on a swap-free plan no swap but, once the position
  * has been held more than the plan's free days, minus the plan's daily fee × days. A debit the wallet cannot cover is
  * cut to what its balance holds (the balance never goes below zero; debits shrink in proportion, rounded towards 0).
  *
- * The batch's bounds come as values read just before (the run's progress, the last wallet of the batch, the cutoff),
- * so the planner sees how few rows they hold and walks the indexes; the statement writes nothing when the run has
- * moved on meanwhile (another instance took the batch), and the caller reads the progress again. It is sent unnamed,
- * planned for its own values each time.
+ * The batch's bounds come as values read just before (the progress, the last wallet of the batch, the cutoff), so the
+ * planner sees how few rows they hold and walks the indexes; the statement writes nothing when the progress has moved
+ * on meanwhile (another instance took the batch) or the lane is gone (a run by hand started the date again), and the
+ * caller reads the progress again. It is sent unnamed, planned for its own values each time.
  *
  * $1 trading date, $2 batch size (positions), $3 days per category (forex, commodity, index, stock, crypto),
- * $4 the rollover's time zone, $5 its time (HH:MM), $6 the acting admin or null, $7 the run's progress (last wallet
- * id, or last order id in phase 'closed'), $8 the batch's last wallet id (phase 'open'), $9 the cutoff.
+ * $4 the rollover's time zone, $5 its time (HH:MM), $6 the acting admin or null, $7 the progress (the lane's last
+ * wallet id, or the run's last order id in phase 'closed'), $8 the batch's last wallet id (phase 'open'), $9 the
+ * cutoff, $10 the lane (phase 'open').
  */
 const batchText = (phase: 'open' | 'closed') => `
-  WITH run AS (
+  WITH run AS (${
+    phase === 'open'
+      ? `
+    -- The lane's row is the lock; the run's row is only read (its lanes exist only while it walks open positions).
+    SELECT l.trading_date FROM rollover_lanes l
+      JOIN rollover_runs r ON r.trading_date = l.trading_date
+     WHERE l.trading_date = $1::date AND l.lane = $10::int AND l.last_balance_id = $7::int
+       AND r.finished_at IS NULL AND date_trunc('milliseconds', r.cutoff) = $9::timestamptz
+       FOR NO KEY UPDATE OF l`
+      : `
     SELECT trading_date FROM rollover_runs
      WHERE trading_date = $1::date AND finished_at IS NULL AND date_trunc('milliseconds', cutoff) = $9::timestamptz
-       AND ${phase === 'open' ? 'last_balance_id = $7::int' : `last_balance_id = ${DONE} AND last_order_id = $7::int`}
-       FOR UPDATE
+       AND last_balance_id = ${DONE} AND last_order_id = $7::int
+       FOR UPDATE`
+  }
   ), cand AS (
     SELECT o.id, o.balance_id, o.balance_currency, o.instrument, o.type, o.trade_amount, o.open_rate, o.exchange_rate,
            o.created_at, i.category, i.swap_long, i.swap_short, COALESCE(p.swap_free, false) AS swap_free,
@@ -109,16 +121,18 @@ const batchText = (phase: 'open' | 'closed') => `
   ), positions AS (
     UPDATE orders o SET swap = o.swap + c.amount FROM charged c
      WHERE o.id = c.order_id AND o.id = ANY((SELECT array_agg(order_id) FROM charged)::int[])
-  ), progress AS (
+  ), progress AS (${
+    phase === 'open'
+      ? `
+    UPDATE rollover_lanes l SET last_balance_id = $8::int, charged = l.charged + (SELECT count(*) FROM charged)::int
+      FROM run WHERE l.trading_date = run.trading_date AND l.lane = $10::int`
+      : `
     UPDATE rollover_runs r
-       SET ${
-         phase === 'open'
-           ? `last_balance_id = $8::int`
-           : `last_order_id = COALESCE((SELECT max(id) FROM cand), $7::int),
-              finished_at = CASE WHEN (SELECT count(*) FROM cand) < $2::int THEN now() END`
-       },
+       SET last_order_id = COALESCE((SELECT max(id) FROM cand), $7::int),
+           finished_at = CASE WHEN (SELECT count(*) FROM cand) < $2::int THEN now() END,
            charged = r.charged + (SELECT count(*) FROM charged)::int
-      FROM run WHERE r.trading_date = run.trading_date
+      FROM run WHERE r.trading_date = run.trading_date`
+  }
   )
   SELECT (SELECT count(*) FROM run)::int AS running,
          (SELECT count(*) FROM cand)::int AS positions,
@@ -130,6 +144,57 @@ export const DONE = 2147483647;
 
 export const ROLLOVER_OPEN_BATCH = batchText('open');
 export const ROLLOVER_CLOSED_BATCH = batchText('closed');
+
+/**
+ * Splits a run's open positions into lanes, once: when the run walks open positions and has none (a new run, a run
+ * by hand that started the date again, a run cut short by older code). The lanes' bounds are the wallets at the
+ * run's progress, at each fraction of the open positions left by wallet id (positions, not wallets, so the lanes have
+ * about as much to do), and DONE; a lane may be empty when few wallets hold positions. Under the run's row lock, so
+ * two instances make the lanes once. $1 trading date, $2 the fractions (lanes − 1 of them).
+ */
+export const START_LANES = `
+  WITH run AS (
+    SELECT trading_date, last_balance_id FROM rollover_runs
+     WHERE trading_date = $1::date AND finished_at IS NULL AND last_balance_id < ${DONE}
+       FOR UPDATE
+  ), cuts AS (
+    SELECT percentile_disc($2::float8[]) WITHIN GROUP (ORDER BY o.balance_id) AS b
+      FROM orders o WHERE o.close_time IS NULL AND o.balance_id > (SELECT last_balance_id FROM run)
+  ), bounds AS (
+    SELECT run.trading_date,
+           array_append(ARRAY[run.last_balance_id] || COALESCE((SELECT b FROM cuts), '{}'::int[]), ${DONE}) AS b
+      FROM run
+     WHERE NOT EXISTS (SELECT 1 FROM rollover_lanes l WHERE l.trading_date = run.trading_date)
+  )
+  INSERT INTO rollover_lanes (trading_date, lane, last_balance_id, end_balance_id)
+  SELECT trading_date, k - 1, b[k], b[k + 1] FROM bounds, generate_series(1, array_length(b, 1) - 1) k
+  ON CONFLICT DO NOTHING`;
+
+/**
+ * Once every lane reached its end: the lanes' counts go into the run, the lanes are deleted and the run's progress
+ * says every wallet is done (the closed positions come next). The run's row is locked first, as a run by hand does.
+ * Nothing happens while a lane has wallets left. $1 trading date.
+ */
+export const FINISH_LANES = `
+  WITH run AS (
+    SELECT trading_date FROM rollover_runs WHERE trading_date = $1::date FOR UPDATE
+  ), done AS (
+    DELETE FROM rollover_lanes l USING run
+     WHERE l.trading_date = run.trading_date
+       AND NOT EXISTS (SELECT 1 FROM rollover_lanes u WHERE u.trading_date = $1::date AND u.last_balance_id < u.end_balance_id)
+    RETURNING l.charged
+  )
+  UPDATE rollover_runs r SET last_balance_id = ${DONE}, charged = r.charged + (SELECT sum(charged) FROM done)::int
+    FROM run WHERE r.trading_date = run.trading_date AND EXISTS (SELECT 1 FROM done)`;
+
+/**
+ * A run by hand starts its date again: the lanes left by an earlier run are deleted and their counts kept in the run.
+ * Sent after the run's row was written (locked) in the same transaction. $1 trading date.
+ */
+export const FOLD_LANES = `
+  WITH gone AS (DELETE FROM rollover_lanes WHERE trading_date = $1::date RETURNING charged)
+  UPDATE rollover_runs r SET charged = r.charged + (SELECT sum(charged) FROM gone)::int
+   WHERE r.trading_date = $1::date AND EXISTS (SELECT 1 FROM gone)`;
 
 /** The last wallet id of the next batch of open positions (null: the rest fit in one). $1 progress, $2 batch size. */
 export const NEXT_WALLET_BOUND = `

@@ -73,6 +73,7 @@ beforeAll(async () => {
     name: 'Statement plan',
     price: '0',
     forexLeverage: 100,
+    retail: false,
     forexCommission: '7',
     commissionCharge: 'both',
   });

@@ -54,6 +54,7 @@ const KINDS: Record<string, { group: StatementGroup; label: string }> = {
   negative_balance_protection: { group: 'protection', label: 'Negative balance protection' },
   plan_charge: { group: 'other', label: 'Plan charge' },
   demo_funding: { group: 'other', label: 'Demo funding' },
+  partner_commission: { group: 'other', label: 'Partner commission' },
   seed: { group: 'other', label: 'Initial funding' },
 };
 

@@ -11,6 +11,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { settings } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { fieldError } from '../../lib/errors.ts';
+import { callEndedToken } from '../crm/call-ended.ts';
 import { getSettings, invalidateSettingsCache, putSetting, type SettingRow } from '../settings/service.ts';
 import { maskSecret, reloadFeeds, type Actor, type SyncLog, type TradeCtx } from './market-sync.ts';
 
@@ -50,10 +51,17 @@ function toDto(key: ApiSettingKey, row: SettingRow | undefined): ApiSettingDto {
   };
 }
 
-/** GET /admin/apis: the five provider records in a fixed order (missing records as empty ones). */
+/**
+ * GET /admin/apis: the five provider records in a fixed order (missing records as empty ones). Voiso's value3 is not
+ * stored: it is the address its call-ended reports go to (modules/crm/call-ended.ts), once a key is saved.
+ */
 export async function listApiSettings(db: DbOrTx): Promise<ApiSettingDto[]> {
   const rows = await getSettings(db, [...API_SETTING_KEYS]);
-  return API_SETTING_KEYS.map((key) => toDto(key, rows[key]));
+  return API_SETTING_KEYS.map((key) => {
+    const dto = toDto(key, rows[key]);
+    const apiKey = key === 'voiso' ? dto.value2?.trim() : null;
+    return apiKey ? { ...dto, value3: `/api/crm/voiso/call-ended/${callEndedToken(apiKey)}` } : dto;
+  });
 }
 
 function auditView(

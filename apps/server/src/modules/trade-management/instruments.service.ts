@@ -61,6 +61,7 @@ function toDto(row: Row, ctx: Pick<AppContext, 'market'>, openPositions: number)
     swap: dec(row.swap).toString(),
     ...swapRatesOf(row),
     digits: row.digits,
+    contract_size: row.contractSize === null ? null : dec(row.contractSize).toString(),
     bids: price(q?.bid, row.bids),
     asks: price(q?.ask, row.asks),
     open_positions: openPositions,
@@ -82,6 +83,7 @@ const snapshot = (r: Row): Record<string, unknown> => ({
   swapLong: dec(r.swapLong).toString(),
   swapShort: dec(r.swapShort).toString(),
   digits: r.digits,
+  contractSize: r.contractSize === null ? null : dec(r.contractSize).toString(),
   bids: r.bids === null ? null : dec(r.bids).toString(),
   asks: r.asks === null ? null : dec(r.asks).toString(),
 });
@@ -189,6 +191,8 @@ const editableFields = (input: InstrumentInput) => ({
   swap: input.swap,
   swapLong: input.swapLong ?? input.swap,
   swapShort: input.swapShort ?? input.swap,
+  // An edit that does not name it keeps the instrument's; null returns to the category's default.
+  ...(input.contractSize !== undefined ? { contractSize: input.contractSize } : {}),
 });
 
 /** POST /admin/instruments */

@@ -7,6 +7,7 @@ import {
   type LotSettingsResponse,
 } from '@platform/domain';
 import type { DbOrTx } from '../../db/client.ts';
+import { CATEGORY_PRESET_KEYS, categoryPresetsKey, presetsInLots } from '../trading/lot-rules.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { getSettings, invalidateSettingsCache, putSetting, type SettingRow } from '../settings/service.ts';
 import type { Actor, TradeCtx } from './market-sync.ts';
@@ -29,11 +30,19 @@ function presetsOf(row: SettingRow | undefined): LotOption[] {
   }
 }
 
-/** GET /admin/lots: the per-category modes and the lot selector presets, the Lot Settings forms' initial values. */
+/**
+ * GET /admin/lots: the per-category modes, the forex lot selector presets (units) and the other categories' presets
+ * (lots; the defaults where none are stored), the Lot Settings forms' initial values.
+ */
 export async function getLotSettings(db: DbOrTx): Promise<LotSettingsResponse> {
-  const rows = await getSettings(db, [...LOT_KEYS, 'lotSelector']);
-  return { modes: modesOf(rows), lotSelector: presetsOf(rows.lotSelector) };
+  const rows = await getSettings(db, [...LOT_KEYS, 'lotSelector', ...CATEGORY_PRESET_KEYS]);
+  const categoryPresets = Object.fromEntries(
+    OTHER_CATEGORIES.map((c) => [c, presetsInLots(rows, c)]),
+  ) as LotSettingsResponse['categoryPresets'];
+  return { modes: modesOf(rows), lotSelector: presetsOf(rows.lotSelector), categoryPresets };
 }
+
+const OTHER_CATEGORIES = ['commodity', 'index', 'stock', 'crypto'] as const;
 
 /** POST /admin/lots: every category's mode, with the audit row; the order dialog reads the new mode at once. */
 export async function updateLotModes(ctx: TradeCtx, actor: Actor, input: ModesInput): Promise<void> {
@@ -53,18 +62,22 @@ export async function updateLotModes(ctx: TradeCtx, actor: Actor, input: ModesIn
   invalidateSettingsCache();
 }
 
-/** POST /admin/lotSelector: replaces the presets (label and size in units), kept in order as a JSON list. */
+/**
+ * POST /admin/lotSelector: replaces a category's presets, kept in order as a JSON list: without a category (or forex)
+ * the spec's lotSelector (sizes in units), else the category's own list (sizes in lots).
+ */
 export async function updateLotSelector(ctx: TradeCtx, actor: Actor, input: SelectorInput): Promise<void> {
   const presets: LotOption[] = input.lotSelector.map((p) => ({ label: p.label, value: p.value }));
+  const key = !input.category || input.category === 'forex' ? 'lotSelector' : categoryPresetsKey(input.category);
   await ctx.db.transaction(async (tx) => {
-    const before = presetsOf((await getSettings(tx, ['lotSelector'])).lotSelector);
-    await putSetting(tx, 'lotSelector', { value1: JSON.stringify(presets) });
+    const before = presetsOf((await getSettings(tx, [key]))[key]);
+    await putSetting(tx, key, { value1: JSON.stringify(presets) });
     await writeAudit(tx, {
       actorId: actor.id,
       targetUserId: null,
       action: 'settings.lot_selector_update',
-      before: { lotSelector: before },
-      after: { lotSelector: presets },
+      before: { [key]: before },
+      after: { [key]: presets },
       ip: actor.ip,
     });
   });

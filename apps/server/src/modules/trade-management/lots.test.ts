@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const call = (method: 'GET' | 'POST', url: string, payload?: object, cookie = admin) =>
+const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object, cookie = admin) =>
   t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
 
 const MODES = {
@@ -109,12 +109,86 @@ describe('Lot Settings', () => {
       { label: 'Half', value: 50000.5 },
     ];
     expect((await call('GET', '/api/admin/lots')).json().lotSelector).toEqual(expected);
-    expect((await call('GET', '/api/dashboard/lot-state/crypto', undefined, client)).json().lotSelector).toEqual(
-      expected,
+    // Forex at its standard contract offers exactly these units, with their size in lots beside.
+    expect((await call('GET', '/api/dashboard/lot-state/forex', undefined, client)).json().lotSelector).toEqual(
+      expected.map((p) => ({ ...p, lots: p.value / 100000 })),
     );
     const audit = await lastAudit();
     expect(audit.action).toBe('settings.lot_selector_update');
     expect(audit.after).toEqual({ lotSelector: expected });
     expect((audit.before as { lotSelector: unknown[] }).lotSelector).toHaveLength(3);
+  });
+
+  it("gives every other category presets of its own in lots, offered in units of each instrument's contract size", async () => {
+    const defaults = (await call('GET', '/api/admin/lots')).json().categoryPresets;
+    expect(defaults.commodity.map((p: { value: number }) => p.value)).toEqual([0.01, 0.1, 0.5, 1]);
+    const gold = await call('GET', '/api/dashboard/lot-state/commodity?instrument=XAU_USD', undefined, client);
+    expect(gold.statusCode, gold.body).toBe(200);
+    // Gold trades 100 oz a lot by default: 0.01 lot is 1 oz.
+    expect(gold.json().contractSize).toBe('100');
+    expect(gold.json().lotSelector[0]).toEqual({ label: '0.01 lot', value: 1, lots: 0.01 });
+
+    const res = await call('POST', '/api/admin/lotSelector', {
+      category: 'commodity',
+      lotSelector: [
+        { label: 'Tenth', value: 0.1 },
+        { label: 'One', value: 1 },
+      ],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await getSetting(t.ctx.db, 'lotSelector_commodity'))?.value1).toBe(
+      JSON.stringify([
+        { label: 'Tenth', value: 0.1 },
+        { label: 'One', value: 1 },
+      ]),
+    );
+    // Silver with a contract of its own (5,000 oz): the same lots, in its units.
+    const silver = t.ctx.market.instruments.byNameOf('XAG_USD');
+    const edit = await call('PUT', `/api/admin/instruments/${silver?.id}`, {
+      name: 'XAG_USD',
+      base: 'XAG',
+      quote: 'USD',
+      category: 'commodity',
+      tradingview: 'OANDA',
+      leverage: 50,
+      tradable: true,
+      contractSize: '5000',
+    });
+    expect(edit.statusCode, edit.body).toBe(200);
+    const state = (
+      await call('GET', '/api/dashboard/lot-state/commodity?instrument=XAG_USD', undefined, client)
+    ).json();
+    expect(state).toMatchObject({
+      contractSize: '5000',
+      lotSelector: [
+        { value: 500, lots: 0.1 },
+        { value: 5000, lots: 1 },
+      ],
+    });
+    const listed = (await call('GET', '/api/dashboard/instruments', undefined, client)).json();
+    const row = (Array.isArray(listed) ? listed : listed.data).find((i: { name: string }) => i.name === 'XAG_USD');
+    expect(row.contract_size).toBe('5000');
+
+    // An instrument of another category, or none, is a 404; a bad contract size a 400 that changes nothing.
+    expect((await call('GET', '/api/dashboard/lot-state/forex?instrument=XAG_USD', undefined, client)).statusCode).toBe(
+      404,
+    );
+    const bad = await call('PUT', `/api/admin/instruments/${silver?.id}`, {
+      name: 'XAG_USD',
+      base: 'XAG',
+      quote: 'USD',
+      category: 'commodity',
+      tradingview: 'OANDA',
+      leverage: 50,
+      tradable: true,
+      contractSize: '-1',
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(t.ctx.market.instruments.byNameOf('XAG_USD')?.contractSize).toBe('5000.00000000');
+    const unknown = await call('POST', '/api/admin/lotSelector', {
+      category: 'bonds',
+      lotSelector: [{ label: 'x', value: 1 }],
+    });
+    expect(unknown.statusCode).toBe(400);
   });
 });

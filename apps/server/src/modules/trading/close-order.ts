@@ -9,6 +9,7 @@ import { conversionOf, quoteOf, round, str, type Ctx } from './order-pricing.ts'
 import { closeCommission } from './commission.ts';
 import { commissionKeyOf, forgetTrader, planOfUser } from './trader.ts';
 import { tradingMemoryOf, type OpenOrderFacts } from './trading-memory.ts';
+import { partnerDealClosed } from '../partners/hook.ts';
 
 const REASON_TITLES: Record<CloseReason, string> = {
   manual: 'Order closed',
@@ -107,7 +108,7 @@ export async function closeNow(ctx: Ctx, opts: CloseOptions, facts: OpenOrderFac
   );
   const spreadCharge = round(dec(o.spread).div(conversion));
   const plan = await planOfUser(ctx.db, o.userId);
-  const commission = closeCommission(ctx, plan, instrument.category, o.tradeAmount, rate, conversion, currency);
+  const commission = closeCommission(ctx, plan, instrument, o.tradeAmount, rate, conversion, currency);
   const commissionKey = commissionKeyOf(plan, instrument.category);
   const gross = pl.plus(spreadCharge);
   const automatic = opts.reason === 'take_profit' || opts.reason === 'stop_loss' || opts.reason === 'stop_out';
@@ -140,6 +141,7 @@ export async function closeNow(ctx: Ctx, opts: CloseOptions, facts: OpenOrderFac
   }
   const order = orderOfColumns(row);
   ordersClosed.inc({ reason: opts.reason });
+  partnerDealClosed(ctx.db, order.id);
   ctx.risk.closed(order, { id: order.balanceId, balance: row.wallet_balance });
   if (row.notice_id !== null) {
     emitNotification(

@@ -29,7 +29,13 @@ interface Account {
 
 /** A new customer on a plan of their own with these terms, holding 10,000 USD. */
 async function account(name: string, terms: Record<string, unknown>): Promise<Account> {
-  const made = await kit.inject('POST', '/admin/pricing', admin, { name, price: '0', forexLeverage: 100, ...terms });
+  const made = await kit.inject('POST', '/admin/pricing', admin, {
+    name,
+    price: '0',
+    forexLeverage: 100,
+    retail: false,
+    ...terms,
+  });
   expect(made.statusCode, made.body).toBe(200);
   const [plan] = await t.ctx.db.select().from(pricingPlans).where(eq(pricingPlans.name, name));
   const who = await newVerifiedCustomer(t, 'commission');
@@ -130,6 +136,7 @@ describe('commissions of a pricing plan', () => {
       name: 'Commission change',
       price: '0',
       forexLeverage: 100,
+      retail: false,
       forexCommission: '3',
     });
     expect(edit.statusCode, edit.body).toBe(200);

@@ -23,6 +23,7 @@ export function openCommission(
   return commissionOf({
     terms,
     category: instrument.category,
+    contractSize: instrument.contractSize,
     amount,
     price,
     quoteConversion,
@@ -34,17 +35,18 @@ export function openCommission(
 export function closeCommission(
   ctx: Ctx,
   plan: Plan | null,
-  category: Category,
+  instrument: { category: Category; contractSize: string | null },
   amount: Decimal.Value,
   price: Decimal.Value,
   quoteConversion: Decimal.Value,
   walletCurrency: string,
 ): Decimal {
-  const terms = commissionTermsOf(plan, category);
+  const terms = commissionTermsOf(plan, instrument.category);
   if (!terms || !chargesAt(terms.charge, 'close')) return dec(0);
   return commissionOf({
     terms,
-    category,
+    category: instrument.category,
+    contractSize: instrument.contractSize,
     amount,
     price,
     quoteConversion,

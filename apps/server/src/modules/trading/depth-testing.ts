@@ -4,6 +4,7 @@ import { dec } from '@platform/domain';
 import { DEMO, resetWalletTo, signIn, type TestApp } from '../../../test/helpers.ts';
 import { balances, ledgerEntries, orders, users } from '../../db/schema.ts';
 import type { RiskService } from '../../engine/risk-service.ts';
+import { verifyRecords } from '../records/verify.ts';
 import { closeOrder } from './close-order.ts';
 
 /**
@@ -90,6 +91,7 @@ export function depthKit(app: () => TestApp) {
       const [w] = await db.select().from(balances).where(eq(balances.id, walletId));
       expect(dec(w.balance).toString(), 'balance = Σ ledger').toBe(dec(ledger).toString());
       expect(dec(w.margin).toString(), 'margin = Σ open margins').toBe(dec(margin).toString());
+      expect((await verifyRecords(db)).ledger.firstBroken, "the ledger's hash chains hold").toBe(null);
       await risk().idle();
       const check = await risk().check();
       expect(check.phantom).toEqual([]);

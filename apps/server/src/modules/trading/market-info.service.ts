@@ -1,11 +1,18 @@
 import { and, asc, eq } from 'drizzle-orm';
-import { dec, type Category, type FavoriteDto, type LotStateResponse, type RateResponse } from '@platform/domain';
+import {
+  contractSizeOf,
+  dec,
+  type Category,
+  type FavoriteDto,
+  type LotStateResponse,
+  type RateResponse,
+} from '@platform/domain';
 import type { AppContext } from '../../context.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { favorites, instruments } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
 import { isUniqueViolation } from '../../lib/errors.ts';
-import { lotModeOf, lotPresets } from './lot-rules.ts';
+import { lotModeOf, presetsFor } from './lot-rules.ts';
 import { loadTrader, tradingSettings } from './trader.ts';
 
 /** A 503 that names the two currencies, so the order dialog can say which rate is missing. */
@@ -34,10 +41,24 @@ export async function conversionRate(
   return { rate: dec(rate).toDecimalPlaces(8).toString(), base: trader.wallet.currency, quote: code };
 }
 
-/** GET /dashboard/lot-state/{category}: whether the order size is picked from lot presets or typed as an amount. */
-export async function lotState(db: DbOrTx, category: Category): Promise<LotStateResponse> {
-  const s = await tradingSettings(db);
-  return { lotState: lotModeOf(s, category), lotSelector: lotPresets(s) };
+/**
+ * GET /dashboard/lot-state/{category}[?instrument=]: whether the order size is picked from lot presets or typed as an
+ * amount, and the presets in units of the instrument named (of the category's default contract without one).
+ */
+export async function lotState(
+  ctx: Pick<AppContext, 'db' | 'market'>,
+  category: Category,
+  instrumentName?: string,
+): Promise<LotStateResponse> {
+  const s = await tradingSettings(ctx.db);
+  const named = instrumentName ? ctx.market.instruments.byNameOf(instrumentName) : undefined;
+  if (instrumentName && (!named || named.category !== category)) throw new AppError('INSTRUMENT_NOT_FOUND');
+  const instrument = named ?? { category, contractSize: null };
+  return {
+    lotState: lotModeOf(s, category),
+    lotSelector: presetsFor(s, instrument),
+    contractSize: contractSizeOf(instrument).toString(),
+  };
 }
 
 export async function listFavorites(db: DbOrTx, userId: number): Promise<FavoriteDto[]> {

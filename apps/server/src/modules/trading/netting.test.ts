@@ -38,6 +38,7 @@ beforeAll(async () => {
     name: 'Netting Pro',
     price: '0',
     forexLeverage: 100,
+    retail: false,
     accountType: 'netting',
   });
   expect(made.statusCode, made.body).toBe(200);

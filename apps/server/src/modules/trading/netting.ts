@@ -22,6 +22,7 @@ import {
   type Trader,
 } from './trader.ts';
 import { tradingMemoryOf, type OpenOrderFacts } from './trading-memory.ts';
+import { partnerDealClosed } from '../partners/hook.ts';
 
 /**
  * Netting accounts (the plan's account type): a wallet holds at most one position per instrument. An order the other
@@ -77,7 +78,7 @@ export async function netAgainst(
   if (rest) {
     // The reversal opens a position: the bounds and figures of a market order of the rest.
     checkLevels(side, newOrderBounds(side, quote), input.profit, input.loss);
-    const leverage = leverageFor(trader.plan, instrument.category, instrument.leverage);
+    const leverage = leverageFor(trader.plan, instrument);
     opening = {
       leverage,
       margin: round(
@@ -98,7 +99,7 @@ export async function netAgainst(
   }
   const rateText = rate.toFixed(instrument.digits);
   // The closed part pays the close commission, the reversal's new position the open one (the plan's terms).
-  const commission = closeCommission(ctx, trader.plan, instrument.category, closing, rate, conversion, wallet.currency);
+  const commission = closeCommission(ctx, trader.plan, instrument, closing, rate, conversion, wallet.currency);
   const reversalCommission = rest ? openCommission(ctx, trader, instrument, rest, rate, conversion) : null;
   const commissionKey = commissionKeyOf(trader.plan, instrument.category);
   const rows = await statementsOf(ctx.db).rows<ClosePartRow>(CLOSE_PART, [
@@ -157,6 +158,7 @@ export async function netAgainst(
   const balance = meta.wallet_balance as string;
   const memory = tradingMemoryOf(ctx.db);
   ordersClosed.inc({ reason: 'manual' });
+  partnerDealClosed(ctx.db, deal.id);
   if (meta.rest_amount === null) {
     memory.forgetOpenOrder(o.id);
     ctx.risk.closed(deal, { id: wallet.id, balance });

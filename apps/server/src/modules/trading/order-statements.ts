@@ -9,14 +9,15 @@ import type { OrderRow } from '../../engine/hooks.ts';
 
 /** A pricing plan's commission and margin-call terms as trader rows carry them (p = the plan). */
 export const PLAN_TERM_COLUMNS =
-  'p.forex_commission, p.commodity_commission, p.index_commission, p.stock_commission, p.crypto_commission, p.commission_basis, p.commission_charge, p.margin_call_level, p.margin_call_rearm';
+  'p.forex_commission, p.commodity_commission, p.index_commission, p.stock_commission, p.crypto_commission, p.commission_basis, p.commission_charge, p.margin_call_level, p.margin_call_rearm, p.retail, p.retail_caps, p.revision';
 
 /**
- * The commission terms of plan `p` for the category of SQL expression `category`, as one text ('' without a plan):
- * what an order was priced with, which its statement checks still holds (commissionKeyOf in trader.ts).
+ * The terms of plan `p` for the category of SQL expression `category`, as one text ('' without a plan): its revision
+ * (bumped by every edit: retail caps, leverage...) and commission terms, what an order was priced with, which its
+ * statement checks still holds (commissionKeyOf in trader.ts).
  */
 export const commissionKeySql = (category: string) =>
-  `concat_ws('|', p.commission_basis, p.commission_charge, CASE ${category} WHEN 'forex' THEN p.forex_commission WHEN 'commodity' THEN p.commodity_commission WHEN 'index' THEN p.index_commission WHEN 'stock' THEN p.stock_commission WHEN 'crypto' THEN p.crypto_commission END)`;
+  `concat_ws('|', p.revision, p.commission_basis, p.commission_charge, CASE ${category} WHEN 'forex' THEN p.forex_commission WHEN 'commodity' THEN p.commodity_commission WHEN 'index' THEN p.index_commission WHEN 'stock' THEN p.stock_commission WHEN 'crypto' THEN p.crypto_commission END)`;
 
 /**
  * The caller's active wallet (or the wallet $2 of theirs), pricing-plan terms and KYC state, read without a lock
@@ -67,6 +68,9 @@ export interface TraderRow {
   commission_charge: string | null;
   margin_call_level: number | null;
   margin_call_rearm: number | null;
+  retail: boolean | null;
+  retail_caps: unknown;
+  revision: number | null;
   kyc: boolean;
 }
 

@@ -12,6 +12,7 @@ import { conversionOf, quoteOf, round, str, type Ctx } from './order-pricing.ts'
 import { CLOSE_PART, type ClosePartRow } from './position-statements.ts';
 import { commissionKeyOf, forgetTrader, planOfUser, tradingSettings } from './trader.ts';
 import { tradingMemoryOf, type OpenOrderFacts } from './trading-memory.ts';
+import { partnerDealClosed } from '../partners/hook.ts';
 
 export interface PartialCloseOptions {
   orderId: number;
@@ -110,7 +111,7 @@ async function closePart(
   const instrument = ctx.market.instruments.byIdOf(facts.order.instrumentId);
   if (!instrument) throw new AppError('INSTRUMENT_NOT_FOUND');
   if (opts.reason === 'manual' && !ctx.market.isOpen(instrument.category)) throw new AppError('MARKET_CLOSED');
-  checkPartSize(sizeRuleOf(settings, instrument.category), amount, part);
+  checkPartSize(sizeRuleOf(settings, instrument), amount, part);
   return cut(ctx, opts, facts, part, instrument.digits);
 }
 
@@ -133,7 +134,7 @@ async function cut(
   const rateText = rate.toFixed(digits);
   const byBroker = opts.reason === 'admin';
   const plan = await planOfUser(ctx.db, o.userId);
-  const commission = closeCommission(ctx, plan, instrument.category, part, rate, conversion, facts.walletCurrency);
+  const commission = closeCommission(ctx, plan, instrument, part, rate, conversion, facts.walletCurrency);
   const commissionKey = commissionKeyOf(plan, instrument.category);
   const rows = await statementsOf(ctx.db).rows<ClosePartRow>(CLOSE_PART, [
     o.id,
@@ -177,6 +178,7 @@ async function cut(
   const deal = orderOfColumns(dealRow as OrderColumns);
   const position = afterCut(ctx, facts, meta, 'partial');
   ordersClosed.inc({ reason: opts.reason });
+  partnerDealClosed(ctx.db, deal.id);
   emitNotice(ctx, deal.userId, meta);
   return { deal, position };
 }

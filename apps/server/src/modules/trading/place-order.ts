@@ -1,4 +1,13 @@
-import { Decimal, dec, newOrderBounds, openPrice, requiredMargin, spreadCost } from '@platform/domain';
+import {
+  Decimal,
+  dec,
+  effectiveLeverage,
+  ERRORS,
+  newOrderBounds,
+  openPrice,
+  requiredMargin,
+  spreadCost,
+} from '@platform/domain';
 import { statementsOf } from '../../db/statements.ts';
 import type { OrderRow } from '../../engine/hooks.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -19,6 +28,7 @@ import {
 import { openCommission } from './commission.ts';
 import { netAgainst, nettedPosition } from './netting.ts';
 import type { MarketOrderInput, PendingFill, Placed } from './place-types.ts';
+import { reserveWithinLimits } from '../risk/limits.ts';
 import {
   accountTypeOf,
   commissionKeyOf,
@@ -78,12 +88,37 @@ async function place(ctx: Ctx, userId: number, input: MarketOrderInput, fill?: P
   const instrument = tradableInstrument(ctx, input.instrument);
   const settings = await tradingSettings(ctx.db);
   const kycRequired = kycRequiredForTrade(settings);
-  const memory = tradingMemoryOf(ctx.db);
   let trader = fill ? await loadTrader(ctx.db, userId, fill.walletId) : rememberedTrader(ctx.db, userId);
   // A remembered refusal is confirmed against the database before the client is told.
   if (!trader || needsKyc(kycRequired, trader)) trader = await loadTrader(ctx.db, userId, fill?.walletId ?? null);
   if (needsKyc(kycRequired, trader)) throw new AppError('KYC_REQUIRED_TRADE');
 
+  // The dealer's limits (held in memory): refused here, before anything is written.
+  const release = await reserveWithinLimits(ctx, {
+    instrument,
+    mode: trader.wallet.mode,
+    side: input.type,
+    amount: amount.toNumber(),
+  });
+  try {
+    return await placeWithin(ctx, trader, instrument, input, amount, settings, kycRequired, fill);
+  } finally {
+    release();
+  }
+}
+
+async function placeWithin(
+  ctx: Ctx,
+  first: Trader,
+  instrument: InstrumentRow,
+  input: MarketOrderInput,
+  amount: Decimal,
+  settings: Awaited<ReturnType<typeof tradingSettings>>,
+  kycRequired: boolean,
+  fill: PendingFill | undefined,
+): Promise<Placed> {
+  const memory = tradingMemoryOf(ctx.db);
+  let trader = first;
   // A changed wallet or plan is priced again with the current figures; twice in a row means it keeps changing.
   for (let attempt = 0; attempt < 3; attempt++) {
     const priced: Trader = trader;
@@ -119,7 +154,7 @@ async function placeFor(
   const quote = fill?.quote ?? quoteOf(ctx, instrument);
   checkLevels(side, newOrderBounds(side, quote), input.profit, input.loss);
   const conversion = conversionOf(ctx, instrument.quote, wallet.currency);
-  const leverage = leverageFor(trader.plan, instrument.category, instrument.leverage);
+  const leverage = leverageFor(trader.plan, instrument);
   const rate = openPrice(side, quote);
   // Margin is rounded up so the hold always covers the exact figure.
   const margin = round(requiredMargin({ price: rate, amount, leverage, conversionRate: conversion }), Decimal.ROUND_UP);
@@ -179,8 +214,8 @@ async function placeFor(
     ) {
       return { current };
     }
-    if (margin.plus(commission).gt(row.wallet_balance)) throw new AppError('INSUFFICIENT_BALANCE');
-    throw new AppError('INSUFFICIENT_FREE_MARGIN');
+    const short = margin.plus(commission).gt(row.wallet_balance) ? 'INSUFFICIENT_BALANCE' : 'INSUFFICIENT_FREE_MARGIN';
+    throw new AppError(short, retailCapNote(trader, instrument, leverage, short));
   }
   const order = orderOfColumns(row);
   memory.rememberOpenOrder({ order, walletCurrency: wallet.currency });
@@ -197,4 +232,19 @@ async function placeFor(
     reason: 'opened',
   });
   return { order, ocoCancelledId: row.oco_cancelled_id ?? null };
+}
+
+/**
+ * The refusal's message when a retail plan's cap set the margin: the spec's message, then the cap that applied, so
+ * the trader knows why the order needs more margin than their plan's leverage suggests.
+ */
+function retailCapNote(
+  trader: Trader,
+  instrument: InstrumentRow,
+  leverage: number,
+  code: 'INSUFFICIENT_BALANCE' | 'INSUFFICIENT_FREE_MARGIN',
+): string | undefined {
+  const uncapped = effectiveLeverage(planLeverageOf(trader.plan, instrument.category), instrument, null);
+  if (!trader.plan?.retail.retail || leverage >= uncapped) return undefined;
+  return `${ERRORS[code].message} Retail leverage on ${instrument.name.replace('_', '/')} is limited to 1:${leverage}.`;
 }

@@ -141,8 +141,13 @@ export const tradingRoutes: RoutesPlugin = async (app) => {
     '/dashboard/lot-state/:category',
     {
       config: { access: 'user' },
-      schema: { tags, params: z.object({ category: CategorySchema }), response: { 200: LotStateResponse } },
+      schema: {
+        tags,
+        params: z.object({ category: CategorySchema }),
+        querystring: z.object({ instrument: z.string().trim().min(1).max(40).optional() }),
+        response: { 200: LotStateResponse },
+      },
     },
-    async (req) => lotState(ctx.db, req.params.category),
+    async (req) => lotState(ctx, req.params.category, req.query.instrument),
   );
 };

@@ -1,7 +1,9 @@
 import {
   dec,
-  resolveLeverage,
+  effectiveLeverage,
   resolveStopout,
+  retailCapsOf,
+  type RetailTerms,
   type Category,
   type CommissionBasis,
   type CommissionCharge,
@@ -13,6 +15,7 @@ import { statementsOf } from '../../db/statements.ts';
 import { AppError } from '../../lib/errors.ts';
 import { LOAD_PLAN, LOAD_TRADER, type TraderRow } from './order-statements.ts';
 import { getSettingsCached, isOn, type SettingRow } from '../settings/service.ts';
+import { CATEGORY_PRESET_KEYS } from './lot-rules.ts';
 
 /**
  * A trader's facts and their cache, in one place: who trades (active wallet, pricing plan terms, account type, KYC
@@ -38,7 +41,14 @@ export type Plan = Pick<
   | 'cryptoCommission'
   | 'marginCallLevel'
   | 'marginCallRearm'
-> & { accountType: AccountType; commissionBasis: CommissionBasis; commissionCharge: CommissionCharge };
+  | 'revision'
+> & {
+  accountType: AccountType;
+  commissionBasis: CommissionBasis;
+  commissionCharge: CommissionCharge;
+  /** Retail protections: on, with the caps by instrument class. */
+  retail: RetailTerms;
+};
 
 /** Hedging: any number of positions per instrument. Netting: at most one, which opposite orders reduce or reverse. */
 export type AccountType = 'hedging' | 'netting';
@@ -107,6 +117,8 @@ export function traderOfRow(userId: number, row: TraderRow): Trader {
             row.commission_charge === 'open' || row.commission_charge === 'close' ? row.commission_charge : 'both',
           marginCallLevel: row.margin_call_level,
           marginCallRearm: row.margin_call_rearm ?? 0,
+          revision: row.revision ?? 0,
+          retail: { retail: row.retail === true, caps: retailCapsOf(row.retail_caps) },
         };
   return {
     userId,
@@ -130,9 +142,9 @@ export function commissionTermsOf(plan: Plan | null, category: Category): Commis
   return { rate, basis: plan.commissionBasis, charge: plan.commissionCharge };
 }
 
-/** The plan's commission terms as the order statements compare them (commissionKeySql); '' without a plan. */
+/** The plan's revision and commission terms as the order statements compare them (commissionKeySql); '' without a plan. */
 export const commissionKeyOf = (plan: Plan | null, category: Category): string =>
-  plan ? `${plan.commissionBasis}|${plan.commissionCharge}|${plan[`${category}Commission`]}` : '';
+  plan ? `${plan.revision}|${plan.commissionBasis}|${plan.commissionCharge}|${plan[`${category}Commission`]}` : '';
 
 /** A user's pricing plan as remembered with their trader facts, else read (a close needs its commission terms). */
 export async function planOfUser(db: Db, userId: number): Promise<Plan | null> {
@@ -142,10 +154,11 @@ export async function planOfUser(db: Db, userId: number): Promise<Plan | null> {
   return row ? traderOfRow(userId, row).plan : null;
 }
 
-export function leverageFor(plan: Plan | null, category: Category, instrumentLeverage: number): number {
-  const lev = resolveLeverage(plan?.[`${category}Leverage`] ?? null, instrumentLeverage);
-  return lev > 0 ? lev : 1;
-}
+/** The leverage an order on the instrument is margined at: the plan's or the instrument's, capped on a retail plan. */
+export const leverageFor = (
+  plan: Plan | null,
+  instrument: { category: Category; base: string; quote: string; leverage: number },
+): number => effectiveLeverage(plan?.[`${instrument.category}Leverage`] ?? null, instrument, plan?.retail);
 
 /** The plan's margin call for the risk engine: its level and re-arm points, or null without one. */
 export const marginCallOf = (plan: Plan | null): { level: number; rearm: number } | null =>
@@ -167,6 +180,7 @@ const TRADING_KEYS = [
   'lot_stock',
   'lot_crypto',
   'lotSelector',
+  ...CATEGORY_PRESET_KEYS,
 ];
 
 /** Spreads, the KYC switch and lot modes, read on every order through the settings cache. */

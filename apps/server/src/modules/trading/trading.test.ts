@@ -350,7 +350,8 @@ describe('lists and market information', () => {
     expect((await t.app.inject({ url: '/api/dashboard/rates', headers: { cookie: client } })).statusCode).toBe(400);
     const lots = (await t.app.inject({ url: '/api/dashboard/lot-state/forex', headers: { cookie: client } })).json();
     expect(lots.lotState).toBe('lot');
-    expect(lots.lotSelector[0]).toEqual({ label: 'Micro lot (0.01)', value: 1000 });
+    expect(lots.lotSelector[0]).toEqual({ label: 'Micro lot (0.01)', value: 1000, lots: 0.01 });
+    expect(lots.contractSize).toBe('100000');
     expect(
       (await t.app.inject({ url: '/api/dashboard/lot-state/crypto', headers: { cookie: client } })).json().lotState,
     ).toBe('amount');

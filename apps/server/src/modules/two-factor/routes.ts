@@ -11,6 +11,7 @@ import {
 } from '@platform/domain';
 import { authOf, type RoutesPlugin } from '../../lib/http.ts';
 import { AppError } from '../../lib/errors.ts';
+import { requireRecentAuth } from '../security/service.ts';
 import {
   adminReset,
   completeSetup,
@@ -22,8 +23,13 @@ import {
   status,
 } from './service.ts';
 
-/** Staff roles only: customers (role 3) do not use two-factor sign-in. */
-const STAFF = [1, 2, 4, 5, 6] as const;
+/** Every signed-in user manages their own two-factor sign-in (staff and, since issue 27, customers). */
+const own = { access: 'user' } as const;
+
+/** Staff signed in as a customer ("Login as") cannot change the customer's second factor. */
+function ownChange(auth: { impersonatorId: number | null }): void {
+  if (auth.impersonatorId !== null) throw new AppError('IMPERSONATION_FORBIDDEN');
+}
 
 export const twoFactorRoutes: RoutesPlugin = async (app) => {
   const { ctx } = app;
@@ -31,24 +37,33 @@ export const twoFactorRoutes: RoutesPlugin = async (app) => {
 
   app.get(
     '/security/two-factor',
-    { config: { access: [...STAFF] }, schema: { tags, response: { 200: TwoFactorStatusResponse } } },
+    { config: own, schema: { tags, response: { 200: TwoFactorStatusResponse } } },
     async (req) => status(ctx.db, authOf(req).user),
   );
 
   app.post(
     '/security/two-factor/setup',
-    { config: { access: [...STAFF] }, schema: { tags, response: { 200: TwoFactorSetupResponse } } },
-    async (req) => startSetup(ctx.db, authOf(req).user),
+    { config: own, schema: { tags, response: { 200: TwoFactorSetupResponse } } },
+    async (req) => {
+      const auth = authOf(req);
+      // Changes to two-factor sign-in need a recent sign-in or confirmation (401 with reauth: true otherwise).
+      ownChange(auth);
+      await requireRecentAuth(ctx.db, auth.sessionId);
+      return startSetup(ctx.db, auth.user);
+    },
   );
 
   app.post(
     '/security/two-factor/enable',
     {
-      config: { access: [...STAFF] },
+      config: own,
       schema: { tags, body: TwoFactorCodeRequest, response: { 200: RecoveryCodesResponse } },
     },
     async (req) => {
-      const recoveryCodes = await completeSetup(ctx.db, authOf(req).user.id, req.body.code, req.ip);
+      const auth = authOf(req);
+      ownChange(auth);
+      await requireRecentAuth(ctx.db, auth.sessionId);
+      const recoveryCodes = await completeSetup(ctx.db, auth.user.id, req.body.code, req.ip, auth.user.roleId);
       if (!recoveryCodes) throw new AppError('TWO_FACTOR_CODE_INVALID');
       return { message: 'Two-factor sign-in is on', recoveryCodes };
     },
@@ -57,11 +72,14 @@ export const twoFactorRoutes: RoutesPlugin = async (app) => {
   app.post(
     '/security/two-factor/disable',
     {
-      config: { access: [...STAFF] },
+      config: own,
       schema: { tags, body: TwoFactorDisableRequest, response: { 200: MessageResponse } },
     },
     async (req) => {
-      await disable(ctx, authOf(req).user, req.ip, req.body);
+      const auth = authOf(req);
+      ownChange(auth);
+      await requireRecentAuth(ctx.db, auth.sessionId);
+      await disable(ctx, auth.user, req.ip, req.body);
       return { message: 'Two-factor sign-in is off' };
     },
   );
@@ -69,13 +87,18 @@ export const twoFactorRoutes: RoutesPlugin = async (app) => {
   app.post(
     '/security/two-factor/recovery-codes',
     {
-      config: { access: [...STAFF] },
+      config: own,
       schema: { tags, body: TwoFactorCodeRequest, response: { 200: RecoveryCodesResponse } },
     },
-    async (req) => ({
-      message: 'New recovery codes created',
-      recoveryCodes: await regenerateRecoveryCodes(ctx, authOf(req).user, req.ip, req.body.code),
-    }),
+    async (req) => {
+      const auth = authOf(req);
+      ownChange(auth);
+      await requireRecentAuth(ctx.db, auth.sessionId);
+      return {
+        message: 'New recovery codes created',
+        recoveryCodes: await regenerateRecoveryCodes(ctx, auth.user, req.ip, req.body.code),
+      };
+    },
   );
 
   app.get(

@@ -34,6 +34,10 @@ export async function rowOf(db: DbOrTx, userId: number): Promise<Row | null> {
   return row ?? null;
 }
 
+/** The audit action of a user's own two-factor change: `staff.two_factor_enable`, `account.two_factor_enable`. */
+const ownAction = (roleId: number, what: 'enable' | 'disable' | 'recovery_codes') =>
+  `${roleId === 3 ? 'account' : 'staff'}.two_factor_${what}`;
+
 export const isEnabled = (row: Row | null): row is Row & { enabledAt: Date } => !!row?.enabledAt;
 
 /**
@@ -90,7 +94,13 @@ export async function startSetup(db: DbOrTx, user: { id: number; email: string }
  * Turns two-factor sign-in on with a code from the pending secret; returns the recovery codes, shown this once.
  * Null when the code is wrong (the caller decides whether that counts as a failed sign-in).
  */
-export async function completeSetup(db: DbOrTx, userId: number, code: string, ip: string): Promise<string[] | null> {
+export async function completeSetup(
+  db: DbOrTx,
+  userId: number,
+  code: string,
+  ip: string,
+  roleId: number,
+): Promise<string[] | null> {
   const row = await rowOf(db, userId);
   if (isEnabled(row)) throw new AppError('TWO_FACTOR_ALREADY_ENABLED');
   if (!row) throw new AppError('TWO_FACTOR_NOT_SET_UP');
@@ -101,7 +111,7 @@ export async function completeSetup(db: DbOrTx, userId: number, code: string, ip
       .update(staffTwoFactor)
       .set({ enabledAt: new Date(), recoveryCodes: stored })
       .where(eq(staffTwoFactor.userId, userId));
-    await writeAudit(tx, { actorId: userId, targetUserId: userId, action: 'staff.two_factor_enable', ip });
+    await writeAudit(tx, { actorId: userId, targetUserId: userId, action: ownAction(roleId, 'enable'), ip });
     return codes;
   });
 }
@@ -149,13 +159,13 @@ export async function disable(
   await assertOwnCode(ctx, user, ip, input.code);
   await ctx.db.transaction(async (tx) => {
     await tx.delete(staffTwoFactor).where(eq(staffTwoFactor.userId, user.id));
-    await writeAudit(tx, { actorId: user.id, targetUserId: user.id, action: 'staff.two_factor_disable', ip });
+    await writeAudit(tx, { actorId: user.id, targetUserId: user.id, action: ownAction(user.roleId, 'disable'), ip });
   });
 }
 
 export async function regenerateRecoveryCodes(
   ctx: AppContext,
-  user: { id: number; email: string },
+  user: { id: number; email: string; roleId: number },
   ip: string,
   code: string,
 ): Promise<string[]> {
@@ -163,19 +173,27 @@ export async function regenerateRecoveryCodes(
   const { codes, stored } = newRecoveryCodes();
   await ctx.db.transaction(async (tx) => {
     await tx.update(staffTwoFactor).set({ recoveryCodes: stored }).where(eq(staffTwoFactor.userId, user.id));
-    await writeAudit(tx, { actorId: user.id, targetUserId: user.id, action: 'staff.two_factor_recovery_codes', ip });
+    await writeAudit(tx, {
+      actorId: user.id,
+      targetUserId: user.id,
+      action: ownAction(user.roleId, 'recovery_codes'),
+      ip,
+    });
   });
   return codes;
 }
 
-/** An admin turns a staff user's two-factor sign-in off (lost phone); the user is signed out everywhere. */
+/**
+ * An admin turns a user's two-factor sign-in off (lost phone and recovery codes): a staff user's, or a customer's from
+ * the customer's Security tab. The user is signed out everywhere and signs in with the password alone.
+ */
 export async function adminReset(ctx: AppContext, actor: Actor, userId: number): Promise<string> {
   const [u] = await ctx.db
     .select({ email: users.email, roleId: users.roleId, deletedAt: users.deletedAt })
     .from(users)
     .where(eq(users.id, userId))
     .limit(1);
-  if (!u || u.deletedAt || u.roleId === 3) throw new AppError('USER_NOT_FOUND');
+  if (!u || u.deletedAt) throw new AppError('USER_NOT_FOUND');
   await ctx.db.transaction(async (tx) => {
     const removed = await tx
       .delete(staffTwoFactor)
@@ -184,7 +202,7 @@ export async function adminReset(ctx: AppContext, actor: Actor, userId: number):
     await writeAudit(tx, {
       actorId: actor.id,
       targetUserId: userId,
-      action: 'staff.two_factor_reset',
+      action: u.roleId === 3 ? 'customer.two_factor_reset' : 'staff.two_factor_reset',
       before: { enabled: !!removed[0]?.enabledAt },
       after: { enabled: false },
       ip: actor.ip,

@@ -14,7 +14,9 @@ export type LedgerKind =
   | 'plan_charge'
   | 'adjustment'
   /** A rollover's swap or swap-free fee on a position (written by the rollover's batch statement). */
-  | 'swap';
+  | 'swap'
+  /** A partner's commission on a client's deal or first deposit, or its reversal (modules/partners). */
+  | 'partner_commission';
 
 export interface Movement {
   balanceId: number;

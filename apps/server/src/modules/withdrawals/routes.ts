@@ -1,4 +1,5 @@
 import {
+  ApprovalPendingResponse,
   DeclineRequest,
   IdParam,
   MessageResponse,
@@ -14,6 +15,8 @@ import { and, eq } from 'drizzle-orm';
 import { withdrawals } from '../../db/schema.ts';
 import { authOf, type RoutesPlugin } from '../../lib/http.ts';
 import { staffOf } from '../../lib/staff-scope.ts';
+import { holdForApproval } from '../approvals/service.ts';
+import { requireRecentAuth } from '../security/service.ts';
 import {
   pendingWithdrawals,
   requestWithdrawal,
@@ -27,7 +30,8 @@ import {
 import { listOrCsv } from '../../lib/csv-export.ts';
 import { MONEY_RECORD_CSV } from '../../lib/csv-columns.ts';
 
-const customer = { access: [3] } as const;
+// Partners (affiliates) withdraw their commission wallets through the same flow (issue 24).
+const customer = { access: [3, 4] } as const;
 const moneyStaff = { access: [1, 2] } as const;
 const adminOnly = { access: [1] } as const;
 
@@ -46,6 +50,8 @@ export const withdrawalsRoutes: RoutesPlugin = async (app) => {
     { config: customer, schema: { tags: ['withdraws'], body: WithdrawRequest, response: { 200: MessageResponse } } },
     async (req) => {
       const auth = authOf(req);
+      // A session older than 15 minutes gives the password again first (401 with reauth: true).
+      await requireRecentAuth(ctx.db, auth.sessionId);
       return { message: await requestWithdrawal(ctx, auth.user, req.body, auth.impersonatorId !== null) };
     },
   );
@@ -109,8 +115,18 @@ export const withdrawalsRoutes: RoutesPlugin = async (app) => {
 
   app.post(
     '/admin/withdraws/:id/approve',
-    { config: moneyStaff, schema: { tags: ['withdraws'], params: IdParam, response: { 200: MessageResponse } } },
-    async (req) => {
+    {
+      config: moneyStaff,
+      schema: {
+        tags: ['withdraws'],
+        params: IdParam,
+        response: { 200: MessageResponse, 202: ApprovalPendingResponse },
+      },
+    },
+    async (req, reply) => {
+      // Above the four-eyes threshold the payout waits for a second person (202).
+      const held = await holdForApproval(ctx, staffOf(req), { kind: 'withdrawal', id: req.params.id });
+      if (held) return reply.status(202).send(held);
       await reviewWithdrawal(ctx, staffOf(req), req.params.id, 'approved');
       return { message: 'Withdraw approved successfully' };
     },

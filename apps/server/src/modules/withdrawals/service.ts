@@ -138,6 +138,8 @@ export async function reviewWithdrawal(
   id: number,
   outcome: 'approved' | 'declined',
   reason?: string | null,
+  /** Runs first in the review's transaction (a four-eyes approval claims its request there); throwing undoes all. */
+  within?: (tx: DbOrTx) => Promise<void>,
 ): Promise<void> {
   const [w] = await ctx.db
     .select()
@@ -148,6 +150,7 @@ export async function reviewWithdrawal(
   if (w.status !== 'pending') throw new AppError('ALREADY_REVIEWED', `This withdrawal was already ${w.status}.`);
   const result = await onWallet(ctx, w.balanceId, () =>
     ctx.db.transaction(async (tx) => {
+      if (within) await within(tx);
       const [row] = await tx
         .update(withdrawals)
         .set({
@@ -158,7 +161,8 @@ export async function reviewWithdrawal(
         })
         .where(and(eq(withdrawals.id, id), eq(withdrawals.status, 'pending')))
         .returning();
-      if (!row) return { notices: null, walletBalance: null };
+      // Thrown, not returned: a claimed approval must not commit when the withdrawal was reviewed meanwhile.
+      if (!row) throw new AppError('ALREADY_REVIEWED', 'This withdrawal was already reviewed.');
       let walletBalance: string | null = null;
       if (outcome === 'declined') {
         const moved = await moveMoney(tx, {
@@ -210,7 +214,6 @@ export async function reviewWithdrawal(
       return { notices: [{ userId: row.userId, dto }] as Notices, walletBalance };
     }),
   );
-  if (!result.notices) throw new AppError('ALREADY_REVIEWED', 'This withdrawal was already reviewed.');
   emitAll(ctx, result.notices);
 }
 

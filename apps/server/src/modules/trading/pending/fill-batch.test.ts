@@ -66,6 +66,7 @@ describe('filling the orders one tick reaches, in batches', () => {
       name: 'Batch Netting',
       price: '0',
       forexLeverage: 100,
+      retail: false,
       accountType: 'netting',
     });
     expect(made.statusCode, made.body).toBe(200);

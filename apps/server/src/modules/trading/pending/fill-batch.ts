@@ -1,11 +1,10 @@
 import { Decimal, dec, newOrderBounds, openPrice, requiredMargin, spreadCost } from '@platform/domain';
 import { statementsOf } from '../../../db/statements.ts';
-import type { OrderRow } from '../../../engine/hooks.ts';
+import type { OrderRow, WalletRef } from '../../../engine/hooks.ts';
 import { ordersPlaced } from '../../../lib/metrics.ts';
 import type { InstrumentRow } from '../../../market/instruments.ts';
-import { notifications } from '../../../db/schema.ts';
 import { emitNotification, notificationDto } from '../../notifications/service.ts';
-import { orderOfColumns } from '../order-statements.ts';
+import { orderOfColumns, type OrderColumns } from '../order-statements.ts';
 import { openCommission } from '../commission.ts';
 import {
   MAX_OPEN_POSITIONS,
@@ -33,10 +32,13 @@ import { tradingMemoryOf } from '../trading-memory.ts';
 import {
   FILL_PENDING_BATCH,
   LOAD_WALLET_TRADERS,
+  NOTIFY_FILLED,
   type FilledColumns,
+  type NotificationColumns,
   type WalletTraderRow,
 } from './fill-statements.ts';
 import { pendingLabel, type PendingFacts } from './pending-facts.ts';
+import { limitsOf, reserveIn } from '../../risk/limits.ts';
 import type { PendingCtx } from './pending-rules.ts';
 
 export interface BatchFill {
@@ -105,125 +107,176 @@ export async function fillPendingBatch(
   const livePl = new Map<number, string>();
   const opening = new Map<number, number>();
   const spreadSetting = spreadSettingOf(settings, instrument.category);
-  for (const f of batch) {
-    const trader = traders.get(f.walletId);
-    const opened = (opening.get(f.walletId) ?? 0) + 1;
-    if (
-      !trader ||
-      trader.userId !== f.userId ||
-      accountTypeOf(trader) === 'netting' ||
-      needsKyc(kycRequired, trader) ||
-      ctx.risk.openPositions(f.walletId) + opened > MAX_OPEN_POSITIONS
-    ) {
-      rest.push(f);
-      continue;
+  // The dealer's limits: an order one would refuse goes the one-order way, which refuses it with the reason.
+  const limits = await limitsOf(ctx.db);
+  const releases: Array<() => void> = [];
+  try {
+    for (const f of batch) {
+      const trader = traders.get(f.walletId);
+      const opened = (opening.get(f.walletId) ?? 0) + 1;
+      if (
+        !trader ||
+        trader.userId !== f.userId ||
+        accountTypeOf(trader) === 'netting' ||
+        needsKyc(kycRequired, trader) ||
+        ctx.risk.openPositions(f.walletId) + opened > MAX_OPEN_POSITIONS
+      ) {
+        rest.push(f);
+        continue;
+      }
+      // Orders alike (side, amount, levels, wallet currency and leverage) price alike: a burst prices each kind once.
+      const leverage = leverageFor(trader.plan, instrument);
+      const commissionKey = commissionKeyOf(trader.plan, instrument.category);
+      const key = `${f.side}|${f.amount}|${f.profit}|${f.loss}|${trader.wallet.currency}|${leverage}|${commissionKey}`;
+      let p = priced.get(key);
+      if (p === undefined) {
+        p = priceFill(ctx, instrument, f, quote, trader, leverage, spreadSetting);
+        priced.set(key, p);
+      }
+      if (!p) {
+        rest.push(f);
+        continue;
+      }
+      try {
+        releases.push(
+          reserveIn(limits, ctx, { instrument, mode: trader.wallet.mode, side: f.side, amount: Number(f.amount) }),
+        );
+      } catch {
+        rest.push(f);
+        continue;
+      }
+      let pl = livePl.get(f.walletId);
+      if (pl === undefined) livePl.set(f.walletId, (pl = str(round(dec(ctx.risk.unrealizedPl(f.walletId))))));
+      opening.set(f.walletId, opened);
+      byId.set(f.id, f);
+      cols.pending.push(f.id);
+      cols.wallet.push(f.walletId);
+      cols.user.push(f.userId);
+      cols.margin.push(p.margin);
+      cols.planLeverage.push(planLeverageOf(trader.plan, instrument.category));
+      cols.side.push(f.side);
+      cols.amount.push(f.amount);
+      cols.rate.push(p.rate);
+      cols.tp.push(f.profit);
+      cols.sl.push(f.loss);
+      cols.spread.push(p.spread);
+      cols.conversion.push(p.conversion);
+      cols.leverage.push(p.leverage);
+      cols.livePl.push(pl);
+      cols.commission.push(p.commission);
+      cols.commissionKey.push(commissionKey);
     }
-    // Orders alike (side, amount, levels, wallet currency and leverage) price alike: a burst prices each kind once.
-    const leverage = leverageFor(trader.plan, instrument.category, instrument.leverage);
-    const commissionKey = commissionKeyOf(trader.plan, instrument.category);
-    const key = `${f.side}|${f.amount}|${f.profit}|${f.loss}|${trader.wallet.currency}|${leverage}|${commissionKey}`;
-    let p = priced.get(key);
-    if (p === undefined) {
-      p = priceFill(ctx, instrument, f, quote, trader, leverage, spreadSetting);
-      priced.set(key, p);
-    }
-    if (!p) {
-      rest.push(f);
-      continue;
-    }
-    let pl = livePl.get(f.walletId);
-    if (pl === undefined) livePl.set(f.walletId, (pl = str(round(dec(ctx.risk.unrealizedPl(f.walletId))))));
-    opening.set(f.walletId, opened);
-    byId.set(f.id, f);
-    cols.pending.push(f.id);
-    cols.wallet.push(f.walletId);
-    cols.user.push(f.userId);
-    cols.margin.push(p.margin);
-    cols.planLeverage.push(planLeverageOf(trader.plan, instrument.category));
-    cols.side.push(f.side);
-    cols.amount.push(f.amount);
-    cols.rate.push(p.rate);
-    cols.tp.push(f.profit);
-    cols.sl.push(f.loss);
-    cols.spread.push(p.spread);
-    cols.conversion.push(p.conversion);
-    cols.leverage.push(p.leverage);
-    cols.livePl.push(pl);
-    cols.commission.push(p.commission);
-    cols.commissionKey.push(commissionKey);
-  }
-  if (cols.pending.length === 0) return { filled: [], rest };
+    if (cols.pending.length === 0) return { filled: [], rest };
 
-  const rows = await statementsOf(ctx.db).rows<FilledColumns>(FILL_PENDING_BATCH, [
-    cols.pending,
-    cols.wallet,
-    cols.user,
-    cols.margin,
-    cols.planLeverage,
-    cols.side,
-    cols.amount,
-    cols.rate,
-    cols.tp,
-    cols.sl,
-    cols.spread,
-    cols.conversion,
-    cols.leverage,
-    cols.livePl,
-    instrument.id,
-    instrument.name,
-    instrument.base,
-    instrument.quote,
-    instrument.category,
-    quote.bid,
-    quote.ask,
-    kycRequired,
-    cols.commission,
-    cols.commissionKey,
-  ]);
+    const rows = await statementsOf(ctx.db).rows<FilledColumns>(FILL_PENDING_BATCH, [
+      cols.pending,
+      cols.wallet,
+      cols.user,
+      cols.margin,
+      cols.planLeverage,
+      cols.side,
+      cols.amount,
+      cols.rate,
+      cols.tp,
+      cols.sl,
+      cols.spread,
+      cols.conversion,
+      cols.leverage,
+      cols.livePl,
+      instrument.id,
+      instrument.name,
+      instrument.base,
+      instrument.quote,
+      instrument.category,
+      quote.bid,
+      quote.ask,
+      kycRequired,
+      cols.commission,
+      cols.commissionKey,
+    ]);
 
-  const memory = tradingMemoryOf(ctx.db);
-  const filled: BatchFill[] = [];
-  // The wallets' balances after the batch's commissions (negative on the deals), which the risk engine is told.
-  const charged = new Map<number, Decimal>();
-  for (const row of rows) charged.set(row.balance_id, (charged.get(row.balance_id) ?? dec(0)).plus(row.commission));
-  for (const row of rows) {
-    const order = orderOfColumns(row);
-    const f = byId.get(row.pending_order_id ?? -1);
-    const trader = traders.get(order.balanceId);
-    if (!f || !trader) continue;
-    byId.delete(f.id);
-    memory.rememberOpenOrder({ order, walletCurrency: trader.wallet.currency });
-    ctx.risk.opened(order, {
-      id: order.balanceId,
-      balance: str(dec(row.wallet_balance).plus(charged.get(row.balance_id) ?? 0)),
-      currency: trader.wallet.currency,
-      stopoutPercent: stopoutFor(trader.plan),
-      marginCall: marginCallOf(trader.plan),
-    });
-    ctx.realtime.toUser(f.userId, 'ordersChanged', { balanceId: order.balanceId, orderId: order.id, reason: 'opened' });
-    ordersPlaced.inc({ category: instrument.category });
-    filled.push({ facts: f, order, ocoCancelledId: row.oco_cancelled_id });
+    const memory = tradingMemoryOf(ctx.db);
+    const filled: BatchFill[] = [];
+    // The wallets' balances after the batch's commissions (negative on the deals), which the risk engine is told.
+    const charged = new Map<number, Decimal>();
+    const ocoCancelled = new Map<number, number>();
+    const positions: Array<{ row: OrderColumns & { wallet_balance: string }; f: PendingFacts; trader: Trader }> = [];
+    for (const row of rows) {
+      if (row.oco_of !== null) {
+        ocoCancelled.set(row.oco_of, row.oco_cancelled_id);
+        continue;
+      }
+      const f = byId.get(row.pending_order_id ?? -1);
+      const trader = traders.get(row.balance_id);
+      if (!f || !trader) continue;
+      byId.delete(f.id);
+      positions.push({ row, f, trader });
+      const c = dec(row.commission);
+      if (!c.isZero()) charged.set(row.balance_id, (charged.get(row.balance_id) ?? dec(0)).plus(c));
+    }
+    const balances = new Map<number, string>();
+    const opened: Array<{ order: OrderRow; wallet: WalletRef }> = [];
+    for (const { row, f, trader } of positions) {
+      const order = orderOfColumns(row);
+      let balance = balances.get(row.balance_id);
+      if (balance === undefined) {
+        const c = charged.get(row.balance_id);
+        balance = c ? str(dec(row.wallet_balance).plus(c)) : row.wallet_balance;
+        balances.set(row.balance_id, balance);
+      }
+      memory.rememberOpenOrder({ order, walletCurrency: trader.wallet.currency });
+      opened.push({
+        order,
+        wallet: {
+          id: order.balanceId,
+          balance,
+          currency: trader.wallet.currency,
+          stopoutPercent: stopoutFor(trader.plan),
+          marginCall: marginCallOf(trader.plan),
+        },
+      });
+      ctx.realtime.toUser(f.userId, 'ordersChanged', {
+        balanceId: order.balanceId,
+        orderId: order.id,
+        reason: 'opened',
+      });
+      filled.push({ facts: f, order, ocoCancelledId: ocoCancelled.get(f.id) ?? null });
+    }
+    // The engine takes the batch's positions together: one check of the instrument's prices for all of them.
+    ctx.risk.openedMany(opened);
+    if (filled.length) ordersPlaced.inc({ category: instrument.category }, filled.length);
+    // What the statement left out goes the one-order way, after the rest it was refused before.
+    for (const f of byId.values()) rest.push(f);
+    return { filled, rest };
+  } finally {
+    for (const release of releases) release();
   }
-  // What the statement left out goes the one-order way, after the rest it was refused before.
-  for (const f of byId.values()) rest.push(f);
-  return { filled, rest };
 }
 
-/** Stores and sends the owners' notifications of a batch's fills, in one statement. */
+/** Stores and sends the owners' notifications of a burst's fills, in one statement. */
 export async function notifyFilled(ctx: PendingCtx, filled: readonly BatchFill[]): Promise<void> {
   if (filled.length === 0) return;
-  const rows = await ctx.db
-    .insert(notifications)
-    .values(
-      filled.map(({ facts: f, order }) => ({
-        userId: f.userId,
-        title: 'Pending order filled',
-        description: `Your ${pendingLabel(f)} ${f.instrument} order #${f.id} filled at ${order.openRate}: position #${order.id}.`,
-        url: '/dashboard',
-      })),
-    )
-    .returning();
-  for (const n of rows) emitNotification(ctx, n.userId, notificationDto(n));
+  const rows = await statementsOf(ctx.db).rows<NotificationColumns>(NOTIFY_FILLED, [
+    filled.map(({ facts }) => facts.userId),
+    filled.map(
+      ({ facts: f, order }) =>
+        `Your ${pendingLabel(f)} ${f.instrument} order #${f.id} filled at ${order.openRate}: position #${order.id}.`,
+    ),
+  ]);
+  for (const n of rows)
+    emitNotification(
+      ctx,
+      n.user_id,
+      notificationDto({
+        id: n.id,
+        userId: n.user_id,
+        title: n.title,
+        description: n.description,
+        url: n.url,
+        readAt: n.read_at,
+        createdAt: n.created_at,
+      }),
+    );
 }
 
 /** The traders behind a burst's wallets, in one statement, by wallet. */

@@ -38,7 +38,7 @@ export type WalletTraderRow = TraderRow & { user_id: number };
  * required, hedging (a netting account nets one order at a time), and the margin within the balance; and only while
  * the margins of the wallet's orders so far in the batch fit in its free margin. Of two OCO partners both in the
  * batch the later waits. What is not filled is simply left out of the answer: the caller sends it the one-order way,
- * which says why.
+ * which says why. The answer's rows are the positions, then one row per OCO partner cancelled.
  */
 export const FILL_PENDING_BATCH: Statement = {
   name: 'pending_fill_batch',
@@ -61,22 +61,27 @@ export const FILL_PENDING_BATCH: Statement = {
        ORDER BY b.id
          FOR UPDATE OF b
     ), pend AS (
+      -- Each order looked up by its key, from the batch's own list, and locked while it still waits as it was priced:
+      -- a plan that reads the waiting orders instead costs a batch the whole book (the planner cannot tell how many
+      -- rows an array holds, nor, before the table is analysed, how many orders wait).
       SELECT i.*, po.oco_id
-        FROM pending_orders po JOIN input i ON i.pending_id = po.id
-       WHERE po.id = ANY($1::int[]) AND po.status = 'pending' AND po.balance_id = i.wallet_id AND po.user_id = i.user_id AND po.instrument_id = $15::int
-         AND po.side = i.side AND po.amount = i.amount
-         AND po.take_profit IS NOT DISTINCT FROM i.tp AND po.stop_loss IS NOT DISTINCT FROM i.sl
-         AND CASE WHEN po.order_type = 'stop_limit' AND po.activated_at IS NULL THEN false
-                  WHEN po.side = 'buy' AND po.order_type = 'stop' THEN $21::numeric >= po.price
-                  WHEN po.side = 'buy' THEN $21::numeric <= COALESCE(po.limit_price, po.price)
-                  WHEN po.order_type = 'stop' THEN $20::numeric <= po.price
-                  ELSE $20::numeric >= COALESCE(po.limit_price, po.price) END
-         AND NOT (po.oco_id IS NOT NULL AND po.oco_id < po.id AND po.oco_id = ANY($1::int[]))
-         -- Every wallet is locked before the first order is (as every pending-order change locks them), so a fill
-         -- and a change never deadlock: counting the wallets reads them all first.
-         AND (SELECT count(*) FROM wallets) > 0
-       ORDER BY po.id
-         FOR UPDATE OF po
+        FROM input i
+        JOIN LATERAL (
+          SELECT po.oco_id FROM pending_orders po
+           WHERE po.id = i.pending_id AND po.status = 'pending' AND po.balance_id = i.wallet_id AND po.user_id = i.user_id
+             AND po.instrument_id = $15::int AND po.side = i.side AND po.amount = i.amount
+             AND po.take_profit IS NOT DISTINCT FROM i.tp AND po.stop_loss IS NOT DISTINCT FROM i.sl
+             AND CASE WHEN po.order_type = 'stop_limit' AND po.activated_at IS NULL THEN false
+                      WHEN po.side = 'buy' AND po.order_type = 'stop' THEN $21::numeric >= po.price
+                      WHEN po.side = 'buy' THEN $21::numeric <= COALESCE(po.limit_price, po.price)
+                      WHEN po.order_type = 'stop' THEN $20::numeric <= po.price
+                      ELSE $20::numeric >= COALESCE(po.limit_price, po.price) END
+             AND NOT (po.oco_id IS NOT NULL AND po.oco_id < po.id AND po.oco_id = ANY($1::int[]))
+             FOR UPDATE
+        ) po ON true
+       -- Every wallet is locked before the first order is (as every pending-order change locks them), so a fill
+       -- and a change never deadlock: counting the wallets reads them all first.
+       WHERE (SELECT count(*) FROM wallets) > 0
     ), eligible AS (
       SELECT pend.*, w.mode, w.currency, w.balance, w.held,
              sum(pend.margin + pend.commission) OVER (PARTITION BY pend.wallet_id ORDER BY pend.seq) AS needed,
@@ -119,10 +124,35 @@ export const FILL_PENDING_BATCH: Statement = {
         FROM accepted WHERE pending_orders.id = accepted.oco_id AND pending_orders.status = 'pending'
       RETURNING pending_orders.id AS oco_cancelled_id, accepted.pending_id AS oco_of
     )
-    SELECT placed.*, w.balance AS wallet_balance, oco.oco_cancelled_id
-      FROM placed
-      JOIN wallets w ON w.wallet_id = placed.balance_id
-      LEFT JOIN oco ON oco.oco_of = placed.pending_order_id`,
+    SELECT placed.*, w.balance AS wallet_balance, NULL::int AS oco_cancelled_id, NULL::int AS oco_of
+      FROM placed JOIN wallets w ON w.wallet_id = placed.balance_id
+    UNION ALL
+    -- Each OCO partner cancelled comes on a row of its own: joined to the positions, the planner (which cannot tell
+    -- how many rows an array holds) would read every cancelled partner once per position.
+    SELECT (NULL::orders).*, NULL, oco.oco_cancelled_id, oco.oco_of FROM oco`,
 };
 
-export type FilledColumns = OrderColumns & { wallet_balance: string; oco_cancelled_id: number | null };
+/** A row of FILL_PENDING_BATCH: a position (its columns and wallet balance) or an OCO partner it cancelled (ids only). */
+export type FilledColumns =
+  | (OrderColumns & { wallet_balance: string; oco_cancelled_id: null; oco_of: null })
+  | (Record<keyof OrderColumns | 'wallet_balance', null> & { oco_cancelled_id: number; oco_of: number });
+
+/** Stores the owners' notifications of a burst's fills: $1 owners, $2 texts, one each. */
+export const NOTIFY_FILLED: Statement = {
+  name: 'pending_notify_filled',
+  text: `
+    INSERT INTO notifications (user_id, title, description, url)
+    SELECT n.user_id, 'Pending order filled', n.description, '/dashboard'
+      FROM unnest($1::int[], $2::text[]) AS n(user_id, description)
+    RETURNING id, user_id, title, description, url, read_at, created_at`,
+};
+
+export interface NotificationColumns {
+  id: number;
+  user_id: number;
+  title: string;
+  description: string | null;
+  url: string | null;
+  read_at: Date | null;
+  created_at: Date;
+}

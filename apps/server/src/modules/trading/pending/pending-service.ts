@@ -5,7 +5,7 @@ import { PendingBook } from '../../../engine/pending-book.ts';
 import type { Quote } from '../../../market/price-book.ts';
 import type { PendingHooks, PendingRow } from './hooks.ts';
 import type { Trader } from '../trader.ts';
-import { fillPendingBatch, notifyFilled, walletTraders } from './fill-batch.ts';
+import { fillPendingBatch, notifyFilled, walletTraders, type BatchFill } from './fill-batch.ts';
 import { entryOf, factsOf, type PendingFacts } from './pending-facts.ts';
 import { triggerPending } from './trigger-pending.ts';
 
@@ -188,11 +188,14 @@ export class PendingService implements PendingHooks {
       return;
     }
     const chunks = chunksByWallet(fills, FILL_CHUNK);
+    const filled: BatchFill[] = [];
     let next = 0;
     const worker = async () => {
-      while (next < chunks.length) await this.fillMany(chunks[next++], quote, digits, traders);
+      while (next < chunks.length) filled.push(...(await this.fillMany(chunks[next++], quote, digits, traders)));
     };
     await Promise.all(Array.from({ length: Math.min(FILL_STATEMENTS, chunks.length) }, worker));
+    // The stored notifications once every fill of the burst is in (the owners were told of each fill at once).
+    this.run(notifyFilled(this.ctx(), filled));
   }
 
   /** Fills a chunk in one statement; whatever it leaves (or all of it, when it fails) goes the one-order way. */
@@ -201,17 +204,19 @@ export class PendingService implements PendingHooks {
     quote: { bid: number; ask: number },
     digits: number,
     traders: ReadonlyMap<number, Trader>,
-  ): Promise<void> {
+  ): Promise<readonly BatchFill[]> {
     let rest: readonly PendingFacts[] = chunk;
+    let filled: readonly BatchFill[] = [];
     try {
       const outcome = await fillPendingBatch(this.ctx(), chunk, quote, digits, traders);
       for (const { facts, ocoCancelledId } of outcome.filled) this.settleFilled(facts, ocoCancelledId);
       rest = outcome.rest;
-      this.run(notifyFilled(this.ctx(), outcome.filled));
+      filled = outcome.filled;
     } catch (err) {
       this.onError(err);
     }
     for (const f of rest) this.run(this.trigger(f, quote, digits));
+    return filled;
   }
 
   /** After a fill committed: the order and its cancelled OCO partner leave every book, and the owner is told. */

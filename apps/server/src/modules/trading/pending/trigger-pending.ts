@@ -3,6 +3,7 @@ import { reaches, pendingTrigger } from '@platform/domain';
 import { pendingOrders } from '../../../db/schema.ts';
 import { AppError } from '../../../lib/errors.ts';
 import { notify } from '../../notifications/service.ts';
+import { LimitRefusal } from '../../risk/limits.ts';
 import { fillPendingOrder } from '../place-order.ts';
 import type { PendingRow } from './hooks.ts';
 import { pendingLabel, type PendingFacts } from './pending-facts.ts';
@@ -77,7 +78,7 @@ export async function triggerPending(
   } catch (err) {
     if (err instanceof AppError && err.code === 'PENDING_NOT_OPEN')
       return { kind: 'changed', row: await current(ctx, f.id) };
-    if (err instanceof AppError && FINAL_REFUSALS.has(err.code)) {
+    if (err instanceof LimitRefusal || (err instanceof AppError && FINAL_REFUSALS.has(err.code))) {
       const row = await cancelForGood(ctx, f, err.message);
       return row ? { kind: 'cancelled', row } : { kind: 'changed', row: await current(ctx, f.id) };
     }

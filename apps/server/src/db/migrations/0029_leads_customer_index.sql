@@ -1,0 +1,2 @@
+-- The leads of each list that are customers: a list sorted by a customer's figure reads them first when they are few.
+CREATE INDEX "leads_customer_idx" ON "leads" USING btree ("group","linked_user_id") WHERE "leads"."deleted_at" is null and "leads"."linked_user_id" is not null;

@@ -1,0 +1,3 @@
+-- An agent's and a retention agent's leads that are customers, per list (Customer 360 sorts).
+CREATE INDEX "leads_agent_customer_idx" ON "leads" USING btree ("agent_id","group") WHERE "leads"."deleted_at" is null and "leads"."linked_user_id" is not null;--> statement-breakpoint
+CREATE INDEX "leads_ret_customer_idx" ON "leads" USING btree ("ret_id","group") WHERE "leads"."deleted_at" is null and "leads"."linked_user_id" is not null;

@@ -1,0 +1,3 @@
+import { walkRoutes } from './route-variants-kit.ts';
+
+walkRoutes(0, 3);
