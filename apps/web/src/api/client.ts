@@ -25,8 +25,33 @@ export function apiUrl(path: string, query?: Record<string, unknown>): string {
   return `/api${path}${qs ? `?${qs}` : ''}`;
 }
 
-/** The one fetch wrapper: JSON in and out, cookies included, errors as ApiError with the server's message. */
+/**
+ * Asks the person for their password again (the re-authentication dialog registers itself here); true once the
+ * session is confirmed, false when they cancel. Without one, a call that needs it fails with the server's message.
+ */
+type ReauthPrompt = (message: string) => Promise<boolean>;
+let reauthPrompt: ReauthPrompt | null = null;
+export function setReauthPrompt(prompt: ReauthPrompt | null): void {
+  reauthPrompt = prompt;
+}
+
+/**
+ * The one fetch wrapper: JSON in and out, cookies included, errors as ApiError with the server's message. A call the
+ * server holds for a fresh password (401 with `reauth`) asks for it and is sent once more when confirmed.
+ */
 export async function api<T>(method: string, path: string, body?: Body, query?: Record<string, unknown>): Promise<T> {
+  try {
+    return await send<T>(method, path, body, query);
+  } catch (err) {
+    if (err instanceof ReauthNeeded && reauthPrompt && (await reauthPrompt(err.message)))
+      return send<T>(method, path, body, query);
+    throw err;
+  }
+}
+
+class ReauthNeeded extends ApiError {}
+
+async function send<T>(method: string, path: string, body?: Body, query?: Record<string, unknown>): Promise<T> {
   const isForm = body instanceof FormData;
   const res = await fetch(apiUrl(path, query), {
     method,
@@ -42,7 +67,8 @@ export async function api<T>(method: string, path: string, body?: Body, query?: 
     data = undefined;
   }
   if (!res.ok) {
-    const d = (data ?? {}) as { message?: string; errors?: Record<string, string> };
+    const d = (data ?? {}) as { message?: string; errors?: Record<string, string>; reauth?: boolean };
+    if (res.status === 401 && d.reauth) throw new ReauthNeeded(401, d.message ?? GENERIC_ERROR);
     throw new ApiError(res.status, d.message ?? GENERIC_ERROR, d.errors);
   }
   return data as T;

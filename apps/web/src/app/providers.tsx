@@ -4,6 +4,7 @@ import { DatesProvider } from '@mantine/dates';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { I18nextProvider } from 'react-i18next';
+import { ReauthDialog } from '../features/account/ReauthDialog.tsx';
 import { i18n } from '../i18n/index.ts';
 import { theme } from './theme.ts';
 
@@ -20,6 +21,7 @@ export function AppProviders({ queryClient, children }: AppProvidersProps) {
         <MantineProvider theme={theme} defaultColorScheme="dark" forceColorScheme="dark">
           <DatesProvider settings={{ firstDayOfWeek: 1 }}>
             <Notifications position="bottom-right" zIndex={4000} limit={5} />
+            <ReauthDialog />
             {children}
           </DatesProvider>
         </MantineProvider>

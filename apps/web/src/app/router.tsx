@@ -1,13 +1,13 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
-import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { AuthLayout } from './layouts/AuthLayout.tsx';
 import { RequireUser } from './layouts/RequireUser.tsx';
 import { LoadingScreen } from '../ui/shell/LoadingScreen.tsx';
 
 /**
- * A screen loaded on first visit: the sign-in page ships only what it needs, and the chart library, the money screens
- * and the back office come as their own files when a route asks for them.
+ * A screen loaded on first visit: the sign-in page ships only what it needs (and a signed-in reload of the dashboard
+ * does not load the sign-in form), and the chart library, the money screens and the back office come as their own
+ * files when a route asks for them.
  */
 function page<M extends Record<string, unknown>>(
   load: () => Promise<M>,
@@ -21,7 +21,7 @@ export const routes: RouteObject[] = [
   {
     element: <AuthLayout />,
     children: [
-      { path: '/', element: <LoginPage /> },
+      { path: '/', lazy: page(() => import('../features/auth/LoginPage.tsx'), 'LoginPage') },
       { path: '/signup', lazy: page(() => import('../features/auth/SignupPage.tsx'), 'SignupPage') },
       {
         path: '/forgot-password',

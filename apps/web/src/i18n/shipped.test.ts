@@ -14,9 +14,15 @@ const COVERED = [
   'features/trading',
   'features/admin/trades',
   'features/admin/risk',
+  'features/admin/approvals',
   'app/layouts/topbar',
   'ui/responsive-list',
   'ui/data-table',
+  'features/account',
+  'features/two-factor',
+  'features/admin/operations',
+  'features/partners',
+  'features/admin/partners',
 ];
 
 /** The server's success answers the terminal shows through t(). */
@@ -30,6 +36,16 @@ const SERVER_MESSAGES = [
   'Alert Created Successfully',
   'Alert Updated Successfully',
   'Alert Deleted Successfully',
+  // The Security page: re-authentication (ReauthDialog) and the sign-in history's results (SessionsCards).
+  'Please enter your password again to continue.',
+  'The password is not right.',
+  'The code is not right. Try the current one.',
+  'Signed in',
+  'Wrong password',
+  'Wrong code',
+  'Refused',
+  'Locked',
+  'Session signed out',
 ];
 
 const src = path.resolve(import.meta.dirname, '..');
@@ -88,7 +104,7 @@ function dataKeys(): string[] {
 }
 
 describe('shipped translations', () => {
-  it('have every text of the trading terminal, its top bar, the data tables, the staff trade lists and the risk desk in every language', () => {
+  it('have every text of the trading terminal, its top bar, the data tables, the staff trade lists, the risk desk and the Security page in every language', () => {
     const languages = shipped();
     expect([...languages.keys()].sort()).toEqual(expect.arrayContaining(['en', 'es', 'fr']));
     const keys = new Set([...COVERED.flatMap((d) => sources(path.join(src, d)).flatMap(literalKeys)), ...dataKeys()]);

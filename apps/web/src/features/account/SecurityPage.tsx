@@ -2,20 +2,24 @@ import { Button, Group, PasswordInput, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { ChangePasswordRequest, GENERIC_ERROR, STAFF_ROLES, type RoleId } from '@platform/domain';
+import { ChangePasswordRequest, GENERIC_ERROR } from '@platform/domain';
 import { apiPut, errorMessage } from '../../api/client.ts';
 import { applyServerErrors, fieldProps, schemaErrors } from '../../ui/form.ts';
 import { PageCard } from '../../ui/PageCard.tsx';
 import { toastError, toastSuccess } from '../../ui/toast.ts';
 import { useCurrentUser } from '../../api/hooks.ts';
 import { TwoFactorCard } from '../two-factor/TwoFactorCard.tsx';
+import { SessionsCards } from './SessionsCards.tsx';
 
 interface PasswordValues extends Record<string, unknown> {
   currentPassword: string;
   newPassword: string;
 }
 
-/** Change password (spec §2 Security, §5): current password plus a new one of at least 8 characters. */
+/**
+ * Change password (spec §2 Security, §5): current password plus a new one of at least 8 characters; two-factor sign-in;
+ * sessions and sign-in history. A session older than 15 minutes confirms first (ReauthDialog) before a change.
+ */
 export function SecurityPage() {
   const { t } = useTranslation();
   const form = useForm<PasswordValues>({
@@ -36,11 +40,8 @@ export function SecurityPage() {
     },
   });
   const { data: current } = useCurrentUser();
-  // Staff only (not customers, nor staff signed in as a customer, whose session is the customer's).
-  const staffRole =
-    current && !current.impersonating && STAFF_ROLES.includes(current.user.role_id as RoleId)
-      ? current.user.role_id
-      : null;
+  // Every user's own second factor (customers too), but not for staff signed in as a customer ("Login as").
+  const ownRole = current && !current.impersonating ? current.user.role_id : null;
   return (
     <Stack gap="lg">
       <PageCard title={t('Security')} description={t('Change the password you use to sign in.')}>
@@ -66,7 +67,8 @@ export function SecurityPage() {
           </Stack>
         </form>
       </PageCard>
-      {staffRole !== null && <TwoFactorCard isAdmin={staffRole === 1} />}
+      {ownRole !== null && <TwoFactorCard isAdmin={ownRole === 1} />}
+      <SessionsCards base="/security" own />
     </Stack>
   );
 }

@@ -26,16 +26,16 @@ describe('SideMenu', () => {
     expect(links()).toContain('Trades');
   });
 
-  it('gives an affiliate Leads and API Key', () => {
+  it('gives an affiliate Leads, API Key and the Partner Portal', () => {
     renderWithProviders(<SideMenu roleId={4} pathname="/affiliate" />);
-    expect(links()).toEqual(['Leads', 'Promo Code', 'API Key']);
+    expect(links()).toEqual(['Leads', 'Promo Code', 'API Key', 'Partner Portal']);
     expect(screen.getByRole('link', { name: 'Leads' }).hasAttribute('data-active')).toBe(true);
     expect(screen.getByRole('link', { name: 'API Key' }).hasAttribute('data-active')).toBe(false);
   });
 
-  it('gives a sales agent Sales and Promo Code only', () => {
+  it('gives a sales agent Sales, My Tasks and Promo Code only', () => {
     renderWithProviders(<SideMenu roleId={5} pathname="/admin/crm/sales/live" />);
-    expect(links()).toEqual(['Sales', 'Promo Code']);
+    expect(links()).toEqual(['Sales', 'My Tasks', 'Promo Code']);
     // A tab of the Sales screen keeps its item active.
     expect(screen.getByRole('link', { name: 'Sales' }).hasAttribute('data-active')).toBe(true);
   });

@@ -1,6 +1,7 @@
 import { NavLink, Stack, Text } from '@mantine/core';
 import {
   IconAdjustments,
+  IconAlarm,
   IconApi,
   IconArchive,
   IconArrowsExchange,
@@ -57,6 +58,7 @@ const ITEM_ICONS: Record<string, Icon> = {
   '/admin/crm/clients': IconUsersGroup,
   '/admin/crm/sales/all': IconTargetArrow,
   '/admin/crm/retention': IconHeartHandshake,
+  '/admin/tasks': IconAlarm,
   '/admin/leads/live': IconUserPlus,
   '/admin/leads/manual': IconUserPlus,
   '/admin/leads/all': IconUserPlus,

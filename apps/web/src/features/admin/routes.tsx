@@ -21,10 +21,13 @@ import { PricingPlansPage } from './money/pricing/PricingPlansPage.tsx';
 import { ServerInfoPage } from './operations/ServerInfoPage.tsx';
 import { TradesPage } from './trades/TradesPage.tsx';
 import { RiskAccountsPage } from './risk/RiskAccountsPage.tsx';
+import { RiskDeskPage } from './risk/RiskDeskPage.tsx';
+import { RiskLimitsPage } from './risk/RiskLimitsPage.tsx';
 import { SiteSettingsPage } from './site/SiteSettingsPage.tsx';
 import { LanguagesPage } from './languages/LanguagesPage.tsx';
 import { TranslationsPage } from './languages/TranslationsPage.tsx';
 import { AuditLogPage } from './operations/AuditLogPage.tsx';
+import { RecordsPage } from './operations/RecordsPage.tsx';
 import { CustomersPage } from './customers/CustomersPage.tsx';
 import { EditCustomerPage } from './customers/EditCustomerPage.tsx';
 import { LeadsPage } from './crm/LeadsPage.tsx';
@@ -32,8 +35,14 @@ import { SalesStatusesPage } from './crm/SalesStatusesPage.tsx';
 import { ApiKeyPage } from './affiliate/ApiKeyPage.tsx';
 import { TeamsPage } from './crm/TeamsPage.tsx';
 import { PromoCodePage } from './crm/PromoCodePage.tsx';
+import { TasksPage } from './crm/TasksPage.tsx';
+import { ApprovalsPage } from './approvals/ApprovalsPage.tsx';
+import { PartnersAdminPage } from './partners/PartnersAdminPage.tsx';
 
 // The dashboard's charts (recharts) load with it, not with every back-office screen.
+const PartnerPortalPage = lazy(() =>
+  import('../partners/PartnerPortalPage.tsx').then((m) => ({ default: m.PartnerPortalPage })),
+);
 const DashboardPage = lazy(() => import('./dashboard/DashboardPage.tsx').then((m) => ({ default: m.DashboardPage })));
 
 /**
@@ -50,6 +59,14 @@ export function AdminRoutes() {
           <>
             <Route index element={<LeadsPage key="affiliate" screen={{ kind: 'affiliate' }} />} />
             <Route path="api" element={<ApiKeyPage />} />
+            <Route
+              path="partner"
+              element={
+                <Suspense fallback={null}>
+                  <PartnerPortalPage />
+                </Suspense>
+              }
+            />
             <Route path="*" element={<PageNotFound />} />
           </>
         ) : (
@@ -82,10 +99,14 @@ export function AdminRoutes() {
             <Route path="status/server" element={<ServerInfoPage />} />
             <Route path="trades/:type" element={<TradesPage />} />
             <Route path="risk/accounts" element={<RiskAccountsPage />} />
+            <Route path="risk" element={<RiskDeskPage />} />
+            <Route path="risk/limits" element={<RiskLimitsPage />} />
+            <Route path="approvals" element={<ApprovalsPage />} />
             <Route path="settings" element={<SiteSettingsPage />} />
             <Route path="languages" element={<LanguagesPage />} />
             <Route path="languages/:code" element={<TranslationsPage />} />
             <Route path="audit" element={<AuditLogPage />} />
+            <Route path="records" element={<RecordsPage />} />
             <Route path="customers/all" element={<CustomersPage key="all" type="all" />} />
             <Route path="customers/inactive" element={<CustomersPage key="inactive" type="inactive" />} />
             <Route path="customers/edit/:id" element={<EditCustomerPage />} />
@@ -113,6 +134,8 @@ export function AdminRoutes() {
             <Route path="crm-config/sales-statuses" element={<SalesStatusesPage />} />
             <Route path="crm-config/teams" element={<TeamsPage />} />
             <Route path="promo-code" element={<PromoCodePage />} />
+            <Route path="partners" element={<PartnersAdminPage />} />
+            <Route path="tasks" element={<TasksPage />} />
             <Route path="*" element={<PageNotFound />} />
           </>
         )}

@@ -38,6 +38,10 @@ const EMPTY: SignupValues = {
   currency: '',
 };
 
+/** A partner's sign-up link carries their promo code (`/signup?promo=CODE`): the form starts with it filled in. */
+const promoFromLink = (): string =>
+  (new URLSearchParams(window.location.search).get('promo') ?? '').trim().slice(0, 64);
+
 /** The domain's SignupRequest rules, plus the password match checked on its own (see below). */
 export function validateSignup(values: SignupValues): FieldErrors {
   const errors = schemaErrors(SignupRequest, values);
@@ -57,7 +61,7 @@ export function SignupPage() {
   const [created, setCreated] = useState<{ emailVerification: boolean; email: string } | null>(null);
   const form = useForm<SignupValues>({
     mode: 'controlled',
-    initialValues: EMPTY,
+    initialValues: { ...EMPTY, promoCode: promoFromLink() },
     validate: validateSignup,
     validateInputOnBlur: true,
   });

@@ -1,7 +1,9 @@
-import { useState } from 'react';
+import { lazy, useEffect, useState } from 'react';
 import { Badge, Box, Group, Paper, SegmentedControl, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { CHART_INTERVALS, type ChartInterval, type InstrumentDto, type Side } from '@platform/domain';
+import { CHART_INTERVALS, type ChartInterval, type DrawingKind, type InstrumentDto, type Side } from '@platform/domain';
+import { useChartDrawings, useChartIndicators } from './chartApi.ts';
+import { type ChartLoaders, ChartTools } from './ChartTools.tsx';
 import { formatPrice, pairLabel } from './figures.ts';
 import { OneClickSwitch } from './OneClickSwitch.tsx';
 import { PriceChart } from './PriceChart.tsx';
@@ -62,6 +64,8 @@ const INTERVAL_LABELS: Record<ChartInterval, string> = {
   '1h': '1H',
   '4h': '4H',
   '1d': 'D',
+  '1w': 'W',
+  '1mo': 'MN',
 };
 const INTERVAL_NAMES: Record<ChartInterval, string> = {
   '1m': '1 minute',
@@ -70,8 +74,18 @@ const INTERVAL_NAMES: Record<ChartInterval, string> = {
   '1h': '1 hour',
   '4h': '4 hours',
   '1d': 'Daily',
+  '1w': 'Weekly',
+  '1mo': 'Monthly',
 };
 const INTERVAL_KEY = 'chartInterval';
+
+// The chart tools' code loads on first use; the import() calls sit here, in the page, so the chart's own chunk
+// (on every first load of the dashboard) carries no list of the chunks they need (see ChartLoaders).
+const CHART_LOADERS: ChartLoaders = {
+  dialog: lazy(() => import('./indicators/IndicatorDialog.tsx')),
+  toolbar: lazy(() => import('./drawings/DrawingToolbar.tsx')),
+  studies: () => import('./studies.ts'),
+};
 
 /** The chosen timeframe, remembered in this browser; daily by default (spec §2). */
 function useChartInterval(): [ChartInterval, (v: ChartInterval) => void] {
@@ -96,6 +110,12 @@ export function ChartPanel({ instrument, marketOpen, onTrade, fill = false }: Ch
   const disabled = !instrument.tradable || !marketOpen || !quote;
   const [interval, setInterval] = useChartInterval();
   const { lines, onLineDrop } = useChartOrders(instrument);
+  const indicators = useChartIndicators();
+  const drawings = useChartDrawings(instrument.name);
+  const [tool, setTool] = useState<DrawingKind | null>(null);
+  // A drawing in progress belongs to the instrument it was started on.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset on a change of instrument
+  useEffect(() => setTool(null), [instrument.name]);
   return (
     <Paper
       withBorder
@@ -119,6 +139,7 @@ export function ChartPanel({ instrument, marketOpen, onTrade, fill = false }: Ch
           data={CHART_INTERVALS.map((v) => ({ value: v, label: INTERVAL_LABELS[v] }))}
           style={{ marginLeft: 'auto' }}
         />
+        <ChartTools symbol={instrument.name} tool={tool} onTool={setTool} loaders={CHART_LOADERS} />
         <OneClickSwitch />
         {!marketOpen && (
           <Badge color="gray" variant="light">
@@ -139,6 +160,13 @@ export function ChartPanel({ instrument, marketOpen, onTrade, fill = false }: Ch
           height={fill ? '100%' : 'clamp(320px, 52vh, 560px)'}
           lines={lines}
           onLineDrop={onLineDrop}
+          indicators={indicators}
+          drawings={drawings}
+          tool={tool}
+          onToolDone={() => setTool(null)}
+          quoteCurrency={instrument.quote}
+          legendTop={72}
+          loadStudies={CHART_LOADERS.studies}
         />
         <Group gap="xs" pos="absolute" top={12} left={12} style={{ zIndex: 3 }}>
           <PriceButton

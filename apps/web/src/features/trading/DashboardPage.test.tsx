@@ -70,7 +70,9 @@ describe('DashboardPage', () => {
           : undefined,
     });
     const row = within(await screen.findByTestId('position-101'));
-    expect(row.getByText('OPENED')).toBeTruthy();
+    // Every open position is OPENED: Opened Positions leaves the chip in the column chooser.
+    expect(row.queryByText('OPENED')).toBeNull();
+    expect(row.getByTestId('ticket-101').textContent).toBe('101');
     expect(row.getByText('2025-03-04', { exact: false })).toBeTruthy();
     // Buy 10000 from 1.08000 closes at the bid 1.08510: 51 − spread cost 2
     await waitFor(() => expect(screen.getByTestId('pl-101').textContent).toBe('$49.00000'));

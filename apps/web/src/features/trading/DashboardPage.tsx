@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { Alert, Anchor, Box, Center, Grid, Loader, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { Link } from 'react-router';
@@ -14,9 +14,32 @@ import { PricingPlanPanel } from './PricingPlanPanel.tsx';
 import { TerminalLayout } from './TerminalLayout.tsx';
 import { useWideScreen } from './useTerminal.ts';
 import { useOneClickTrade } from './useOneClickTrade.ts';
+import { useTerminalKeys } from './terminalKeys.ts';
+import { pairLabel } from './figures.ts';
+import { toastError } from '../../ui/toast.ts';
 
-// The order dialog (and its number inputs) loads on the first Buy or Sell, not with the dashboard.
-const OrderDialog = lazy(() => import('./OrderDialog.tsx').then((m) => ({ default: m.OrderDialog })));
+// The order dialog (and its number inputs) is not part of the dashboard's first load: it loads as soon as the trader
+// first moves the pointer, touches the screen or presses a key (see usePreloadOnFirstUse), so the first Buy or Sell
+// opens it at once.
+const loadOrderDialog = () => import('./OrderDialog.tsx');
+const OrderDialog = lazy(() => loadOrderDialog().then((m) => ({ default: m.OrderDialog })));
+// The list of keyboard shortcuts loads the first time "?" is pressed.
+const ShortcutsOverlay = lazy(() => import('./ShortcutsOverlay.tsx').then((m) => ({ default: m.ShortcutsOverlay })));
+
+/** Starts loading the given modules on the first pointer move, touch or key press in the page, once. */
+function usePreloadOnFirstUse(load: () => Promise<unknown>) {
+  useEffect(() => {
+    const events = ['pointermove', 'pointerdown', 'keydown'] as const;
+    const once = () => {
+      for (const e of events) window.removeEventListener(e, once);
+      void load();
+    };
+    for (const e of events) window.addEventListener(e, once, { passive: true });
+    return () => {
+      for (const e of events) window.removeEventListener(e, once);
+    };
+  }, [load]);
+}
 
 /** The chart shows USD/CNH until the client picks another instrument (spec §9). */
 export const DEFAULT_CHART_SYMBOL = 'USD_CNH';
@@ -34,6 +57,8 @@ export function DashboardPage() {
   const { data: marketStatus } = useMarketStatus();
   const [selected, setSelected] = useState(DEFAULT_CHART_SYMBOL);
   const [trade, setTrade] = useState<{ side: Side; name: string } | null>(null);
+  const [shortcuts, setShortcuts] = useState(false);
+  usePreloadOnFirstUse(loadOrderDialog);
 
   const list = useMemo(() => instruments.data ?? [], [instruments.data]);
   const byName = useMemo(() => new Map(list.map((i) => [i.name, i])), [list]);
@@ -54,6 +79,20 @@ export function DashboardPage() {
   const marketOpen = (i: InstrumentDto) => !marketStatus || marketStatus[marketOfCategory(i.category)] === 'open';
   const currency = current?.activeBalance?.currency ?? '';
   const terminal = useWideScreen();
+
+  // F9 (a new order, on the buy side), B and S open the order dialog of the instrument on the chart (never one-click);
+  // like the list's Sell and Buy buttons, not while it cannot be traded.
+  const keyTrade = (side: Side) => {
+    if (!chartInstrument) return;
+    if (!chartInstrument.tradable || !marketOpen(chartInstrument))
+      return toastError(
+        t('{{name}} cannot be traded right now', {
+          name: pairLabel(chartInstrument.base, chartInstrument.quote),
+        }),
+      );
+    setTrade({ side, name: chartInstrument.name });
+  };
+  useTerminalKeys({ onNewOrder: () => keyTrade('buy'), onTrade: keyTrade, onHelp: () => setShortcuts(true) });
 
   if (instruments.isPending)
     return (
@@ -82,9 +121,12 @@ export function DashboardPage() {
       </Anchor>
     </Alert>
   );
-  const orderDialog = trade && tradeInstrument && (
+  const orderDialog = (
     <Suspense fallback={null}>
-      <OrderDialog side={trade.side} instrument={tradeInstrument} onClose={() => setTrade(null)} />
+      {trade && tradeInstrument && (
+        <OrderDialog side={trade.side} instrument={tradeInstrument} onClose={() => setTrade(null)} />
+      )}
+      {shortcuts && <ShortcutsOverlay onClose={() => setShortcuts(false)} />}
     </Suspense>
   );
   const instrumentsPanel = (

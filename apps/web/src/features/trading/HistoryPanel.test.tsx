@@ -76,31 +76,35 @@ describe('HistoryPanel', { timeout: 20_000 }, () => {
   it('lists closed deals (with swap and commission), partial closes and ended pending orders with status and reason', async () => {
     show([partial, stopped, filled, expired, cancelled]);
     await screen.findByTestId('history-deal-150');
-    expect(cells('history-deal-150').slice(1)).toEqual([
+    expect(cells('history-deal-150')).toEqual([
+      '150',
+      '2025-03-04 9:15 AM',
+      '2025-03-05 2:30 PM',
       'EUR/USD',
       'BUY',
       '4000',
-      '1.08000 → 1.08500',
+      '1.08000',
+      '1.08500',
+      '$0.00',
+      '$0.00',
       '$20.00000',
-      '$0.00',
-      '$0.00',
-      'PARTIAL CLOSE',
-      'Part of position #101',
+      'PARTIAL CLOSEPart of position #101',
     ]);
-    expect(cells('history-deal-90').slice(5)).toEqual(['-$100.00000', '-$0.42', '-$1.40', 'CLOSED', 'Stop loss']);
-    expect(cells('history-order-201').slice(2)).toEqual([
+    expect(cells('history-deal-90').slice(8)).toEqual(['-$0.42', '-$1.40', '-$100.00000', 'CLOSEDStop loss']);
+    expect(cells('history-order-201').slice(3)).toEqual([
+      'EUR/USD',
       'Buy Limit',
       '10000',
       '1.08000',
       '-',
       '-',
       '-',
-      'FILLED',
-      'Filled at 1.07990',
+      '-',
+      'FILLEDFilled at 1.07990',
     ]);
-    expect(cells('history-order-202').slice(2, 3)).toEqual(['Sell Stop']);
-    expect(cells('history-order-202').slice(8)).toEqual(['EXPIRED', 'Expired at the end of the trading day']);
-    expect(cells('history-order-203').slice(8)).toEqual(['CANCELLED', 'Not enough free margin to fill']);
+    expect(cells('history-order-202').slice(4, 5)).toEqual(['Sell Stop']);
+    expect(cells('history-order-202').slice(11)).toEqual(['EXPIREDExpired at the end of the trading day']);
+    expect(cells('history-order-203').slice(11)).toEqual(['CANCELLEDNot enough free margin to fill']);
   });
 
   it('pages through the history and reloads when a position closes or an order ends', async () => {

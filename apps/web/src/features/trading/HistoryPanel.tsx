@@ -6,6 +6,8 @@ import { formatOrderTime, pageCount } from '@platform/domain';
 import { CardFigure, ResponsiveList, type ListColumn } from '../../ui/responsive-list/index.ts';
 import { historyRow, type HistoryRow } from './historyRows.ts';
 import { useOrderHistory } from './pendingApi.ts';
+import { Amount, amountWithUnit, Ticket, When } from './TableCells.tsx';
+import { useAmountText, useTableKey } from './terminalTables.ts';
 import { TradeCardHeader } from './TradeCardHeader.tsx';
 
 const PAGE_SIZE = 15;
@@ -16,12 +18,18 @@ export interface HistoryPanelProps {
   digitsOf: (instrument: string) => number | undefined;
 }
 
-/** The History tab: closed deals (partial closes included) and filled, cancelled or expired pending orders, paged. */
+/**
+ * The History tab: closed deals (partial closes included) and filled, cancelled or expired pending orders, paged; a
+ * column chooser remembered per user.
+ */
 export function HistoryPanel({ currency, digitsOf }: HistoryPanelProps) {
   const { t } = useTranslation();
   const [page, setPage] = useState(1);
   const history = useOrderHistory(page, PAGE_SIZE);
-  const rows = (history.data?.data ?? []).map((e) => historyRow(e, digitsOf, currency, t));
+  const entries = history.data?.data ?? [];
+  const amountText = useAmountText(entries.map((e) => (e.entry === 'deal' ? e.deal.kind : e.order.kind)));
+  const tableKey = useTableKey('history');
+  const rows = entries.map((e) => historyRow(e, digitsOf, currency, t, amountText));
   const empty = history.isPending ? t('Loading...') : history.isError ? t('Something went wrong') : t('No history yet');
   return (
     <Stack gap="sm" pos="relative" data-testid="history-panel">
@@ -34,6 +42,7 @@ export function HistoryPanel({ currency, digitsOf }: HistoryPanelProps) {
         rowTestId={(r) => `history-${r.key}`}
         emptyText={empty}
         cardsTestId="history-cards"
+        tableId={tableKey}
       />
       <Group justify="flex-end">
         <Pagination
@@ -55,6 +64,20 @@ function StatusBadge({ row }: { row: HistoryRow }) {
   );
 }
 
+/** The status chip with why and what it was part of under it, so the table needs no column of its own for them. */
+function StatusCell({ row }: { row: HistoryRow }) {
+  return (
+    <Stack gap={2} align="flex-start">
+      <StatusBadge row={row} />
+      {row.detail && (
+        <Text size="xs" c="dimmed" maw={200} lh={1.25}>
+          {row.detail}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
 const sideColor = (r: HistoryRow) => (r.side === 'buy' ? 'teal' : 'red');
 
 function historyColumns(t: TFunction): ListColumn<HistoryRow>[] {
@@ -64,17 +87,24 @@ function historyColumns(t: TFunction): ListColumn<HistoryRow>[] {
     </Text>
   );
   return [
-    { key: 'time', label: t('Time'), render: (r) => line(formatOrderTime(r.time)) },
-    { key: 'instrument', label: t('Instrument'), render: (r) => line(r.instrument, 600) },
-    { key: 'type', label: t('Type'), render: (r) => line(r.type, 700, sideColor(r)) },
-    { key: 'amount', label: t('Amount'), numeric: true, render: (r) => r.amount },
-    { key: 'price', label: t('Price'), numeric: true, render: (r) => line(r.price) },
     {
-      key: 'pl',
-      label: t('P/L'),
-      numeric: true,
-      render: (r) => line(r.profitLoss?.text ?? '-', 600, r.profitLoss?.color),
+      key: 'ticket',
+      label: t('Ticket'),
+      always: true,
+      render: (r) => <Ticket id={r.ticket} testId={`ticket-${r.key}`} />,
     },
+    { key: 'openTime', label: t('Open Time'), render: (r) => <When value={r.openTime} /> },
+    { key: 'closeTime', label: t('Close Time'), render: (r) => <When value={r.closeTime} /> },
+    { key: 'instrument', label: t('Instrument'), always: true, render: (r) => line(r.instrument, 600) },
+    { key: 'type', label: t('Type'), render: (r) => line(r.type, 700, sideColor(r)) },
+    {
+      key: 'amount',
+      label: t('Amount'),
+      numeric: true,
+      render: (r) => <Amount value={r.amount} testId={`amount-${r.key}`} />,
+    },
+    { key: 'openPrice', label: t('Open Rate'), numeric: true, render: (r) => line(r.openPrice) },
+    { key: 'closePrice', label: t('Close Rate'), numeric: true, render: (r) => line(r.closePrice) },
     {
       key: 'swap',
       label: t('Swap'),
@@ -87,26 +117,23 @@ function historyColumns(t: TFunction): ListColumn<HistoryRow>[] {
       numeric: true,
       render: (r) => line(r.commission?.text ?? '-', undefined, r.commission?.color),
     },
-    { key: 'status', label: t('Status'), render: (r) => <StatusBadge row={r} /> },
     {
-      key: 'details',
-      label: t('Details'),
-      render: (r) => (
-        <Text size="xs" c="dimmed">
-          {r.detail ?? ''}
-        </Text>
-      ),
+      key: 'pl',
+      label: t('P/L'),
+      numeric: true,
+      render: (r) => line(r.profitLoss?.text ?? '-', 600, r.profitLoss?.color),
     },
+    { key: 'status', label: t('Status'), render: (r) => <StatusCell row={r} /> },
   ];
 }
 
-/** A deal's swap and commission on its card, when it paid or earned any. */
+/** A deal's swap and commission on its card (a pending order has neither). */
 function HistoryCharges({ row }: { row: HistoryRow }) {
   const { t } = useTranslation();
   const charges = [
     { key: 'swap', label: t('Swap'), figure: row.swap },
     { key: 'commission', label: t('Commission'), figure: row.commission },
-  ].filter((c) => c.figure && c.figure.color !== 'dimmed');
+  ].filter((c) => c.figure !== null);
   if (charges.length === 0) return null;
   return (
     <Group gap="md" mt={6}>
@@ -132,10 +159,11 @@ function HistoryCard({ row: r }: { row: HistoryRow }) {
         side={r.side}
         sideLabel={r.type}
         time={formatOrderTime(r.time)}
+        ticket={{ id: r.ticket, testId: `ticket-${r.key}` }}
         aside={<StatusBadge row={r} />}
       />
       <SimpleGrid cols={3} spacing="xs" mt="xs">
-        <CardFigure label={t('Amount')} value={r.amount} />
+        <CardFigure label={t('Amount')} value={amountWithUnit(r.amount, t('lot'))} testId={`amount-${r.key}`} />
         <CardFigure label={t('Price')} value={r.price} />
         <CardFigure label={t('P/L')} value={r.profitLoss?.text ?? '-'} color={r.profitLoss?.color} />
       </SimpleGrid>

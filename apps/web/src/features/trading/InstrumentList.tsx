@@ -61,7 +61,12 @@ const InstrumentRow = memo(function InstrumentRow({
     </Button>
   );
   return (
-    <Table.Tr bg={selected ? 'var(--mantine-color-blue-light)' : undefined} data-testid={`instrument-${i.name}`}>
+    <Table.Tr
+      bg={selected ? 'var(--mantine-color-blue-light)' : undefined}
+      // The instrument on the chart, which the keys trade and Up / Down move from.
+      aria-current={selected || undefined}
+      data-testid={`instrument-${i.name}`}
+    >
       <Table.Td px={4}>
         <Group gap={4} wrap="nowrap">
           <ActionIcon

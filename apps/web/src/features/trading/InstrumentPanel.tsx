@@ -1,5 +1,5 @@
 import dayjs from 'dayjs';
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { Accordion, Box, Center, Overlay, Paper, Stack, Tabs, Text, TextInput, ThemeIcon } from '@mantine/core';
 import { IconLock, IconSearch, IconStarFilled } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -16,7 +16,8 @@ import { apiPost } from '../../api/client.ts';
 import { toastError, toastSuccess } from '../../ui/toast.ts';
 import { tradingKeys, useFavorites } from './api.ts';
 import { InstrumentList, type InstrumentActions } from './InstrumentList.tsx';
-import { createInstrumentSearch } from './search.ts';
+import { preloadInstrumentSearch, useInstrumentSearch } from './instrumentSearch.ts';
+import { useArrowKeys } from './terminalKeys.ts';
 
 /** The market tabs in the spec's order (§2). */
 export const MARKET_TABS: ReadonlyArray<{ category: CategoryName; label: string }> = [
@@ -42,8 +43,7 @@ export function InstrumentPanel({ instruments, marketStatus, selected, onSelect,
   const [tab, setTab] = useState<string | null>('forex');
   const favorites = useFavorites();
 
-  const search = useMemo(() => createInstrumentSearch(instruments), [instruments]);
-  const results = useMemo(() => search(query), [search, query]);
+  const results = useInstrumentSearch(instruments, query);
   const favoriteIds = useMemo(() => new Set((favorites.data ?? []).map((f) => f.list_id)), [favorites.data]);
   const favoriteInstruments = instruments.filter((i) => favoriteIds.has(i.id));
 
@@ -70,18 +70,39 @@ export function InstrumentPanel({ instruments, marketStatus, selected, onSelect,
 
   const listProps = { favoriteIds, isMarketOpen, selected, onSelect, onTrade, onToggleFavorite };
 
+  // Up and Down go through the list in view (the search results, else the open market tab) and scroll to the row.
+  const root = useRef<HTMLDivElement>(null);
+  const searching = query.trim() !== '';
+  const inView = searching ? results : instruments.filter((i) => i.category === tab);
+  useArrowKeys((step) => {
+    if (inView.length === 0) return false;
+    const at = inView.findIndex((i) => i.name === selected);
+    const next =
+      inView[at < 0 ? (step > 0 ? 0 : inView.length - 1) : Math.min(Math.max(at + step, 0), inView.length - 1)];
+    onSelect(next);
+    root.current
+      ?.querySelector(
+        `[data-testid="${searching ? 'search-results' : `market-${tab}`}"] [data-testid="instrument-${next.name}"]`,
+      )
+      ?.scrollIntoView?.({ block: 'nearest' });
+    return true;
+  });
+
   return (
-    <Paper withBorder radius="md" p="sm">
+    <Paper withBorder radius="md" p="sm" ref={root}>
       <Stack gap="sm">
         <TextInput
           aria-label={t('Search instruments')}
           placeholder={t('Search instruments')}
           leftSection={<IconSearch size={16} />}
           value={query}
+          onFocus={() => void preloadInstrumentSearch()}
           onChange={(e) => setQuery(e.currentTarget.value)}
         />
         {query.trim() ? (
-          <InstrumentList {...listProps} instruments={results} emptyText={t('No instruments found')} />
+          <Box data-testid="search-results">
+            <InstrumentList {...listProps} instruments={results} emptyText={t('No instruments found')} />
+          </Box>
         ) : (
           <>
             <Accordion variant="contained" defaultValue="favorites">

@@ -94,5 +94,16 @@ describe('LiveTopBarStats', () => {
       emitRealtime('marginCall', { balanceId: 11, called: false });
       await waitFor(() => expect(state()).toBe('ok'));
     });
+
+    it('warns after a reload while the wallet is in margin call, until the call re-arms', async () => {
+      const u = user();
+      const called = { ...u, activeBalance: u.activeBalance && { ...u.activeBalance, margin_call: true } };
+      mockTradingFetch(tradingApi({ user: called, openOrders: [orderFixture({ margin_used: '108.00' })] }));
+      renderScreen(<LiveTopBarStats balance="10000" margin="108" currency="USD" />);
+      await waitFor(() => expect(stat('Margin Level')).toBe('9304.63%'));
+      await waitFor(() => expect(state()).toBe('warning'));
+      emitRealtime('marginCall', { balanceId: 11, called: false });
+      await waitFor(() => expect(state()).toBe('ok'));
+    });
   });
 });

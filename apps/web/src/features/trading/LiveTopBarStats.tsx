@@ -28,6 +28,7 @@ export function LiveTopBarStats(props: Props) {
   const { data: current } = useCurrentUser();
   const plan = current?.user.pricingTable ?? null;
   const walletId = current?.activeBalance?.id ?? null;
+  // The last event of the active wallet; before one comes, the call as the wallet was read (a reload in margin call).
   const [call, setCall] = useState<MarginCallEvent | null>(null);
   useRealtimeEvent<MarginCallEvent>('marginCall', (e) => {
     if (e && e.balanceId === walletId) setCall(e);
@@ -38,7 +39,7 @@ export function LiveTopBarStats(props: Props) {
       profitLoss={totalProfitLoss.toString()}
       marginCallLevel={plan?.margin_call_level ?? null}
       stopoutLevel={resolveStopout(plan?.forex_stopout ?? null)}
-      marginCalled={call?.balanceId === walletId && call.called}
+      marginCalled={call?.balanceId === walletId ? call.called : current?.activeBalance?.margin_call === true}
     />
   );
 }

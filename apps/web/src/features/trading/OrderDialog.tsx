@@ -31,7 +31,7 @@ export function OrderDialog({ side: initialSide, instrument, onClose }: OrderDia
   const side = choice.side;
   const { data: current } = useCurrentUser();
   const rate = useRate(instrument.quote, true);
-  const lot = useLotState(instrument.category, true);
+  const lot = useLotState(instrument.category, true, instrument.name);
   const quote = useQuote(instrument.name);
   // Free margin counts the live P/L of the open positions.
   const { totalProfitLoss } = useLivePositions();

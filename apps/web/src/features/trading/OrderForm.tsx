@@ -144,10 +144,11 @@ export function OrderForm({
   const hint = isPending ? pendingPriceHint(side, kind, prices, pending.price, pending.limitPrice) : null;
   const expiry = isPending ? expiryValue(pending.expiry, pending.expiryDate) : null;
 
-  const leverage = leverageOf(plan, instrument.category, instrument.leverage);
+  const leverage = leverageOf(plan, instrument);
   const commission = orderCommission({
     plan,
     category: instrument.category,
+    contractSize: instrument.contract_size,
     amount: amountOf(amount),
     price: openPrice(side, atPrice),
     quoteConversion: conversionRate,

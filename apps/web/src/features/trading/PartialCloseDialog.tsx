@@ -30,7 +30,7 @@ const isAmount = (s: string) => /^\d*\.?\d+$/.test(s.trim()) && Number(s) > 0;
 export function PartialCloseDialog({ order, digits, onClose }: PartialCloseDialogProps) {
   const { t } = useTranslation();
   const client = useQueryClient();
-  const lot = useLotState(order.kind, true);
+  const lot = useLotState(order.kind, true, order.instrument);
   const whole = dec(order.trade_amount);
   const [amount, setAmount] = useState(whole.toString());
   const smallest =

@@ -51,26 +51,30 @@ function show(rows: PendingOrderDto[], extra?: TradingResponder) {
 
 // Dialogs with many steps: room for a machine under load.
 describe('PendingOrdersPanel', { timeout: 20_000 }, () => {
-  it('lists type, instrument, amount, prices, SL, TP, expiry and status', async () => {
+  it('lists ticket, time, instrument, type, amount, prices, SL, TP, expiry and status', async () => {
     show([limit, stopLimit]);
     const row = within(await screen.findByTestId('pending-201'));
     const cells = row.getAllByRole('cell').map((c) => c.textContent);
-    expect(cells.slice(0, 8)).toEqual([
-      'Buy Limit',
+    expect(cells.slice(0, 11)).toEqual([
+      '201',
+      '2025-03-04 10:00 AM',
       'EUR/USD',
+      'Buy Limit',
       '10000',
       '1.08000',
+      // No quote yet: the live price it waits for shows once one arrives.
       '-',
-      '1.070001.10000',
+      '1.07000',
+      '1.10000',
       'GTC',
       'PENDING',
     ]);
     expect(row.getByTestId('sl-201').textContent).toBe('1.07000');
     expect(row.getByTestId('tp-201').textContent).toBe('1.10000');
-    expect(screen.getByRole('columnheader', { name: 'SL / TP' })).toBeTruthy();
+    expect(screen.getByRole('columnheader', { name: 'Order price' })).toBeTruthy();
     const second = within(screen.getByTestId('pending-202'));
     expect(second.getByText('Sell Stop Limit')).toBeTruthy();
-    expect(second.getByText('1.08100')).toBeTruthy();
+    expect(second.getByTestId('limit-202').textContent).toBe('Limit 1.08100');
     expect(second.getByText('Until')).toBeTruthy();
     expect(second.getByText(/2025-03-06/)).toBeTruthy();
   });

@@ -1,12 +1,13 @@
 import { Badge, Box, Group, SimpleGrid, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { CLOSE_REASON_LABELS, closePrice, type Decimal, dec, formatOrderTime, type OrderDto } from '@platform/domain';
+import { CLOSE_REASON_LABELS, type Decimal, dec, formatOrderTime, type OrderDto } from '@platform/domain';
 import { CardFigure } from '../../ui/responsive-list/index.ts';
-import { formatPrice, formatProfitLoss, formatCharge, pairLabel } from './figures.ts';
+import { formatProfitLoss, formatCharge, pairLabel } from './figures.ts';
 import type { ProtectionKind } from './ProtectionDialog.tsx';
 import { PositionActions } from './PositionActions.tsx';
 import { rateText } from './pendingFormat.ts';
-import { useQuote } from './quotes.ts';
+import { amountWithUnit, useLivePrice } from './TableCells.tsx';
+import type { AmountText } from './terminalTables.ts';
 import { TradeCardHeader } from './TradeCardHeader.tsx';
 
 export interface PositionsTableProps {
@@ -34,28 +35,18 @@ export const positionRate = (props: PositionsTableProps, o: OrderDto, value: str
 /** The price a position would close at now (bid for a buy, ask for a sell), live. */
 function CurrentPrice({ order, digits }: { order: OrderDto; digits: number | undefined }) {
   const { t } = useTranslation();
-  const quote = useQuote(order.instrument);
-  const value = quote ? closePrice(order.type, quote).toString() : null;
-  return (
-    <CardFigure
-      label={t('Current Price')}
-      value={value === null ? '-' : digits === undefined ? value : formatPrice(value, digits)}
-      testId={`current-${order.id}`}
-    />
-  );
+  const value = useLivePrice(order.instrument, order.type, 'close', digits);
+  return <CardFigure label={t('Current Price')} value={value} testId={`current-${order.id}`} />;
 }
 
-/** A deal's swap and commission so far, when it has any: what it paid (red) or earned (green). */
+/** A deal's swap and commission so far: what it paid (red) or earned (green), plain when none. */
 function Charges({ order, currency }: { order: OrderDto; currency: string }) {
   const { t } = useTranslation();
-  const charges = (['swap', 'commission'] as const)
-    .filter((field) => !dec(order[field] ?? '0').isZero())
-    .map((field) => ({
-      field,
-      label: field === 'swap' ? t('Swap') : t('Commission'),
-      ...formatCharge(order[field], currency),
-    }));
-  if (charges.length === 0) return null;
+  const charges = (['swap', 'commission'] as const).map((field) => ({
+    field,
+    label: field === 'swap' ? t('Swap') : t('Commission'),
+    ...formatCharge(order[field], currency),
+  }));
   return (
     <Group gap="md" mt={6}>
       {charges.map((c) => (
@@ -71,11 +62,15 @@ function Charges({ order, currency }: { order: OrderDto; currency: string }) {
 }
 
 /**
- * A position on a phone, so nothing is off-screen. An open position shows instrument, side, amount, open and current
- * price, its live P/L and the stop-loss, take-profit and close actions; a closed one its close price, final P/L, why
- * it closed and when.
+ * A position on a phone, so nothing is off-screen. An open position shows its ticket, instrument, side, amount (lots
+ * where its category trades in lots), open and current price, swap, commission, its live P/L and the stop-loss,
+ * take-profit and close actions; a closed one its close price, final P/L, why it closed and when.
  */
-export function PositionCard({ order: o, ...props }: { order: OrderDto } & PositionsTableProps) {
+export function PositionCard({
+  order: o,
+  amount,
+  ...props
+}: { order: OrderDto; amount?: AmountText } & PositionsTableProps) {
   const { liveProfitLoss, currency, digitsOf, onClosePosition, onProtect, onPartialClose, closingId } = props;
   const { t } = useTranslation();
   const rate = (value: string | null) => positionRate(props, o, value);
@@ -88,6 +83,7 @@ export function PositionCard({ order: o, ...props }: { order: OrderDto } & Posit
         side={o.type}
         sideLabel={o.type === 'buy' ? t('BUY') : t('SELL')}
         time={formatOrderTime(o.created_at)}
+        ticket={{ id: o.id, testId: `ticket-${o.id}` }}
         aside={
           <div style={{ textAlign: 'right' }}>
             <Text size="xs" c="dimmed">
@@ -105,7 +101,11 @@ export function PositionCard({ order: o, ...props }: { order: OrderDto } & Posit
         }
       />
       <SimpleGrid cols={3} spacing="xs" mt="xs">
-        <CardFigure label={t('Amount')} value={dec(o.trade_amount).toString()} />
+        <CardFigure
+          label={t('Amount')}
+          value={amount ? amountWithUnit(amount, t('lot')) : dec(o.trade_amount).toString()}
+          testId={`amount-${o.id}`}
+        />
         <CardFigure label={t('Open Rate')} value={rate(o.open_rate)} />
         {open ? (
           <CurrentPrice order={o} digits={digitsOf(o.instrument)} />

@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { dec } from '@platform/domain';
 import { renderScreen } from '../../test/render.tsx';
 import { PositionsTable, type PositionsTableProps } from './PositionsTable.tsx';
 import { quoteStoreOf } from './quotes.ts';
-import { orderFixture } from './testing.ts';
+import { mockTradingFetch, orderFixture, tradingApi } from './testing.ts';
 
 const phone = (matches: boolean) =>
   vi.stubGlobal('matchMedia', (query: string) => ({
@@ -48,6 +48,7 @@ function show(over: Partial<PositionsTableProps> = {}) {
     emptyText: 'No positions yet',
     ...over,
   };
+  mockTradingFetch(tradingApi());
   const view = renderScreen(<PositionsTable {...props} />);
   return { props, ...view };
 }
@@ -60,7 +61,8 @@ describe('PositionsTable on a phone', () => {
     const card = await screen.findByTestId('position-101');
     expect(card.textContent).toContain('EUR/USD');
     expect(card.textContent).toContain('SELL');
-    expect(card.textContent).toContain('10000');
+    // Units once the lot mode of forex is known (amount mode here).
+    await waitFor(() => expect(within(card).getByTestId('amount-101').textContent).toBe('10000'));
     expect(card.textContent).toContain('1.08000');
     expect(within(card).getByTestId('pl-101').textContent).toBe('-$12.50000');
     expect(within(card).getByTestId('current-101').textContent).toBe('-');
@@ -99,26 +101,28 @@ describe('PositionsTable on a phone', () => {
     expect(screen.getByTestId('commission-101').textContent).toBe('$0.00');
     expect(screen.getByTestId('commission-102').textContent).toBe('-$1.40');
     // Remembered for the next visit.
-    expect(localStorage.getItem('table-columns:terminal:positions-all')).toBe('{"commission":true}');
+    expect(localStorage.getItem('table-columns:terminal:user-7:positions-all')).toBe('{"commission":true}');
   });
 
-  it('shows the commission of open positions by default', async () => {
+  it('shows the commission of open positions by default, and their status chip only when chosen', async () => {
     phone(false);
     localStorage.clear();
     show({ rows: [orderFixture({ id: 103, commission: '-0.7' })], variant: 'open' });
     expect(await screen.findByRole('columnheader', { name: 'Commission' })).toBeTruthy();
     expect(screen.getByTestId('commission-103').textContent).toBe('-$0.70');
-    expect(screen.queryByRole('button', { name: 'Columns' })).toBeNull();
+    expect(screen.queryByRole('columnheader', { name: 'Status' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Columns' })).toBeTruthy();
   });
 
-  it("shows a card's swap and commission once it has them", async () => {
+  it("shows a card's ticket, swap and commission", async () => {
     phone(true);
     show();
     const open = await screen.findByTestId('position-101');
+    expect(within(open).getByTestId('ticket-101').textContent).toBe('#101');
     expect(open.textContent).toContain('Swap -$1.65');
-    expect(open.textContent).not.toContain('Commission');
+    expect(open.textContent).toContain('Commission $0.00');
     const closed = screen.getByTestId('position-102');
     expect(closed.textContent).toContain('Commission -$1.40');
-    expect(closed.textContent).not.toContain('Swap');
+    expect(closed.textContent).toContain('Swap $0.00');
   });
 });

@@ -12,9 +12,7 @@ import {
 import { apiPost } from '../../api/client.ts';
 import { toastSuccess } from '../../ui/toast.ts';
 import { refreshTrading, useOrdersPage } from './api.ts';
-import { HistoryPanel } from './HistoryPanel.tsx';
 import { usePendingOrders } from './pendingApi.ts';
-import { PendingOrdersPanel } from './PendingOrdersPanel.tsx';
 import { PositionsTable } from './PositionsTable.tsx';
 import type { ProtectionKind } from './ProtectionDialog.tsx';
 import { useLivePositions } from './useLivePositions.ts';
@@ -25,8 +23,13 @@ const PartialCloseDialog = lazy(() =>
   import('./PartialCloseDialog.tsx').then((m) => ({ default: m.PartialCloseDialog })),
 );
 
-// Price alerts are their own area; their panel loads when the Alerts tab is first opened.
+// Price alerts are their own area; their panel loads when the Alerts tab is first opened. Pending Orders and History
+// load the same way (the pending count of the tab comes with the dashboard), keeping the dashboard's first load small.
 const AlertsPanel = lazy(() => import('./alerts/AlertsPanel.tsx').then((m) => ({ default: m.AlertsPanel })));
+const PendingOrdersPanel = lazy(() =>
+  import('./PendingOrdersPanel.tsx').then((m) => ({ default: m.PendingOrdersPanel })),
+);
+const HistoryPanel = lazy(() => import('./HistoryPanel.tsx').then((m) => ({ default: m.HistoryPanel })));
 
 const PAGE_SIZE = 15;
 const noShrink = { flexShrink: 0, whiteSpace: 'nowrap' } as const;
@@ -134,7 +137,9 @@ export function PositionsPanel({ currency, digitsOf, instrument, fill = false }:
           {table('open', live.orders, live.isLoading ? t('Loading...') : t('No open positions'))}
         </Tabs.Panel>
         <Tabs.Panel value="pending">
-          <PendingOrdersPanel digitsOf={digitsOf} />
+          <Suspense fallback={null}>
+            <PendingOrdersPanel digitsOf={digitsOf} />
+          </Suspense>
         </Tabs.Panel>
         <Tabs.Panel value="alerts">
           <Suspense fallback={null}>
@@ -142,7 +147,9 @@ export function PositionsPanel({ currency, digitsOf, instrument, fill = false }:
           </Suspense>
         </Tabs.Panel>
         <Tabs.Panel value="history">
-          <HistoryPanel currency={currency} digitsOf={digitsOf} />
+          <Suspense fallback={null}>
+            <HistoryPanel currency={currency} digitsOf={digitsOf} />
+          </Suspense>
         </Tabs.Panel>
       </Tabs>
       {protect && (

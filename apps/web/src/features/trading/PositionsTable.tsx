@@ -1,32 +1,18 @@
 import { Badge, Stack, Text, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { CLOSE_REASON_LABELS, dec, formatOrderTime, type OrderDto } from '@platform/domain';
+import { CLOSE_REASON_LABELS, type OrderDto } from '@platform/domain';
 import { ResponsiveList, type ListColumn } from '../../ui/responsive-list/index.ts';
 import { formatProfitLoss, formatCharge, pairLabel } from './figures.ts';
 import { PositionCard, positionRate, type PositionsTableProps } from './PositionCard.tsx';
 import { PositionActions } from './PositionActions.tsx';
+import { Amount, LivePrice, Ticket, When } from './TableCells.tsx';
+import { useAmountText, useTableKey } from './terminalTables.ts';
 
 export type { PositionsTableProps };
 
 type Column = ListColumn<OrderDto> & { closedOnly?: boolean };
 
 const nowrap = { whiteSpace: 'nowrap' } as const;
-
-/** YYYY-MM-DD h:mm A with the time under the date, so the wide table still fits beside the instrument list. */
-function When({ value }: { value: string | null }) {
-  const text = formatOrderTime(value);
-  const [date, ...time] = text.split(' ');
-  if (!time.length) return <>{text}</>;
-  return (
-    <Text span size="xs" style={{ display: 'inline-block', lineHeight: 1.25, ...nowrap }}>
-      {date}
-      <Text span size="xs" c="dimmed" display="block">
-        {' '}
-        {time.join(' ')}
-      </Text>
-    </Text>
-  );
-}
 
 /** What a deal has paid (red) or earned (green) so far — its swap at the rollovers, or its commission; already in the balance. */
 function ChargeFigure({ order, field, currency }: { order: OrderDto; field: 'swap' | 'commission'; currency: string }) {
@@ -39,14 +25,19 @@ function ChargeFigure({ order, field, currency }: { order: OrderDto; field: 'swa
 }
 
 /**
- * Orders with the spec's fields (§3): OPENED green / CLOSED yellow, P/L to 5 decimals, times YYYY-MM-DD h:mm A;
- * figures right-aligned. On a phone (up to 48em) cards instead, so P/L and the actions are never off-screen.
+ * Orders with the columns traders expect (ticket, time, instrument, side, amount in lots where the category trades in
+ * lots, open and live current price, SL, TP, swap, commission, live P/L) and the spec's status chips: OPENED green /
+ * CLOSED yellow, P/L to 5 decimals, times YYYY-MM-DD h:mm A; figures right-aligned. The column chooser in the last
+ * heading hides and shows columns, remembered per user. On a phone (up to 48em) cards instead, so P/L and the actions
+ * are never off-screen.
  */
 export function PositionsTable(props: PositionsTableProps) {
   const { rows, variant, liveProfitLoss, currency, onClosePosition, onProtect, onPartialClose, closingId } = props;
   const { t } = useTranslation();
   const rate = (o: OrderDto, value: string | null) => positionRate(props, o, value);
   const isOpen = (o: OrderDto) => o.close_time === null;
+  const amountText = useAmountText(rows.map((o) => o.kind));
+  const tableKey = useTableKey(`positions-${variant}`);
 
   const status = (o: OrderDto) =>
     isOpen(o) ? (
@@ -93,11 +84,19 @@ export function PositionsTable(props: PositionsTableProps) {
     );
   };
 
+  const all = variant === 'all';
   const allColumns: Column[] = [
+    {
+      key: 'ticket',
+      label: t('Ticket'),
+      always: true,
+      render: (o) => <Ticket id={o.id} testId={`ticket-${o.id}`} />,
+    },
     { key: 'time', label: t('Time'), render: (o) => <When value={o.created_at} /> },
     {
       key: 'instrument',
       label: t('Instrument'),
+      always: true,
       render: (o) => (
         <Text span size="sm" fw={600} style={nowrap}>
           {pairLabel(o.base_symbol, o.quote_symbol)}
@@ -113,10 +112,33 @@ export function PositionsTable(props: PositionsTableProps) {
         </Text>
       ),
     },
-    { key: 'amount', numeric: true, label: t('Amount'), render: (o) => dec(o.trade_amount).toString() },
+    {
+      key: 'amount',
+      numeric: true,
+      label: t('Amount'),
+      render: (o) => <Amount value={amountText(o.trade_amount, o.instrument, o.kind)} testId={`amount-${o.id}`} />,
+    },
     { key: 'open', numeric: true, label: t('Open Rate'), render: (o) => rate(o, o.open_rate) },
     { key: 'close', numeric: true, label: t('Close Rate'), render: (o) => rate(o, o.close_rate), closedOnly: true },
-    { key: 'tp', numeric: true, label: t('Take Profit'), render: (o) => rate(o, o.profit) },
+    {
+      key: 'current',
+      numeric: true,
+      label: t('Current Price'),
+      render: (o) =>
+        isOpen(o) ? (
+          <LivePrice
+            instrument={o.instrument}
+            side={o.type}
+            at="close"
+            digits={props.digitsOf(o.instrument)}
+            testId={`current-${o.id}`}
+          />
+        ) : (
+          '-'
+        ),
+      // All Positions has the close rate; the live price waits in the chooser there.
+      hidden: all,
+    },
     {
       key: 'sl',
       numeric: true,
@@ -132,7 +154,7 @@ export function PositionsTable(props: PositionsTableProps) {
           </Tooltip>
         ),
     },
-    { key: 'pl', numeric: true, label: t('P/L'), render: profitLoss },
+    { key: 'tp', numeric: true, label: t('Take Profit'), render: (o) => rate(o, o.profit) },
     {
       key: 'swap',
       numeric: true,
@@ -145,9 +167,11 @@ export function PositionsTable(props: PositionsTableProps) {
       label: t('Commission'),
       render: (o) => <ChargeFigure order={o} field="commission" currency={currency} />,
       // All Positions is two columns wider: there it waits in the column chooser, so the table fits at 1366 px.
-      hidden: variant === 'all',
+      hidden: all,
     },
-    { key: 'status', label: t('Status'), render: status },
+    { key: 'pl', numeric: true, label: t('P/L'), render: profitLoss },
+    // Every open position is OPENED: the chip earns its room in All Positions only.
+    { key: 'status', label: t('Status'), render: status, hidden: !all },
     { key: 'closeTime', label: t('Close Time'), render: (o) => <When value={o.close_time} />, closedOnly: true },
     { key: 'actions', label: t('Actions'), render: actions },
   ];
@@ -157,12 +181,12 @@ export function PositionsTable(props: PositionsTableProps) {
     <ResponsiveList
       rows={rows}
       columns={columns}
-      card={(o) => <PositionCard order={o} {...props} />}
+      card={(o) => <PositionCard order={o} {...props} amount={amountText(o.trade_amount, o.instrument, o.kind)} />}
       rowKey={(o) => o.id}
       rowTestId={(o) => `position-${o.id}`}
       emptyText={props.emptyText}
       cardsTestId="position-cards"
-      tableId={`positions-${variant}`}
+      tableId={tableKey}
     />
   );
 }

@@ -11,12 +11,15 @@ export function TradeCardHeader({
   side,
   sideLabel,
   time,
+  ticket,
   aside,
 }: {
   instrument: string;
   side: Side;
   sideLabel: string;
   time: string;
+  /** The row's ticket (its id) and the test id of its text, before the time. */
+  ticket?: { id: number; testId: string };
   aside: ReactNode;
 }) {
   return (
@@ -29,6 +32,8 @@ export function TradeCardHeader({
           </Text>
         </Group>
         <Text size="xs" c="dimmed">
+          {ticket && <span data-testid={ticket.testId}>#{ticket.id}</span>}
+          {ticket && ' · '}
           {time}
         </Text>
       </div>

@@ -24,7 +24,10 @@ export const tradingKeys = {
   ordersPage: (page: number, limit: number) => ['trading', 'orders', 'all', page, limit] as const,
   favorites: ['trading', 'favorites'] as const,
   rate: (quote: string) => ['trading', 'rates', quote] as const,
-  lotState: (category: CategoryName) => ['trading', 'lot-state', category] as const,
+  lotState: (category: CategoryName, instrument?: string) =>
+    instrument
+      ? (['trading', 'lot-state', category, instrument] as const)
+      : (['trading', 'lot-state', category] as const),
   candles: (symbol: string, interval: ChartInterval = '1d') => ['trading', 'candles', symbol, interval] as const,
   /** The History tab's pages (closed deals and ended pending orders). */
   history: ['trading', 'history'] as const,
@@ -92,10 +95,14 @@ export function useRate(quote: string, enabled: boolean) {
   });
 }
 
-export function useLotState(category: CategoryName, enabled: boolean) {
+/** The lot mode of a category and its presets in units of `instrument` (its contract size), as the server offers. */
+export function useLotState(category: CategoryName, enabled: boolean, instrument?: string) {
   return useQuery({
-    queryKey: tradingKeys.lotState(category),
-    queryFn: () => apiGet<LotStateResponse>(`/dashboard/lot-state/${category}`),
+    queryKey: tradingKeys.lotState(category, instrument),
+    queryFn: () =>
+      apiGet<LotStateResponse>(
+        `/dashboard/lot-state/${category}${instrument ? `?instrument=${encodeURIComponent(instrument)}` : ''}`,
+      ),
     enabled,
     staleTime: 0,
     retry: false,

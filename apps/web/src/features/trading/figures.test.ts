@@ -91,9 +91,18 @@ describe('order estimate', () => {
   });
 
   it('takes the plan leverage of the category, else the instrument leverage', () => {
-    expect(leverageOf(null, 'forex', 100)).toBe(100);
+    const eurUsd = { category: 'forex' as const, base: 'EUR', quote: 'USD', leverage: 100 };
+    const btc = { category: 'crypto' as const, base: 'BTC', quote: 'USD', leverage: 5 };
+    expect(leverageOf(null, eurUsd)).toBe(100);
     const plan = { forex_leverage: 200, crypto_leverage: null } as Parameters<typeof leverageOf>[0];
-    expect(leverageOf(plan, 'forex', 100)).toBe(200);
-    expect(leverageOf(plan, 'crypto', 5)).toBe(5);
+    expect(leverageOf(plan, eurUsd)).toBe(200);
+    expect(leverageOf(plan, btc)).toBe(5);
+  });
+
+  it('caps a retail plan at the class cap: 30 on a major pair, 20 on another, 2 on crypto', () => {
+    const plan = { forex_leverage: 200, crypto_leverage: null, retail: true } as Parameters<typeof leverageOf>[0];
+    expect(leverageOf(plan, { category: 'forex', base: 'EUR', quote: 'USD', leverage: 100 })).toBe(30);
+    expect(leverageOf(plan, { category: 'forex', base: 'AUD', quote: 'USD', leverage: 100 })).toBe(20);
+    expect(leverageOf(plan, { category: 'crypto', base: 'BTC', quote: 'USD', leverage: 5 })).toBe(2);
   });
 });

@@ -8,7 +8,8 @@ import {
   pipValue,
   profitLoss,
   requiredMargin,
-  resolveLeverage,
+  effectiveLeverage,
+  retailCapsOf,
   spreadCost,
   toFixed,
   type CategoryName,
@@ -75,14 +76,17 @@ export function formatCharge(value: string | undefined, currency: string): { tex
   return { text: formatMoney(d, currency, 2), color: d.greaterThan(0) ? 'teal' : 'red' };
 }
 
-/** Leverage of a category for this client: the plan's {category}_leverage, else the instrument's own. */
+/**
+ * Leverage of an instrument for this client, as the server margins it: the plan's {category}_leverage, else the
+ * instrument's own, capped on a retail plan at the cap of the instrument's class.
+ */
 export function leverageOf(
   plan: PricingTableDto | null | undefined,
-  category: CategoryName,
-  instrumentLeverage: number,
+  instrument: { category: CategoryName; base: string; quote: string; leverage: number },
 ): number {
-  const planLeverage = plan ? plan[`${category}_leverage`] : null;
-  return resolveLeverage(planLeverage, instrumentLeverage);
+  const planLeverage = plan ? plan[`${instrument.category}_leverage`] : null;
+  const retail = plan?.retail ? { retail: true, caps: retailCapsOf(plan.retail_caps) } : null;
+  return effectiveLeverage(planLeverage, instrument, retail);
 }
 
 /** How far from the price a take-profit or stop-loss starts when switched on in the order dialog. */
@@ -126,6 +130,8 @@ export interface OrderCommission {
 export function orderCommission(p: {
   plan: PricingTableDto | null | undefined;
   category: CategoryName;
+  /** The instrument's units in one lot (InstrumentDto.contract_size), else the category's default. */
+  contractSize?: string | null;
   amount: Decimal.Value;
   price: Decimal.Value;
   quoteConversion: string;
@@ -139,6 +145,7 @@ export function orderCommission(p: {
       : commissionOf({
           terms,
           category: p.category,
+          contractSize: p.contractSize,
           amount: p.amount,
           price: p.price,
           quoteConversion: p.quoteConversion,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { mockApi, renderScreen } from '../../test/render.tsx';
 import { brandingFixture, currentUserFixture } from '../../test/fixtures.ts';
 import { SecurityPage } from '../account/SecurityPage.tsx';
@@ -10,19 +10,61 @@ const SETUP = {
   otpauthUrl: 'otpauth://totp/x',
   qrDataUrl: 'data:image/png;base64,iVBORw0KGgo=',
 };
+const REAUTH_MESSAGE = 'Please enter your password again to continue.';
 const CODES = Array.from({ length: 10 }, (_, i) => `abcd${i}-efgh${i}`);
 
 describe('Two-factor sign-in card (Security page)', () => {
-  it('is not shown to customers', async () => {
+  it('is offered to customers, without the role policy, and not to staff signed in as the customer', async () => {
     mockApi((method, path) => {
       if (path === '/settings/branding') return { body: brandingFixture() };
       if (path === '/auth/user') return { body: currentUserFixture(3) };
+      if (path === '/security/two-factor') return { body: { enabled: false, required: false, recoveryCodesLeft: 0 } };
+      return undefined;
+    });
+    const first = renderScreen(<SecurityPage />);
+    expect((await screen.findByTestId('two-factor-status')).textContent).toBe('Off');
+    expect(screen.getByRole('button', { name: 'Set up' })).toBeTruthy();
+    expect(screen.queryByText('Require two-factor sign-in for roles')).toBeNull();
+    first.unmount();
+
+    mockApi((method, path) => {
+      if (path === '/settings/branding') return { body: brandingFixture() };
+      if (path === '/auth/user') return { body: { ...currentUserFixture(3), impersonating: true } };
       return undefined;
     });
     const { queryClient } = renderScreen(<SecurityPage />);
     await screen.findByText('Update Password');
     await waitFor(() => expect(queryClient.getQueryData(queryKeys.currentUser)).toBeTruthy());
     expect(screen.queryByText('Two-factor sign-in')).toBeNull();
+  });
+
+  it('lets a customer from a session older than 15 minutes set it up after confirming the password', async () => {
+    let confirmed = false;
+    const calls: Array<[string, string, unknown]> = [];
+    mockApi((method, path, body) => {
+      calls.push([method, path, body]);
+      if (path === '/settings/branding') return { body: brandingFixture() };
+      if (path === '/auth/user') return { body: currentUserFixture(3) };
+      if (path === '/security/two-factor') return { body: { enabled: false, required: false, recoveryCodesLeft: 0 } };
+      if (path === '/auth/confirm') {
+        confirmed = true;
+        return { body: { message: 'Confirmed' } };
+      }
+      if (path === '/security/two-factor/setup')
+        return confirmed ? { body: SETUP } : { status: 401, body: { reauth: true, message: REAUTH_MESSAGE } };
+      return undefined;
+    });
+    renderScreen(<SecurityPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Set up' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText(REAUTH_MESSAGE)).toBeTruthy();
+    // Two-factor is not on yet: the password is the only way.
+    expect(within(dialog).queryByText('Use a code from my authenticator app')).toBeNull();
+    fireEvent.change(within(dialog).getByLabelText('Password'), { target: { value: 'Password123!' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    expect(((await screen.findByTestId('two-factor-secret')) as HTMLInputElement).value).toBe(SETUP.secret);
+    expect(calls.filter(([, p]) => p === '/security/two-factor/setup')).toHaveLength(2);
+    expect(calls.find(([, p]) => p === '/auth/confirm')?.[2]).toEqual({ password: 'Password123!' });
   });
 
   it('sets up with QR and code, then shows the recovery codes once; admins see the role policy', async () => {

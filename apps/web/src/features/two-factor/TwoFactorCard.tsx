@@ -18,7 +18,7 @@ export const twoFactorKey = ['two-factor', 'status'] as const;
 type Panel = 'none' | 'setup' | 'regenerate' | 'disable';
 
 /**
- * "Two-factor sign-in" on the Security page, staff only: status, set-up (QR + code, then the recovery codes once),
+ * "Two-factor sign-in" on the Security page, for every user's own account (staff and customers): status, set-up (QR + code, then the recovery codes once),
  * new recovery codes, turning it off (password + code; not offered when the role requires it). Admins also choose
  * here which roles must use it.
  */

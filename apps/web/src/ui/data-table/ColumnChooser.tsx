@@ -1,11 +1,17 @@
-import { ActionIcon, Button, Checkbox, Popover, Stack, Text } from '@mantine/core';
+import { lazy } from 'react';
+import { ActionIcon, Button, Text } from '@mantine/core';
 import { IconColumns } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { MenuOnUse } from '../shell/MenuOnUse.tsx';
 import { isChoosable, isColumnShown, type ChoosableColumn, type ColumnChoice } from './columnChoice.ts';
+
+const loadPopover = () => import('./ColumnChooserPopover.tsx');
+const ColumnChooserPopover = lazy(() => loadPopover().then((m) => ({ default: m.ColumnChooserPopover })));
 
 /**
  * "Columns": a checkbox per column (the actions column is always shown); the choice is remembered per table.
- * `compact` is an icon alone (a tight table's header), saying how many columns are hidden on hover.
+ * `compact` is an icon alone (a tight table's header), saying how many columns are hidden on hover. The checkboxes'
+ * popover loads when the button is first reached for (see MenuOnUse).
  */
 export function ColumnChooser<C extends ChoosableColumn & { label: string }>({
   columns,
@@ -23,24 +29,25 @@ export function ColumnChooser<C extends ChoosableColumn & { label: string }>({
   compact?: boolean;
 }) {
   const { t } = useTranslation();
-  const choosable = columns.filter(isChoosable);
-  const hiddenCount = choosable.filter((c) => !isColumnShown(c, choice)).length;
+  const hiddenCount = columns.filter(isChoosable).filter((c) => !isColumnShown(c, choice)).length;
   const hidden = hiddenCount > 0 ? t('{{count}} hidden', { count: hiddenCount }) : null;
   return (
-    <Popover position="bottom-end" shadow="md" withinPortal>
-      <Popover.Target>
-        {compact ? (
+    <MenuOnUse
+      load={loadPopover}
+      target={(on) =>
+        compact ? (
           <ActionIcon
             variant="subtle"
             color="gray"
             size="sm"
             aria-label={t('Columns')}
             title={hidden ? `${t('Columns')} · ${hidden}` : t('Columns')}
+            {...on}
           >
             <IconColumns size={14} />
           </ActionIcon>
         ) : (
-          <Button variant="default" leftSection={<IconColumns size={16} />} aria-label={t('Columns')}>
+          <Button variant="default" leftSection={<IconColumns size={16} />} aria-label={t('Columns')} {...on}>
             {t('Columns')}
             {hidden && (
               <Text span size="xs" c="dimmed" ml={6}>
@@ -48,24 +55,20 @@ export function ColumnChooser<C extends ChoosableColumn & { label: string }>({
               </Text>
             )}
           </Button>
-        )}
-      </Popover.Target>
-      <Popover.Dropdown>
-        <Stack gap={6} role="group" aria-label={t('Columns')}>
-          {choosable.map((c) => (
-            <Checkbox
-              key={c.key}
-              size="xs"
-              label={c.label}
-              checked={isColumnShown(c, choice)}
-              onChange={() => onToggle(c)}
-            />
-          ))}
-          <Button size="compact-xs" variant="subtle" onClick={onReset} disabled={!customised} mt={4}>
-            {t('Default columns')}
-          </Button>
-        </Stack>
-      </Popover.Dropdown>
-    </Popover>
+        )
+      }
+      menu={(target) => (
+        <ColumnChooserPopover
+          columns={columns}
+          choice={choice}
+          // The lazy component loses the column type; the columns passed in are the ones handed back.
+          onToggle={(c) => onToggle(c as C)}
+          onReset={onReset}
+          customised={customised}
+          target={target}
+          defaultOpened
+        />
+      )}
+    />
   );
 }

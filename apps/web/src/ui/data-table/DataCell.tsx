@@ -16,6 +16,7 @@ function titleIfCut(e: MouseEvent<HTMLDivElement>): void {
 /** One cell of a DataTable: its content, on one line cut with an ellipsis past the column's width. */
 export function DataCell<T>({ row, column }: { row: T; column: DataTableColumn<T> }) {
   const content = cellContent(row, column);
+  if (column.stacked) return <div style={{ whiteSpace: 'pre-line' }}>{content}</div>;
   const width = truncateWidth(column);
   if (width === null) return content;
   return (

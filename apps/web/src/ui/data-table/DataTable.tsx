@@ -12,25 +12,29 @@ import {
   TextInput,
   UnstyledButton,
 } from '@mantine/core';
-import { useDebouncedCallback } from '@mantine/hooks';
+import { useDebouncedCallback, useMediaQuery } from '@mantine/hooks';
 import { IconChevronDown, IconChevronUp, IconDownload, IconSearch, IconSelector } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { pageCount } from '@platform/domain';
 import { apiUrl, errorMessage } from '../../api/client.ts';
 import {
   defaultRowKey,
+  nextServerSort,
   sortRows,
   scrollBoxStyle,
   stickyActionsStyle,
   stickyMessageStyle,
   type DataTableColumn,
   type RowKey,
+  type ServerSort,
   type SortState,
 } from './cells.ts';
+import { DataCards } from './DataCards.tsx';
 import { ColumnChooser } from './ColumnChooser.tsx';
 import { isActionsColumn as isActions, tableIdOf, useColumnChoice } from './columnChoice.ts';
 import { DataCell } from './DataCell.tsx';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, usePagedList, type ListFilters } from './usePagedList.ts';
+import { PHONE_QUERY } from '../responsive-list/ResponsiveList.tsx';
 
 /** Search waits for the user to stop typing before asking the server (spec §9). */
 export const SEARCH_DEBOUNCE_MS = 1500;
@@ -70,6 +74,14 @@ export interface DataTableProps<T> {
    * rows whose data changed are drawn again.
    */
   refreshMs?: number;
+  /**
+   * The server's sort of the list (columns with `serverSort`), sent as `sort` and `dir`; the screen owns it so other
+   * controls can set it too. Without `onServerSortChange` those columns are not sortable.
+   */
+  serverSort?: ServerSort | null;
+  onServerSortChange?: (sort: ServerSort | null) => void;
+  /** On a phone, one card a row with what `card` draws (the terminal's responsive list pattern) instead of the table. */
+  card?: (row: T) => ReactNode;
 }
 
 /** The list table every back-office screen uses (back-office spec §2 "Generic data table"). */
@@ -87,6 +99,9 @@ export function DataTable<T>({
   tableId,
   onRowsChange,
   refreshMs,
+  serverSort,
+  onServerSortChange,
+  card,
 }: DataTableProps<T>) {
   const { t } = useTranslation();
   const chosen = useColumnChoice(tableId ?? tableIdOf(url), columns);
@@ -97,9 +112,15 @@ export function DataTable<T>({
   const [page, setPage] = useState(1);
   const [limit, setLimit] = useState<number>(DEFAULT_PAGE_SIZE);
   const [sort, setSort] = useState<SortState>(null);
+  const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
 
+  // The server's sort travels with the filters: a new sort is a new list, from its first page.
+  const query = useMemo(
+    () => (serverSort ? { ...filters, sort: serverSort.key, dir: serverSort.dir } : filters),
+    [filters, serverSort],
+  );
   // New filters mean a new list: start again from its first page.
-  const filtersKey = JSON.stringify(filters ?? {});
+  const filtersKey = JSON.stringify(query ?? {});
   const [seenFilters, setSeenFilters] = useState(filtersKey);
   if (seenFilters !== filtersKey) {
     setSeenFilters(filtersKey);
@@ -111,7 +132,14 @@ export function DataTable<T>({
     setPage(1);
   }, SEARCH_DEBOUNCE_MS);
 
-  const list = usePagedList<T>({ url, page, limit, search: search || undefined, filters, refetchInterval: refreshMs });
+  const list = usePagedList<T>({
+    url,
+    page,
+    limit,
+    search: search || undefined,
+    filters: query,
+    refetchInterval: refreshMs,
+  });
   const pages = pageCount(list.total, list.perPage);
 
   // A delete can empty the last page; step back to the last page that still exists.
@@ -211,7 +239,7 @@ export function DataTable<T>({
               {exportable && (
                 <Button
                   component="a"
-                  href={apiUrl(url, { search: search || undefined, ...filters, format: 'csv' })}
+                  href={apiUrl(url, { search: search || undefined, ...query, format: 'csv' })}
                   download
                   variant="default"
                   leftSection={<IconDownload size={16} />}
@@ -229,38 +257,61 @@ export function DataTable<T>({
         overlayProps={{ blur: 1 }}
         loaderProps={{ size: 'sm' }}
       />
-      <Table.ScrollContainer minWidth={Math.max(600, shown.length * 100)} style={scrollBoxStyle}>
-        <Table striped highlightOnHover verticalSpacing="sm" horizontalSpacing={8}>
-          <Table.Thead>
-            <Table.Tr>
-              {selection && (
-                <Table.Th w={40}>
-                  <Checkbox
-                    aria-label={t('Select all')}
-                    checked={allSelected}
-                    indeterminate={someSelected && !allSelected}
-                    onChange={toggleAll}
-                  />
-                </Table.Th>
-              )}
-              {shown.map((c) => (
-                <Table.Th key={c.key} w={c.width} style={isActions(c) ? stickyActionsStyle : undefined}>
-                  {c.sortable ? (
-                    <SortButton
-                      label={c.label}
-                      state={sort?.key === c.key ? sort.direction : null}
-                      onClick={() => toggleSort(c.key)}
+      {card && phone ? (
+        <DataCards
+          rows={rows}
+          rowKey={rowKey}
+          card={card}
+          selection={selection}
+          empty={
+            list.isLoading
+              ? t('Loading...')
+              : list.isError
+                ? errorMessage(list.error, t('Something went wrong'))
+                : t('No data found')
+          }
+          onToggle={onToggleRow}
+        />
+      ) : (
+        <Table.ScrollContainer minWidth={Math.max(600, shown.length * 100)} style={scrollBoxStyle}>
+          <Table striped highlightOnHover verticalSpacing="sm" horizontalSpacing={8}>
+            <Table.Thead>
+              <Table.Tr>
+                {selection && (
+                  <Table.Th w={40}>
+                    <Checkbox
+                      aria-label={t('Select all')}
+                      checked={allSelected}
+                      indeterminate={someSelected && !allSelected}
+                      onChange={toggleAll}
                     />
-                  ) : (
-                    c.label
-                  )}
-                </Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>{body}</Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+                  </Table.Th>
+                )}
+                {shown.map((c) => (
+                  <Table.Th key={c.key} w={c.width} style={isActions(c) ? stickyActionsStyle : undefined}>
+                    {c.serverSort && onServerSortChange ? (
+                      <SortButton
+                        label={c.label}
+                        state={serverSort?.key === c.serverSort ? serverSort.dir : null}
+                        onClick={() => onServerSortChange(nextServerSort(serverSort ?? null, c.serverSort!))}
+                      />
+                    ) : c.sortable && !c.serverSort ? (
+                      <SortButton
+                        label={c.label}
+                        state={sort?.key === c.key ? sort.direction : null}
+                        onClick={() => toggleSort(c.key)}
+                      />
+                    ) : (
+                      c.label
+                    )}
+                  </Table.Th>
+                ))}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>{body}</Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
       <Group justify="space-between" mt="md" gap="sm">
         <Group gap="sm">
           <Text size="sm" c="dimmed" data-testid="table-total">

@@ -12,9 +12,16 @@ export interface DataTableColumn<T> {
   render?: (row: T) => ReactNode;
   /** Sorts the loaded page only (spec §2), on `sortValue` or else the raw field. */
   sortable?: boolean;
+  /**
+   * Sorted by the server instead, on this key of the list's `sort` parameter (figures a page alone cannot order, such
+   * as a customer's equity among 100,000): the table then asks for the sort with `sort` and `dir`.
+   */
+  serverSort?: string;
   sortValue?: (row: T) => string | number | boolean | null | undefined;
   /** 'date' formats the raw field as DD/MM/YYYY h:mm A. */
   type?: 'date';
+  /** A date drawn on two lines, the day above the time: a narrow column where a list has many. */
+  stacked?: boolean;
   width?: number | string;
   /** Keep the column at the right edge while the table scrolls sideways (default for the `actions` column). */
   sticky?: boolean;
@@ -33,13 +40,22 @@ export const CELL_MAX_WIDTH = 180;
 
 /** The width a column's cells are cut at, or null when they are never cut. */
 export function truncateWidth<T>(column: DataTableColumn<T>): number | null {
-  if (column.truncate === false) return null;
+  if (column.truncate === false || column.stacked) return null;
   if (column.truncate !== undefined) return column.truncate;
   if (column.sticky || column.key === 'actions' || column.key === 'status') return null;
   return CELL_MAX_WIDTH;
 }
 
 export type SortState = { key: string; direction: 'asc' | 'desc' } | null;
+
+/** A sort the server applies: its `sort` key and direction (`dir`). */
+export type ServerSort = { key: string; dir: 'asc' | 'desc' };
+
+/** A server-sorted column's next sort on a click: largest first, then smallest first, then the list's own order. */
+export function nextServerSort(current: ServerSort | null, key: string): ServerSort | null {
+  if (current?.key !== key) return { key, dir: 'desc' };
+  return current.dir === 'desc' ? { key, dir: 'asc' } : null;
+}
 
 export const EMPTY_CELL = '-';
 
@@ -63,7 +79,10 @@ export function cellContent<T>(row: T, column: DataTableColumn<T>): ReactNode {
     return rendered === null || rendered === undefined || rendered === '' ? EMPTY_CELL : rendered;
   }
   const raw = readPath(row, column.key);
-  if (column.type === 'date') return formatDateTime(isBlank(raw) ? null : (raw as string));
+  if (column.type === 'date') {
+    const text = formatDateTime(isBlank(raw) ? null : (raw as string));
+    return column.stacked && !isBlank(raw) ? text.replace(' ', '\n') : text;
+  }
   if (isBlank(raw)) return EMPTY_CELL;
   if (typeof raw === 'object') return EMPTY_CELL;
   return String(raw);

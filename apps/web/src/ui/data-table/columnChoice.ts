@@ -55,7 +55,12 @@ export function useColumnChoice<C extends ChoosableColumn>(tableId: string, colu
   const choice = state.tableId === tableId ? state.choice : readChoice(tableId);
   if (state.tableId !== tableId) setState({ tableId, choice });
 
-  const visible = useMemo(() => columns.filter((c) => isColumnShown(c, choice)), [columns, choice]);
+  // The actions column stays at the right edge (it is sticky there), whatever a column shown after it in the list.
+  const visible = useMemo(() => {
+    const shown = columns.filter((c) => isColumnShown(c, choice));
+    const last = (c: C) => c.key === 'actions';
+    return [...shown.filter((c) => !last(c)), ...shown.filter(last)];
+  }, [columns, choice]);
 
   const toggle = useCallback(
     (column: ChoosableColumn) => {

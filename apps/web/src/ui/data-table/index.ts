@@ -1,5 +1,5 @@
 export { DataTable, SEARCH_DEBOUNCE_MS, type DataTableProps, type DataTableSelection } from './DataTable.tsx';
-export { EMPTY_CELL, type DataTableColumn, type RowKey } from './cells.ts';
+export { EMPTY_CELL, type DataTableColumn, type RowKey, type ServerSort } from './cells.ts';
 export {
   usePagedList,
   useRefreshList,

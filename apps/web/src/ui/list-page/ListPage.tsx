@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { GENERIC_ERROR } from '@platform/domain';
 import { ApiError, apiDelete, errorMessage } from '../../api/client.ts';
 import { toastError, toastSuccess } from '../toast.ts';
+import { toastIfSentForApproval } from '../../features/admin/approvals/pending.ts';
 import {
   AddNewButton,
   DataTable,
@@ -89,13 +90,15 @@ export function useListPage<T>({
 
   const remove = useCallback(
     async (row: T) => {
+      let res: unknown;
       try {
-        await apiDelete(deleteUrl(row));
+        res = await apiDelete(deleteUrl(row));
       } catch (err) {
         toastError(refusalText(err, explainRefusal, t(GENERIC_ERROR)));
         return;
       }
-      toastSuccess(deletedMessage);
+      // A delete above a four-eyes threshold (a trade's void) waits for a second person (202).
+      if (!toastIfSentForApproval(t, res)) toastSuccess(deletedMessage);
       await refresh();
     },
     [deleteUrl, deletedMessage, explainRefusal, refresh, t],

@@ -1,4 +1,4 @@
-import type { CSSProperties, ReactNode } from 'react';
+import { useMemo, type CSSProperties, type ReactNode } from 'react';
 import { Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { scrollBoxStyle, stickyMessageStyle } from '../data-table/cells.ts';
@@ -14,6 +14,8 @@ export interface ListColumn<T> {
   numeric?: boolean;
   /** A secondary column of a tight table: hidden until the user shows it with the list's column chooser. */
   hidden?: boolean;
+  /** Always shown, left out of the column chooser (what names a row: its ticket, its instrument). */
+  always?: boolean;
 }
 
 export interface ResponsiveListProps<T> {
@@ -31,8 +33,8 @@ export interface ResponsiveListProps<T> {
   /** data-testid of the phone's card stack. */
   cardsTestId?: string;
   /**
-   * Which list the user's column choice is remembered for (localStorage, as the data tables'). A list with a column
-   * hidden by default offers the chooser, an icon in the last column's heading.
+   * Which list the user's column choice is remembered for (localStorage, as the data tables'). A list with one offers
+   * the chooser, an icon in the last column's heading.
    */
   tableId?: string;
 }
@@ -59,10 +61,12 @@ export function ResponsiveList<T>(props: ResponsiveListProps<T>) {
   return phone ? <ListCards {...props} /> : <ListTable {...props} />;
 }
 
-function ListTable<T>({ rows, columns: all, rowKey, rowTestId, rowTitle, emptyText, tableId }: ResponsiveListProps<T>) {
+function ListTable<T>({ rows, columns, rowKey, rowTestId, rowTitle, emptyText, tableId }: ResponsiveListProps<T>) {
+  // The choice treats a column always shown as the data tables treat their actions column.
+  const all = useMemo(() => columns.map((c) => (c.always ? { ...c, sticky: true } : c)), [columns]);
   const chosen = useColumnChoice(`terminal:${tableId ?? ''}`, all);
-  const withChooser = tableId !== undefined && all.some((c) => c.hidden);
-  const columns = withChooser ? chosen.visible : all.filter((c) => !c.hidden);
+  const withChooser = tableId !== undefined;
+  const shown = withChooser ? chosen.visible : all.filter((c) => !c.hidden);
   const chooser = withChooser && (
     <ColumnChooser
       columns={all}
@@ -78,9 +82,9 @@ function ListTable<T>({ rows, columns: all, rowKey, rowTestId, rowTitle, emptyTe
       <Table striped highlightOnHover verticalSpacing="xs" horizontalSpacing={3} fz="sm" style={tabular}>
         <Table.Thead>
           <Table.Tr>
-            {columns.map((c, i) => (
+            {shown.map((c, i) => (
               <Table.Th key={c.key} fz="xs" style={cellStyle(c)}>
-                {chooser && i === columns.length - 1 ? (
+                {chooser && i === shown.length - 1 ? (
                   <Group gap={4} wrap="nowrap" justify="space-between">
                     {c.label}
                     {chooser}
@@ -95,7 +99,7 @@ function ListTable<T>({ rows, columns: all, rowKey, rowTestId, rowTitle, emptyTe
         <Table.Tbody>
           {rows.length === 0 && (
             <Table.Tr>
-              <Table.Td colSpan={columns.length}>
+              <Table.Td colSpan={shown.length}>
                 <Text ta="center" c="dimmed" py="md" style={stickyMessageStyle}>
                   {emptyText}
                 </Text>
@@ -104,7 +108,7 @@ function ListTable<T>({ rows, columns: all, rowKey, rowTestId, rowTitle, emptyTe
           )}
           {rows.map((row) => (
             <Table.Tr key={rowKey(row)} data-testid={rowTestId(row)} title={rowTitle?.(row)}>
-              {columns.map((c) => (
+              {shown.map((c) => (
                 <Table.Td key={c.key} style={cellStyle(c)}>
                   {c.render(row)}
                 </Table.Td>

@@ -1,6 +1,7 @@
-import type { ReactNode } from 'react';
-import { Avatar, Menu, Text, UnstyledButton } from '@mantine/core';
+import type { ReactElement, ReactNode } from 'react';
+import { Menu, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { profileTarget } from './menuTargets.tsx';
 
 export interface ProfileMenuItem {
   /** Already translated label. */
@@ -16,18 +17,17 @@ export interface ProfileMenuProps {
   fullName: string;
   email: string;
   items: ProfileMenuItem[];
+  defaultOpened?: boolean;
+  /** The avatar button (the top bar draws the same one before this menu has loaded). */
+  target?: ReactElement;
 }
 
 /** Avatar button with "Signed in as {email}" and the given items; client and back office pass their own items. */
-export function ProfileMenu({ fullName, email, items }: ProfileMenuProps) {
+export function ProfileMenu({ fullName, email, items, defaultOpened = false, target }: ProfileMenuProps) {
   const { t } = useTranslation();
   return (
-    <Menu position="bottom-end" withinPortal shadow="md" width={260}>
-      <Menu.Target>
-        <UnstyledButton aria-label={t('Profile menu')}>
-          <Avatar name={fullName} color="initials" radius="xl" size={34} />
-        </UnstyledButton>
-      </Menu.Target>
+    <Menu position="bottom-end" withinPortal shadow="md" width={260} defaultOpened={defaultOpened}>
+      <Menu.Target>{target ?? profileTarget(fullName, t('Profile menu'))}</Menu.Target>
       <Menu.Dropdown>
         <Menu.Label>
           <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>

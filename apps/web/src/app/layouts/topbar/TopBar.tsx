@@ -1,3 +1,4 @@
+import { lazy } from 'react';
 import { Burger, Button, Divider, Drawer, Group, Stack } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconCash, IconCreditCard, IconLogout, IconUser, IconWallet } from '@tabler/icons-react';
@@ -5,13 +6,19 @@ import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { CurrentUserResponse } from '@platform/domain';
 import { useLogout } from '../../../api/hooks.ts';
-import { LanguageMenu } from '../../../ui/shell/LanguageMenu.tsx';
+import { LanguageSwitch } from '../../../ui/shell/LanguageSwitch.tsx';
 import { Logo } from '../../../ui/shell/Logo.tsx';
 import { NotificationsMenu } from '../../../ui/shell/NotificationsMenu.tsx';
-import { ProfileMenu, type ProfileMenuItem } from '../../../ui/shell/ProfileMenu.tsx';
+import { MenuOnUse } from '../../../ui/shell/MenuOnUse.tsx';
+import { profileTarget } from '../../../ui/shell/menuTargets.tsx';
+import type { ProfileMenuItem } from '../../../ui/shell/ProfileMenu.tsx';
 import { RoleShortcuts } from '../../../ui/shell/RoleShortcuts.tsx';
 import { LiveTopBarStats } from '../../../features/trading/LiveTopBarStats.tsx';
 import { WalletSwitcher } from './WalletSwitcher.tsx';
+
+// The top bar's menus load when first reached for (see MenuOnUse): the dashboard's first load carries only their buttons.
+const loadProfileMenu = () => import('../../../ui/shell/ProfileMenu.tsx');
+const ProfileMenu = lazy(() => loadProfileMenu().then((m) => ({ default: m.ProfileMenu })));
 
 export interface TopBarProps {
   current: CurrentUserResponse;
@@ -78,8 +85,20 @@ export function TopBar({ current }: TopBarProps) {
           {deposit(false)}
         </Group>
         <NotificationsMenu userId={user.id} />
-        <LanguageMenu />
-        <ProfileMenu fullName={user.full_name} email={user.email} items={profileItems} />
+        <LanguageSwitch />
+        <MenuOnUse
+          load={loadProfileMenu}
+          target={(on) => profileTarget(user.full_name, t('Profile menu'), on)}
+          menu={(target) => (
+            <ProfileMenu
+              fullName={user.full_name}
+              email={user.email}
+              items={profileItems}
+              defaultOpened
+              target={target}
+            />
+          )}
+        />
       </Group>
       <Drawer
         opened={drawerOpen}

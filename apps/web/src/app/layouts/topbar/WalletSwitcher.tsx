@@ -1,8 +1,11 @@
-import { Badge, Button, Menu, Text } from '@mantine/core';
-import { IconCheck, IconChevronDown } from '@tabler/icons-react';
+import { lazy } from 'react';
 import { useTranslation } from 'react-i18next';
-import { dec, formatMoney, type BalanceDto } from '@platform/domain';
-import { useSwitchWallet } from '../../../api/hooks.ts';
+import type { BalanceDto } from '@platform/domain';
+import { MenuOnUse } from '../../../ui/shell/MenuOnUse.tsx';
+import { walletTarget } from './walletTarget.tsx';
+
+const loadMenu = () => import('./WalletMenu.tsx');
+const WalletMenu = lazy(() => loadMenu().then((m) => ({ default: m.WalletMenu })));
 
 export interface WalletSwitcherProps {
   balances: BalanceDto[];
@@ -10,49 +13,15 @@ export interface WalletSwitcherProps {
   fullWidth?: boolean;
 }
 
-/** Demo/real account switcher: picks another wallet, the server makes it active, the page reloads. */
+/** Demo/real account switcher; its menu loads when the button is first reached for (see MenuOnUse). */
 export function WalletSwitcher({ balances, active, fullWidth = false }: WalletSwitcherProps) {
   const { t } = useTranslation();
-  const switchWallet = useSwitchWallet();
-  const modeLabel = (w: BalanceDto) => (w.mode === 'demo' ? t('Demo') : t('Real'));
+  const mode = active.mode === 'demo' ? t('Demo') : t('Real');
   return (
-    <Menu position="bottom-end" withinPortal shadow="md" width={280}>
-      <Menu.Target>
-        <Button
-          variant="default"
-          size="compact-sm"
-          fullWidth={fullWidth}
-          loading={switchWallet.isPending}
-          rightSection={<IconChevronDown size={14} />}
-          leftSection={
-            <Badge size="xs" variant="filled" color={active.mode === 'demo' ? 'yellow' : 'teal'}>
-              {modeLabel(active)}
-            </Badge>
-          }
-        >
-          {active.currency}
-        </Button>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Label>{t('Switch account')}</Menu.Label>
-        {balances.map((w) => (
-          <Menu.Item
-            key={w.id}
-            disabled={w.id === active.id}
-            onClick={() => switchWallet.mutate(w.id)}
-            leftSection={
-              <Badge size="xs" variant="light" color={w.mode === 'demo' ? 'yellow' : 'teal'} w={48}>
-                {modeLabel(w)}
-              </Badge>
-            }
-            rightSection={w.id === active.id ? <IconCheck size={14} /> : null}
-          >
-            <Text size="sm">
-              {w.currency} · {formatMoney(dec(w.balance).minus(w.margin), w.currency)}
-            </Text>
-          </Menu.Item>
-        ))}
-      </Menu.Dropdown>
-    </Menu>
+    <MenuOnUse
+      load={loadMenu}
+      target={(on) => walletTarget(active, mode, { fullWidth }, on)}
+      menu={() => <WalletMenu balances={balances} active={active} fullWidth={fullWidth} defaultOpened />}
+    />
   );
 }

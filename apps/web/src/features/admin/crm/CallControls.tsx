@@ -61,7 +61,16 @@ export function CallAgentChip({ agents }: { agents: CallAgents }) {
  * Calls the lead through Voiso (POST /admin/crm/voiso/startCall with the lead's id: the server dials the number,
  * so masked leads are callable too). Disabled, with the reason as its tooltip, while click-to-call is off.
  */
-export function CallButton({ lead, agents }: { lead: LeadItem; agents: CallAgents }) {
+export function CallButton({
+  lead,
+  agents,
+  onStarted,
+}: {
+  lead: LeadItem;
+  agents: CallAgents;
+  /** Told once the call started (the row then asks for its outcome). */
+  onStarted?: () => void;
+}) {
   const { t } = useTranslation();
   const client = useQueryClient();
   const [busy, setBusy] = useState(false);
@@ -76,6 +85,7 @@ export function CallButton({ lead, agents }: { lead: LeadItem; agents: CallAgent
     try {
       await apiPost<StartCallResponse>('/admin/crm/voiso/startCall', { leadId: lead.id });
       toastSuccess(t('Call started successfully'));
+      onStarted?.();
       void client.invalidateQueries({ queryKey: agentsKey });
     } catch (err) {
       toastError(errorMessage(err, t('Something went wrong')));

@@ -1,15 +1,6 @@
 import { useCallback, useMemo, useState } from 'react';
-import { ActionIcon, Button, Group, Loader, Modal, Select, Stack, Tooltip } from '@mantine/core';
-import {
-  IconArrowRight,
-  IconCalendar,
-  IconCopy,
-  IconEye,
-  IconNotes,
-  IconPencil,
-  IconTrash,
-  IconUserPlus,
-} from '@tabler/icons-react';
+import { Button, Group, Loader, Modal, Select, Stack } from '@mantine/core';
+import { IconCalendar, IconUserPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -17,18 +8,19 @@ import { ALL_STATUSES, notePreview, statusToUrl, type LeadItem, type MessageResp
 import { apiDelete, apiPut, errorMessage } from '../../../api/client.ts';
 import { useCurrentUser } from '../../../api/hooks.ts';
 import { toastError, toastSuccess } from '../../../ui/toast.ts';
-import {
-  AddNewButton,
-  ConfirmPopover,
-  DataTable,
-  type DataTableColumn,
-  type RowKey,
-} from '../../../ui/data-table/index.ts';
+import { AddNewButton, DataTable, type DataTableColumn, type RowKey } from '../../../ui/data-table/index.ts';
 import { LeadForm } from './LeadForm.tsx';
 import { UploadLeadsButton } from './UploadLeads.tsx';
-import { CallAgentChip, CallButton, useCallAgents } from './CallControls.tsx';
+import { CallAgentChip, useCallAgents } from './CallControls.tsx';
 import { AgentSelectorModal, ConvertModal, DateFilterModal, LeadTimeline, NotesModal } from './LeadModals.tsx';
 import { useSalesStatuses } from './useSalesStatuses.ts';
+import { LeadCard } from './LeadCard.tsx';
+import { customer360Columns } from '../customers/customer360.tsx';
+import { Customer360Filters, NO_CUSTOMER_FILTERS, type Customer360View } from '../customers/Customer360Filters.tsx';
+import { usePresence } from '../customers/usePresence.ts';
+import { NextTaskCell, ScheduleTaskModal, type TaskTarget } from './SalesFloorControls.tsx';
+import { LeadActivity } from './LeadActivity.tsx';
+import { LeadRowActions, type LeadRowHandlers } from './LeadRowActions.tsx';
 
 /** The CRM lead screens (back-office §2) and the data url each reads. */
 export type LeadScreen =
@@ -91,6 +83,7 @@ export function LeadsPage({ screen }: { screen: LeadScreen }) {
   const affiliate = roleId === 4;
   const staff = roleId === 1 || roleId === 2;
   const statuses = useSalesStatuses();
+  const statusNames = useMemo(() => statuses.map((s) => s.status), [statuses]);
   // Click-to-call for everyone working leads (spec §2); affiliates only bring them.
   const caller = staff || agent;
   const callAgents = useCallAgents(caller);
@@ -104,6 +97,12 @@ export function LeadsPage({ screen }: { screen: LeadScreen }) {
   const [editing, setEditing] = useState<LeadItem | 'new' | null>(null);
   const [notesOf, setNotesOf] = useState<LeadItem | null>(null);
   const [converting, setConverting] = useState<LeadItem | null>(null);
+  // The row whose call just started: its outcome menu opens by itself. The lead a call-back is being scheduled on.
+  const [prompted, setPrompted] = useState<number | null>(null);
+  const [scheduling, setScheduling] = useState<TaskTarget | null>(null);
+  // Filtered and sorted by the leads' customers' figures on the server (Customer 360; not for affiliates).
+  const [view, setView] = useState<Customer360View>(NO_CUSTOMER_FILTERS);
+  const presence = usePresence();
 
   const url = leadsUrl(screen, status, range);
   const agentRole: 5 | 6 = screen.kind === 'retentions' ? 6 : 5;
@@ -118,8 +117,9 @@ export function LeadsPage({ screen }: { screen: LeadScreen }) {
             endDate: range?.end,
           }
         : {}),
+      ...view.filters,
     }),
-    [filterAgent, filterKey, screen.kind, status, range],
+    [filterAgent, filterKey, screen.kind, status, range, view.filters],
   );
   const refresh = useCallback(() => client.invalidateQueries({ queryKey: ['list'] }), [client]);
 
@@ -147,77 +147,36 @@ export function LeadsPage({ screen }: { screen: LeadScreen }) {
     [affiliate, refresh, t],
   );
 
-  const copyPhone = useCallback(
-    async (phone: string) => {
-      // Claimed only once the browser took it (no clipboard outside HTTPS, or permission refused).
-      try {
-        if (!navigator.clipboard) throw new Error('no clipboard');
-        await navigator.clipboard.writeText(phone);
-        toastSuccess(t('Phone number copied to clipboard'));
-      } catch {
-        toastError(t('Something went wrong'));
-      }
-    },
-    [t],
-  );
-
   const columns = useMemo<DataTableColumn<LeadItem>[]>(() => {
     const canDelete = staff || affiliate;
     const canEdit = staff || agent;
+    // Customers' rows (clients, retention) are two lines tall (their figures): there the actions take two rows of four,
+    // so the list's own columns fit beside them at 1440 px.
+    const twoRows = screen.kind === 'clients' || screen.kind === 'retentions';
+    const powers = { affiliate, salesAgent: roleId === 5, canEdit, canDelete, caller };
+    const handlers: LeadRowHandlers = {
+      view: (l) => navigate(`/admin/customers/edit/${l.linked!.id}`),
+      convert: setConverting,
+      edit: setEditing,
+      remove: (l) => void remove(l),
+      notes: setNotesOf,
+      schedule: (l) => setScheduling({ leadId: l.id, name: [l.first_name, l.last_name].filter(Boolean).join(' ') }),
+      prompt: setPrompted,
+      refresh: () => void refresh(),
+    };
     const actions = (l: LeadItem) => (
-      <Group gap={2} wrap="nowrap">
-        {l.linked ? (
-          <Tooltip label={t('View User')}>
-            <ActionIcon
-              variant="subtle"
-              aria-label={t('View User')}
-              onClick={() => navigate(`/admin/customers/edit/${l.linked!.id}`)}
-              disabled={affiliate || roleId === 5}
-            >
-              <IconEye size={18} />
-            </ActionIcon>
-          </Tooltip>
-        ) : (
-          !affiliate && (
-            <Tooltip label={t('Convert')}>
-              <ActionIcon variant="subtle" color="teal" aria-label={t('Convert')} onClick={() => setConverting(l)}>
-                <IconArrowRight size={18} />
-              </ActionIcon>
-            </Tooltip>
-          )
-        )}
-        {canEdit && (
-          <Tooltip label={t('Edit')}>
-            <ActionIcon variant="subtle" aria-label={t('Edit')} onClick={() => setEditing(l)}>
-              <IconPencil size={18} />
-            </ActionIcon>
-          </Tooltip>
-        )}
-        {canDelete && (
-          <ConfirmPopover message={t('Are you sure to delete this lead?')} onConfirm={() => remove(l)}>
-            <ActionIcon variant="subtle" color="red" aria-label={t('Delete')}>
-              <IconTrash size={18} />
-            </ActionIcon>
-          </ConfirmPopover>
-        )}
-        {!affiliate && (
-          <Tooltip label={t('Notes')}>
-            <ActionIcon variant="subtle" aria-label={t('Notes')} onClick={() => setNotesOf(l)}>
-              <IconNotes size={18} />
-            </ActionIcon>
-          </Tooltip>
-        )}
-        {caller && <CallButton lead={l} agents={callAgents} />}
-        {l.phone && !l.masked && (
-          <Tooltip label={t('Phone')}>
-            <ActionIcon variant="subtle" aria-label={t('Phone')} onClick={() => copyPhone(l.phone!)}>
-              <IconCopy size={18} />
-            </ActionIcon>
-          </Tooltip>
-        )}
-      </Group>
+      <LeadRowActions
+        lead={l}
+        twoRows={twoRows}
+        powers={powers}
+        handlers={handlers}
+        callAgents={callAgents}
+        statuses={statusNames}
+        prompted={prompted === l.id}
+      />
     );
     const name = (p: { full_name: string } | null) => p?.full_name;
+    const onlineOf = (l: LeadItem) => presence(l.linked?.id ?? 0, l.customer?.online ?? false);
     // The spec's columns in the spec's order; the secondary ones start hidden so the sale status and actions fit at
     // 1440 px (the retention screen shows its retention agent instead of the sale agent), and the table's column
     // chooser shows the others.
@@ -230,7 +189,8 @@ export function LeadsPage({ screen }: { screen: LeadScreen }) {
         key: 'email',
         label: t('EMAIL'),
         sortable: true,
-        truncate: 150,
+        // Narrower where the rows carry the customer column and two rows of actions (the whole address on hover).
+        truncate: twoRows ? 115 : 150,
         render: (l) => (l.masked ? <span style={{ userSelect: 'none' }}>{l.email}</span> : l.email),
       },
       {
@@ -247,8 +207,31 @@ export function LeadsPage({ screen }: { screen: LeadScreen }) {
         render: (l) => (l.notes[0] ? notePreview(l.notes[0].content) : null),
         hidden: true,
       },
-      { key: 'country', label: t('COUNTRY'), sortable: true, truncate: 110 },
+      // Where the leads are customers, their figures take the country's place at 1440 px (the chooser shows it); so do
+      // the next task and the agent where the row carries every action (admins and managers who call).
+      {
+        key: 'country',
+        label: t('COUNTRY'),
+        sortable: true,
+        truncate: 110,
+        hidden: !affiliate && (screen.kind === 'clients' || screen.kind === 'retentions' || staff),
+      },
       { key: 'lead_status', label: t('SALE STATUS'), sortable: true },
+      // The customer's presence, live equity and KYC in one column, in view where the leads are customers.
+      ...(affiliate
+        ? []
+        : customer360Columns<LeadItem>(t, (l) => l.customer, {
+            only: ['summary'],
+            hidden: screen.kind === 'clients' || screen.kind === 'retentions' ? [] : ['summary'],
+            onlineOf,
+          })),
+      {
+        key: 'next_task',
+        label: t('NEXT TASK'),
+        hidden: !caller,
+        render: (l) => <NextTaskCell task={l.next_task} />,
+        sortValue: (l) => l.next_task?.due_at,
+      },
       { key: 'group', label: t('GROUP'), sortable: true, render: (l) => t(l.group), hidden: true },
       {
         key: 'manager',
@@ -266,9 +249,14 @@ export function LeadsPage({ screen }: { screen: LeadScreen }) {
         render: (l) => name(l.agent),
         sortValue: (l) => name(l.agent),
       },
-      { key: 'actions', label: t('ACTIONS'), render: actions },
-      { key: 'created_at', label: t('REGISTERED AT'), sortable: true, type: 'date', hidden: true },
-      { key: 'city', label: t('CITY'), sortable: true, hidden: true },
+      ...(affiliate
+        ? []
+        : customer360Columns<LeadItem>(t, (l) => l.customer, {
+            only: ['balance', 'equity', 'kyc', 'last_login', 'online'],
+            hidden: ['balance', 'equity', 'kyc', 'last_login', 'online'],
+            onlineOf,
+          })),
+      // Before the actions, which stay at the right edge.
       {
         key: 'retAgent',
         label: t('RETENTION AGENT'),
@@ -277,12 +265,21 @@ export function LeadsPage({ screen }: { screen: LeadScreen }) {
         render: (l) => name(l.retAgent),
         sortValue: (l) => name(l.retAgent),
       },
+      { key: 'actions', label: t('ACTIONS'), render: actions },
+      { key: 'created_at', label: t('REGISTERED AT'), sortable: true, type: 'date', hidden: true },
+      { key: 'city', label: t('CITY'), sortable: true, hidden: true },
       { key: 'deposited_at', label: t('DEPOSITED AT'), sortable: true, type: 'date', hidden: true },
       { key: 'last_access', label: t('LAST ACCESS'), sortable: true, type: 'date', hidden: true },
       { key: 'funnel_link', label: t('FUNNEL LINK'), hidden: true },
       { key: 'reference', label: t('AFFILIATE REFERENCE'), sortable: true, hidden: true },
       { key: 'lead_source_id', label: t('LEAD SOURCE ID'), sortable: true, hidden: true },
-      { key: 'ftd_at', label: t('FTD AT'), sortable: true, type: 'date', hidden: true },
+      affiliate
+        ? { key: 'ftd_at', label: t('FTD AT'), sortable: true, type: 'date', hidden: true }
+        : customer360Columns<LeadItem>(t, (l) => l.customer, {
+            only: ['ftd'],
+            hidden: ['ftd'],
+            labels: { ftd: t('FTD AT') },
+          })[0],
       {
         key: 'user',
         label: t('AFFILIATOR'),
@@ -293,7 +290,22 @@ export function LeadsPage({ screen }: { screen: LeadScreen }) {
       },
       { key: 'role_id', label: t('ROLE'), render: (l) => (l.role_id === 3 ? t('Customer') : t('N/A')), hidden: true },
     ];
-  }, [t, staff, affiliate, agent, caller, callAgents, roleId, navigate, remove, copyPhone, screen.kind]);
+  }, [
+    t,
+    staff,
+    affiliate,
+    agent,
+    caller,
+    callAgents,
+    roleId,
+    navigate,
+    remove,
+    screen.kind,
+    statusNames,
+    prompted,
+    refresh,
+    presence,
+  ]);
 
   // A loading view while the current user loads: what the toolbar offers depends on the role.
   if (viewer.isLoading) return <Loader aria-label={t('Loading...')} />;
@@ -330,11 +342,13 @@ export function LeadsPage({ screen }: { screen: LeadScreen }) {
           {filterAgent ? filterAgent.full_name : t('Filter Agent')}
         </Button>
       )}
+      {/* On a phone the bulk actions show once a row is ticked, not as a column of disabled buttons above the list. */}
       {assignable && (
         <Button
           variant="default"
           leftSection={<IconUserPlus size={16} />}
           disabled={none}
+          visibleFrom={none ? 'sm' : undefined}
           onClick={() => setPicker('assign')}
         >
           {screen.kind === 'retentions' ? t('Assign Retention Agent') : t('Assign Agent')}
@@ -345,6 +359,7 @@ export function LeadsPage({ screen }: { screen: LeadScreen }) {
           key={m.label}
           variant="light"
           disabled={none}
+          visibleFrom={none ? 'sm' : undefined}
           onClick={() => bulk({ group: m.group }, 'Lead moved successfully')}
         >
           {t(m.label)}
@@ -352,6 +367,7 @@ export function LeadsPage({ screen }: { screen: LeadScreen }) {
       ))}
       {addable && <UploadLeadsButton onImported={() => void refresh()} />}
       {addable && <AddNewButton onClick={() => setEditing('new')} />}
+      {!affiliate && <Customer360Filters value={view} onChange={setView} />}
       {caller && <CallAgentChip agents={callAgents} />}
     </Group>
   );
@@ -362,6 +378,9 @@ export function LeadsPage({ screen }: { screen: LeadScreen }) {
         url={url}
         columns={columns}
         filters={filters}
+        serverSort={view.sort}
+        onServerSortChange={affiliate ? undefined : (sort) => setView((v) => ({ ...v, sort }))}
+        card={(l) => <LeadCard lead={l} actions={columns.find((c) => c.key === 'actions')?.render?.(l)} />}
         selection={{ selected, onChange: setSelected }}
         toolbar={toolbar}
         exportable
@@ -406,12 +425,14 @@ export function LeadsPage({ screen }: { screen: LeadScreen }) {
                 void refresh();
               }}
             />
+            {editing !== 'new' && caller && <LeadActivity leadId={editing.id} />}
             {editing !== 'new' && <LeadTimeline leadId={editing.id} />}
           </Stack>
         )}
       </Modal>
       <NotesModal lead={notesOf} onClose={() => setNotesOf(null)} onAdded={() => void refresh()} />
       <ConvertModal lead={converting} onClose={() => setConverting(null)} onDone={() => void refresh()} />
+      <ScheduleTaskModal target={scheduling} onClose={() => setScheduling(null)} onSaved={() => void refresh()} />
     </>
   );
 }

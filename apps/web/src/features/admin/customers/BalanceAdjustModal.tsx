@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { BalanceAdjustRequest, formatMoney, type BalanceDto } from '@platform/domain';
 import { ApiError, apiPut, errorMessage } from '../../../api/client.ts';
 import { toastError, toastSuccess } from '../../../ui/toast.ts';
+import { toastIfSentForApproval } from '../approvals/pending.ts';
 
 export interface BalanceAdjustTarget {
   balance: BalanceDto;
@@ -35,8 +36,12 @@ export function BalanceAdjustModal({
   const submit = async (v: { amount: string; reason: string }) => {
     if (!target) return;
     try {
-      await apiPut(`/admin/balance/${target.balance.id}`, { amount: v.amount, type: target.type, reason: v.reason });
-      toastSuccess(t('Balance updated successfully'));
+      const res = await apiPut(`/admin/balance/${target.balance.id}`, {
+        amount: v.amount,
+        type: target.type,
+        reason: v.reason,
+      });
+      if (!toastIfSentForApproval(t, res)) toastSuccess(t('Balance updated successfully'));
       onDone();
     } catch (err) {
       if (err instanceof ApiError && err.errors) form.setErrors(err.errors);

@@ -14,6 +14,7 @@ import {
 import { ApiError, apiGet, apiPost, apiPut, errorMessage } from '../../../api/client.ts';
 import { useCountries } from '../../../api/hooks.ts';
 import { BirthDateInput, CountrySelect } from '../../../ui/PersonalInputs.tsx';
+import { toastIfSentForApproval } from '../approvals/pending.ts';
 import { toastError, toastSuccess } from '../../../ui/toast.ts';
 
 /** What the inputs hold: text as strings, pickers as id strings with '-2' for none. */
@@ -114,9 +115,12 @@ export function CustomerForm({ customer, viewerRoleId = 1, onSaved, onCancel }: 
       ...(assigns ? { managerId: Number(v.managerId), pricingTableId: Number(v.pricingTableId) } : {}),
     };
     try {
-      if (customer) await apiPut<MessageResponse>(`/admin/customers/${customer.id}`, payload);
-      else await apiPost<MessageResponse>('/admin/customers', payload);
-      toastSuccess(t(customer ? 'Customer updated successfully' : 'Customer added successfully'));
+      const res = customer
+        ? await apiPut<MessageResponse>(`/admin/customers/${customer.id}`, payload)
+        : await apiPost<MessageResponse>('/admin/customers', payload);
+      // A new plan may wait for a second admin (202): the rest is saved, the plan is not yet.
+      if (!toastIfSentForApproval(t, res))
+        toastSuccess(t(customer ? 'Customer updated successfully' : 'Customer added successfully'));
       onSaved();
     } catch (err) {
       if (err instanceof ApiError && err.errors) form.setErrors(err.errors);

@@ -264,6 +264,33 @@ describe('EditCustomerPage', () => {
     });
   });
 
+  it('schedules a call-back on the customer with the lead row’s dialog, for every role that works customers', async () => {
+    const { calls } = api(5, customerDetail(), (c) =>
+      c.method === 'POST' && c.path === '/admin/crm/tasks'
+        ? { status: 201, body: { message: 'Task scheduled successfully', task: {} } }
+        : undefined,
+    );
+    renderPage();
+    fireEvent.click(await screen.findByRole('button', { name: 'Schedule call-back or task' }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'In 1 hour' }));
+    fireEvent.change(within(dialog).getByLabelText('Note'), { target: { value: 'Ask about the first deposit' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Schedule' }));
+    expect(await screen.findByText('Task scheduled successfully')).toBeTruthy();
+    const sent = calls.find((c) => c.method === 'POST' && c.path === '/admin/crm/tasks');
+    expect(sent?.body).toMatchObject({ customerId: 7, kind: 'callback', note: 'Ask about the first deposit' });
+    const due = Date.parse((sent?.body as { dueAt?: string } | undefined)?.dueAt ?? '');
+    expect(due).toBeGreaterThan(Date.now() + 55 * 60_000);
+    expect(due).toBeLessThan(Date.now() + 65 * 60_000);
+  });
+
+  it('offers no scheduling to a role that does not work customers', async () => {
+    api(4);
+    renderPage();
+    expect(await screen.findByRole('tab', { name: 'Profile' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Schedule call-back or task' })).toBeNull();
+  });
+
   it('answers an unknown or out-of-scope customer as not found', async () => {
     api(2, { status: 404, body: { message: 'Customer not found.' } });
     renderPage();

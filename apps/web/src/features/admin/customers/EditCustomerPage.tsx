@@ -16,7 +16,7 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
-import { IconLogin, IconMinus, IconPlus } from '@tabler/icons-react';
+import { IconAlarm, IconLogin, IconMinus, IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -27,6 +27,7 @@ import { StatusChip } from '../../../ui/data-table/index.ts';
 import { BACK_TO_ADMIN_KEY } from '../../../ui/shell/RoleShortcuts.tsx';
 import { toastError } from '../../../ui/toast.ts';
 import { PageNotFound } from '../StatusViews.tsx';
+import { ScheduleTaskModal, type TaskTarget } from '../crm/SalesFloorControls.tsx';
 import { BalanceAdjustModal, type BalanceAdjustTarget } from './BalanceAdjustModal.tsx';
 import { CustomerDepositsTab, CustomerTradesTab, CustomerWithdrawsTab } from './CustomerHistoryTabs.tsx';
 import { CustomerForm } from './CustomerForm.tsx';
@@ -34,6 +35,8 @@ import { CustomerStatementTab } from './CustomerStatementTab.tsx';
 import { StopoutReports } from '../../statements/StopoutReports.tsx';
 import { OwnProfileForm } from './OwnProfileForm.tsx';
 import { TrackingTab } from './TrackingTab.tsx';
+import { SessionsCards } from '../../account/SessionsCards.tsx';
+import { TwoFactorReset } from '../users/TwoFactorReset.tsx';
 import { goTo, reloadPage } from './navigation.ts';
 import { usePresence } from './usePresence.ts';
 
@@ -62,14 +65,19 @@ function LoginAsButton({ customerId }: { customerId: number }) {
   );
 }
 
+/** Staff who work customers schedule a call-back or task on one, as on a lead's row (the same dialog). */
+const SCHEDULERS = [1, 2, 5, 6];
+
 function SummaryPanel({
   customer,
   viewerRoleId,
   onAdjust,
+  onSchedule,
 }: {
   customer: CustomerDetailResponse;
   viewerRoleId: number;
   onAdjust: (t: BalanceAdjustTarget) => void;
+  onSchedule: (t: TaskTarget) => void;
 }) {
   const { t } = useTranslation();
   const online = usePresence();
@@ -98,6 +106,17 @@ function SummaryPanel({
         </Group>
         {/* Retention agents read contacts masked; the client area would show them whole (docs/decisions.md). */}
         {isCustomer && viewerRoleId !== 6 && <LoginAsButton customerId={customer.id} />}
+        {isCustomer && SCHEDULERS.includes(viewerRoleId) && (
+          <Button
+            fullWidth
+            variant="light"
+            color="grape"
+            leftSection={<IconAlarm size={16} />}
+            onClick={() => onSchedule({ customerId: customer.id, name: customer.full_name })}
+          >
+            {t('Schedule call-back or task')}
+          </Button>
+        )}
         {customer.balances.length > 0 && <Divider label={t('Balances')} labelPosition="left" />}
         {customer.balances.map((b) => (
           <Group key={b.id} justify="space-between" wrap="nowrap" data-testid={`balance-${b.id}`}>
@@ -155,6 +174,7 @@ export function EditCustomerPage() {
     retry: false,
   });
   const [adjusting, setAdjusting] = useState<BalanceAdjustTarget | null>(null);
+  const [scheduling, setScheduling] = useState<TaskTarget | null>(null);
 
   if (!valid || (detail.error instanceof ApiError && detail.error.status === 404)) return <PageNotFound />;
   if (detail.isError) return <Alert color="red">{t('Something went wrong')}</Alert>;
@@ -170,11 +190,18 @@ export function EditCustomerPage() {
   const ownStaffProfile = !isCustomer && viewer?.id === customer.id;
   // Money and trade histories are for admins and managers; retention agents see the profile and tracking.
   const money = isCustomer && (viewerRoleId === 1 || viewerRoleId === 2);
+  // Sessions and sign-in history: the staff who work the customer (not affiliates).
+  const signIns = isCustomer && [1, 2, 5, 6].includes(viewerRoleId);
 
   return (
     <Grid gap="md">
       <Grid.Col span={{ base: 12, md: 4, lg: 3 }}>
-        <SummaryPanel customer={customer} viewerRoleId={viewerRoleId} onAdjust={setAdjusting} />
+        <SummaryPanel
+          customer={customer}
+          viewerRoleId={viewerRoleId}
+          onAdjust={setAdjusting}
+          onSchedule={setScheduling}
+        />
       </Grid.Col>
       <Grid.Col span={{ base: 12, md: 8, lg: 9 }}>
         <Card withBorder padding="lg">
@@ -187,6 +214,7 @@ export function EditCustomerPage() {
               {money && <Tabs.Tab value="statement">{t('Statement')}</Tabs.Tab>}
               {money && <Tabs.Tab value="stopouts">{t('Stop-outs')}</Tabs.Tab>}
               {isCustomer && <Tabs.Tab value="tracking">{t('Tracking')}</Tabs.Tab>}
+              {signIns && <Tabs.Tab value="security">{t('Security')}</Tabs.Tab>}
             </Tabs.List>
             <Tabs.Panel value="profile">
               {ownStaffProfile ? (
@@ -228,10 +256,20 @@ export function EditCustomerPage() {
                 <TrackingTab userId={customer.id} />
               </Tabs.Panel>
             )}
+            {signIns && (
+              <Tabs.Panel value="security">
+                <Stack gap="md">
+                  {/* Lost phone and recovery codes: admins turn the customer's two-factor sign-in off. */}
+                  {viewerRoleId === 1 && <TwoFactorReset userId={customer.id} />}
+                  <SessionsCards base={`/admin/customers/${customer.id}`} own={false} />
+                </Stack>
+              </Tabs.Panel>
+            )}
           </Tabs>
         </Card>
       </Grid.Col>
       <BalanceAdjustModal target={adjusting} onClose={() => setAdjusting(null)} onDone={reloadPage} />
+      <ScheduleTaskModal target={scheduling} onClose={() => setScheduling(null)} />
     </Grid>
   );
 }

@@ -1,4 +1,4 @@
-import type { CustomerDetailResponse, CustomerListItem } from '@platform/domain';
+import type { Customer360, CustomerDetailResponse, CustomerListItem } from '@platform/domain';
 import { realtimeModule } from '../../trading/testing.ts';
 
 /** Socket stand-in for the customer screens' tests: records emits and acknowledges a watch as the server would. */
@@ -29,6 +29,23 @@ export function customerRow(overrides: Partial<CustomerListItem> = {}): Customer
     role_id: 3,
     is_email_verified: true,
     is_active: true,
+    ...customer360Row(),
+    ...overrides,
+  };
+}
+
+/** A customer's Customer 360 figures as the lists answer them. */
+export function customer360Row(overrides: Partial<Customer360> = {}): Customer360 {
+  return {
+    wallet_id: 11,
+    currency: 'USD',
+    balance: '250.00000000',
+    equity: '262.50',
+    ftd_at: '2026-03-02T10:15:00.000Z',
+    ftd_amount: '250.00000000',
+    ftd_currency: 'USD',
+    kyc_status: 'pending',
+    last_login_at: '2026-03-05T08:30:00.000Z',
     online: false,
     ...overrides,
   };

@@ -12,6 +12,7 @@ import {
 } from '@platform/domain';
 import { errorMessage } from '../../../api/client.ts';
 import { toastError, toastSuccess } from '../../../ui/toast.ts';
+import { toastIfSentForApproval } from '../approvals/pending.ts';
 import { ConfirmPopover, StatusChip } from '../../../ui/data-table/index.ts';
 
 /** Review states of deposits, withdrawals and KYC documents (back-office spec §4): pending warning, approved success, declined danger. */
@@ -103,13 +104,15 @@ export function useReview(refresh: () => Promise<void>) {
   const { t } = useTranslation();
   return useCallback(
     async (request: () => Promise<unknown>, success: string): Promise<void> => {
+      let res: unknown;
       try {
-        await request();
+        res = await request();
       } catch (err) {
         toastError(errorMessage(err, t(GENERIC_ERROR)));
         return;
       }
-      toastSuccess(success);
+      // Above a four-eyes threshold the action waits for a second person (202): say so, not "approved".
+      if (!toastIfSentForApproval(t, res)) toastSuccess(success);
       await refresh();
     },
     [t, refresh],

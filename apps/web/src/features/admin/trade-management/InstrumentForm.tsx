@@ -1,7 +1,13 @@
 import { Autocomplete, NumberInput, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
-import { CHART_PROVIDERS, InstrumentRequest, type AdminInstrumentDto, type Category } from '@platform/domain';
+import {
+  CHART_PROVIDERS,
+  InstrumentRequest,
+  LOT_UNITS,
+  type AdminInstrumentDto,
+  type Category,
+} from '@platform/domain';
 import { fieldProps } from '../../../ui/form.ts';
 import { FormActions, useSaveItem } from '../../../ui/list-page/index.ts';
 
@@ -21,6 +27,8 @@ export type InstrumentFormValues = {
   /** Empty: the side takes the swap. */
   swapLong: number | string;
   swapShort: number | string;
+  /** Units in one lot; empty: the category's default. */
+  contractSize: string;
 };
 
 /** A side's rate as the form starts it: empty when it is the swap (the usual case), else its own. */
@@ -43,6 +51,7 @@ function initialValues(instrument: AdminInstrumentDto | undefined, category: Cat
     swap: instrument ? Number(instrument.swap) : 0,
     swapLong: sideRate(instrument?.swap_long, instrument?.swap),
     swapShort: sideRate(instrument?.swap_short, instrument?.swap),
+    contractSize: instrument?.contract_size ?? '',
   };
 }
 
@@ -52,6 +61,7 @@ const instrumentPayload = (values: InstrumentFormValues) => ({
   bids: values.bids.trim() === '' ? null : values.bids.trim(),
   asks: values.asks.trim() === '' ? null : values.asks.trim(),
   alias: values.alias.trim() === '' ? null : values.alias,
+  contractSize: values.contractSize.trim() === '' ? null : values.contractSize.trim(),
 });
 
 export interface InstrumentFormProps {
@@ -151,6 +161,13 @@ export function InstrumentForm({ instrument, category, onSaved, onCancel }: Inst
             "Percent a year of the position's opening value, added at each rollover: negative is charged, positive credited.",
           )}
         </Text>
+        <TextInput
+          label={t('Contract size (units in one lot)')}
+          placeholder={`${t('Default')}: ${LOT_UNITS[form.values.category]}`}
+          inputMode="decimal"
+          autoComplete="off"
+          {...f('contractSize')}
+        />
         <Switch label={t('Tradable')} {...f('tradable', 'checkbox')} />
         <FormActions editing={Boolean(instrument)} submitting={form.submitting} onCancel={onCancel} />
       </Stack>

@@ -50,7 +50,7 @@ describe('LotsPage', () => {
     const { calls } = mockFetch(() => LOTS);
     renderWithProviders(<LotsPage />);
     await screen.findByTestId('lot-preset-0');
-    fireEvent.click(screen.getByRole('button', { name: 'Add Preset' }));
+    fireEvent.click(within(form('Lot Selector')).getByRole('button', { name: 'Add Preset' }));
     const added = await screen.findByTestId('lot-preset-2');
     fireEvent.change(within(added).getByRole('textbox', { name: /Value/ }), { target: { value: '0' } });
     fireEvent.click(within(form('Lot Selector')).getByRole('button', { name: 'Update' }));
@@ -69,7 +69,7 @@ describe('LotsPage', () => {
     );
     renderWithProviders(<LotsPage />);
     await screen.findByTestId('lot-preset-0');
-    fireEvent.click(screen.getByRole('button', { name: 'Add Preset' }));
+    fireEvent.click(within(form('Lot Selector')).getByRole('button', { name: 'Add Preset' }));
     const added = await screen.findByTestId('lot-preset-2');
     fireEvent.change(within(added).getByRole('textbox', { name: /Label/ }), { target: { value: 'Mini' } });
     fireEvent.change(within(added).getByRole('textbox', { name: /Value/ }), { target: { value: '10000' } });
@@ -83,5 +83,30 @@ describe('LotsPage', () => {
       ['Standard lot (1)', 100000],
       ['Mini', 10000],
     ]);
+  });
+
+  it("edits another market's lot sizes in lots and posts them with its category", async () => {
+    const data = {
+      ...LOTS,
+      categoryPresets: {
+        commodity: [{ label: '0.01 lot', value: 0.01 }],
+        index: [{ label: '1 lot', value: 1 }],
+        stock: [],
+        crypto: [],
+      },
+    };
+    const { calls } = mockFetch((c) => (c.method === 'POST' ? { message: 'Lots updated successfully' } : data));
+    renderWithProviders(<LotsPage />);
+    const first = await screen.findByTestId('commodity-preset-0');
+    expect(within(first).getByRole('textbox', { name: /Lots/ })).toHaveProperty('value', '0.01');
+    fireEvent.click(screen.getByRole('radio', { name: 'Index' }));
+    const index = await screen.findByTestId('index-preset-0');
+    fireEvent.change(within(index).getByRole('textbox', { name: /Lots/ }), { target: { value: '2' } });
+    fireEvent.click(within(form('Lot sizes')).getByRole('button', { name: 'Update' }));
+    expect(await screen.findByText('Lots updated successfully')).toBeTruthy();
+    const post = calls.find((c) => c.method === 'POST');
+    expect(post?.path).toBe('/admin/lotSelector');
+    expect(post?.body).toMatchObject({ category: 'index', lotSelector: [{ label: '1 lot' }] });
+    expect(Number((post!.body as { lotSelector: Array<{ value: unknown }> }).lotSelector[0].value)).toBe(2);
   });
 });

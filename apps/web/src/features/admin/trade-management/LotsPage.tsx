@@ -15,6 +15,7 @@ import {
 import { schemaResolver, useForm, type UseFormReturnType } from '@mantine/form';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   LOT_KEYS,
@@ -42,9 +43,9 @@ type ModeValues = LotSettingsResponse['modes'];
 
 type PresetValues = {
   lotSelector: Array<{ label: string; value: number | string }>;
+  category?: string;
 };
 
-/** Posts one of the two forms; both answer "Lots updated successfully" (spec §8) and reload the settings. */
 /** Both lot forms post their own values and report "Lots updated successfully". */
 function useLotsSave<V extends Record<string, unknown>>(url: string, form: UseFormReturnType<V>) {
   const { t } = useTranslation();
@@ -98,15 +99,28 @@ function LotModesForm({ initial }: { initial: ModeValues }) {
   );
 }
 
-/** The lot presets the order dialog offers (label and size in units), in order. */
-function LotSelectorForm({ initial }: { initial: LotSettingsResponse['lotSelector'] }) {
+type OtherCategory = (typeof OTHER_CATEGORIES)[number];
+const OTHER_CATEGORIES = ['commodity', 'index', 'stock', 'crypto'] as const;
+
+/**
+ * The lot presets the order dialog offers, in order: forex's (the spec's lot selector, sizes in units), or another
+ * category's (sizes in lots, which each instrument turns into units with its contract size).
+ */
+function LotSelectorForm({
+  initial,
+  category,
+}: {
+  initial: LotSettingsResponse['lotSelector'];
+  category?: OtherCategory;
+}) {
   const { t } = useTranslation();
   const form = useForm<PresetValues>({
     initialValues: { lotSelector: initial.map((p) => ({ ...p })) },
     validate: schemaResolver(LotSelectorRequest, { sync: true }),
     validateInputOnBlur: true,
   });
-  const save = useLotsSave('/admin/lotSelector', form);
+  const post = useLotsSave('/admin/lotSelector', form);
+  const save = (values: PresetValues) => post(category ? { ...values, category } : values);
   const listError = form.errors.lotSelector;
   /** Input props of a list field (e.g. lotSelector.0.value) with the schema's message translated. */
   const itemField = (path: string) => {
@@ -114,22 +128,30 @@ function LotSelectorForm({ initial }: { initial: LotSettingsResponse['lotSelecto
     return { ...props, error: typeof props.error === 'string' && props.error ? t(props.error) : props.error };
   };
   return (
-    <form onSubmit={form.onSubmit(save)} noValidate aria-label={t('Lot Selector')}>
+    <form onSubmit={form.onSubmit(save)} noValidate aria-label={category ? t('Lot sizes') : t('Lot Selector')}>
       <Stack gap="md">
-        <div>
-          <Title order={4}>{t('Lot Selector')}</Title>
+        {category ? (
           <Text size="sm" c="dimmed">
             {t(
-              'The presets traders choose from in lot mode; the value is the size in units (a standard lot is 100000).',
+              "The presets traders choose from in lot mode; the value is the size in lots, turned into units by each instrument's contract size (Instruments).",
             )}
           </Text>
-        </div>
+        ) : (
+          <div>
+            <Title order={4}>{t('Lot Selector')}</Title>
+            <Text size="sm" c="dimmed">
+              {t(
+                'The presets traders choose from in lot mode; the value is the size in units (a standard lot is 100000).',
+              )}
+            </Text>
+          </div>
+        )}
         {form.values.lotSelector.map((_, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: rows are positional entries of the form list
-          <Group key={i} align="flex-start" gap="sm" wrap="nowrap" data-testid={`lot-preset-${i}`}>
+          <Group key={i} align="flex-start" gap="sm" wrap="nowrap" data-testid={`${category ?? 'lot'}-preset-${i}`}>
             <TextInput label={t('Label')} withAsterisk style={{ flex: 2 }} {...itemField(`lotSelector.${i}.label`)} />
             <NumberInput
-              label={t('Value')}
+              label={category ? t('Lots') : t('Value')}
               withAsterisk
               min={0}
               decimalScale={8}
@@ -170,6 +192,27 @@ function LotSelectorForm({ initial }: { initial: LotSettingsResponse['lotSelecto
   );
 }
 
+/** The lot sizes of commodities, indices, stocks and crypto, one category at a time. */
+function CategoryPresets({ presets }: { presets: NonNullable<LotSettingsResponse['categoryPresets']> }) {
+  const { t } = useTranslation();
+  const [category, setCategory] = useState<OtherCategory>('commodity');
+  const initial = presets[category] ?? [];
+  return (
+    <Stack gap="md">
+      <div>
+        <Title order={4}>{t('Lot sizes of other markets')}</Title>
+      </div>
+      <SegmentedControl
+        data={OTHER_CATEGORIES.map((c) => ({ value: c, label: t(CATEGORY_LABELS[`lot_${c}`]) }))}
+        value={category}
+        onChange={(v) => setCategory(v as OtherCategory)}
+        aria-label={t('Market')}
+      />
+      <LotSelectorForm key={`${category}${JSON.stringify(initial)}`} initial={initial} category={category} />
+    </Stack>
+  );
+}
+
 /** Lot Settings (/admin/lots): the per-category mode form and the lot selector presets form (back-office spec §2). */
 export function LotsPage() {
   const query = useQuery({ queryKey: LOTS_QUERY_KEY, queryFn: () => apiGet<LotSettingsResponse>('/admin/lots') });
@@ -182,6 +225,9 @@ export function LotsPage() {
           </Paper>
           <Paper withBorder radius="md" p={{ base: 'md', sm: 'xl' }}>
             <LotSelectorForm key={JSON.stringify(data.lotSelector)} initial={data.lotSelector} />
+          </Paper>
+          <Paper withBorder radius="md" p={{ base: 'md', sm: 'xl' }}>
+            <CategoryPresets presets={data.categoryPresets ?? {}} />
           </Paper>
         </Stack>
       )}

@@ -43,6 +43,8 @@ const FIELDS: Record<ApiSettingKey, Array<{ name: Field; label: string; secret?:
   voiso: [
     { name: 'value1', label: 'Cluster ID' },
     { name: 'value2', label: 'API Key', secret: true },
+    // The server's address for Voiso's call-ended reports (Call Outcome Logging), which fill the call log's durations.
+    { name: 'value3', label: 'Call Outcome Logging URL', readOnly: true },
   ],
 };
 
@@ -94,6 +96,18 @@ function ApiSettingCard({ setting }: { setting: ApiSettingDto }) {
           </div>
           {FIELDS[key].map((f) => {
             const props = fieldProps(form, f.name, t);
+            if (f.readOnly && key === 'voiso')
+              return (
+                <TextInput
+                  key={f.name}
+                  label={t(f.label)}
+                  description={t('Paste it in Voiso, System Settings, so the call log shows each call’s duration.')}
+                  value={
+                    setting.value3 ? `${window.location.origin}${setting.value3}` : t('Shown once an API key is saved')
+                  }
+                  readOnly
+                />
+              );
             if (f.readOnly)
               return <TextInput key={f.name} label={t(f.label)} value={form.values[f.name] || '0'} readOnly disabled />;
             return f.secret ? (

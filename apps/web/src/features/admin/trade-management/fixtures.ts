@@ -18,6 +18,7 @@ export function instrument(over: Partial<AdminInstrumentDto> = {}): AdminInstrum
     swapLong: '0',
     swapShort: '0',
     digits: 5,
+    contract_size: null,
     bids: '1.08510',
     asks: '1.08518',
     open_positions: 0,

@@ -11,6 +11,7 @@ import { useListPage } from '../../../ui/list-page/index.ts';
 import { toastError, toastSuccess } from '../../../ui/toast.ts';
 import { customerColumn, plain } from './cells.tsx';
 import { LivePlProvider, TradePlCell, useLiveTradePl } from './liveTradePl.tsx';
+import { toastIfSentForApproval } from '../approvals/pending.ts';
 import { PendingOrdersAdmin } from './PendingOrdersAdmin.tsx';
 
 const deleteUrl = (trade: AdminTradeDto) => `/admin/trades/${trade.id}`;
@@ -62,8 +63,8 @@ function EditOrderModal({
         loss: v.loss.trim() === '' ? null : v.loss.trim(),
         openTime: v.openTime,
       }),
-    onSuccess: () => {
-      toastSuccess(t('Order updated successfully'));
+    onSuccess: (res) => {
+      if (!toastIfSentForApproval(t, res)) toastSuccess(t('Order updated successfully'));
       onSaved();
     },
     onError: (err) => toastError(errorMessage(err, t('Something went wrong'))),

@@ -25,7 +25,13 @@ export function DepositsPage() {
   const columns = useMemo<DataTableColumn<MoneyRecordDto>[]>(
     () => [
       { key: 'id', label: t('ID'), sortable: true, width: 70 },
-      { key: 'user.email', label: t('USER'), sortable: true, render: (r) => <UserEmailLink user={r.user} /> },
+      {
+        key: 'user.email',
+        label: t('USER'),
+        sortable: true,
+        truncate: 160,
+        render: (r) => <UserEmailLink user={r.user} />,
+      },
       { key: 'gateway', label: t('GATEWAY'), sortable: true, render: (r) => gatewayLabel(r.gateway) },
       {
         key: 'description',
@@ -48,7 +54,8 @@ export function DepositsPage() {
       { key: 'fee', label: t('FEE'), sortable: true, hidden: true, render: (r) => walletMoney(r, r.fee) },
       { key: 'total', label: t('TOTAL'), sortable: true, render: (r) => walletMoney(r, r.total) },
       { key: 'status', label: t('STATUS'), sortable: true, render: (r) => <ReviewStatusChip status={r.status} /> },
-      { key: 'created_at', label: t('DATE'), sortable: true, type: 'date' },
+      // The day above the time, so the review buttons beside it leave every column in view at 1440 px.
+      { key: 'created_at', label: t('DATE'), sortable: true, type: 'date', stacked: true },
       {
         key: 'actions',
         label: t('ACTIONS'),

@@ -15,6 +15,7 @@ import {
 import { apiPut, errorMessage } from '../../../../api/client.ts';
 import { applyServerErrors, fieldProps, schemaErrors, type FieldErrors } from '../../../../ui/form.ts';
 import { toastError, toastSuccess } from '../../../../ui/toast.ts';
+import { toastIfSentForApproval } from '../../approvals/pending.ts';
 import { StatusChip } from '../../../../ui/data-table/index.ts';
 import { UpdateButton } from '../../trade-management/settingsForm.tsx';
 import { ImageUpload } from '../ImageUpload.tsx';
@@ -91,14 +92,15 @@ export function GatewayCard({ gateway, queryKey }: GatewayCardProps) {
   });
 
   const submit = async (values: GatewayFormValues) => {
+    let res: unknown;
     try {
-      await apiPut<MessageResponse>(`/admin/gateways/${gateway.value}`, gatewayFormData(gateway, values));
+      res = await apiPut<MessageResponse>(`/admin/gateways/${gateway.value}`, gatewayFormData(gateway, values));
     } catch (err) {
       applyServerErrors(form, err);
       toastError(errorMessage(err, t(GENERIC_ERROR)));
       return;
     }
-    toastSuccess(t('{{name}} updated successfully', { name }));
+    if (!toastIfSentForApproval(t, res)) toastSuccess(t('{{name}} updated successfully', { name }));
     await queryClient.invalidateQueries({ queryKey });
   };
 

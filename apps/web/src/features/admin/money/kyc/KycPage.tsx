@@ -27,7 +27,7 @@ export function KycPage() {
       { key: 'user.full_name', label: t('FULL NAME'), sortable: true },
       { key: 'user.email', label: t('CLIENT EMAIL'), sortable: true },
       { key: 'status', label: t('STATUS'), sortable: true, render: (d) => <ReviewStatusChip status={d.status} /> },
-      { key: 'created_at', label: t('UPLOAD DATE'), sortable: true, type: 'date' },
+      { key: 'created_at', label: t('UPLOAD DATE'), sortable: true, type: 'date', stacked: true },
       {
         key: 'view',
         label: t('VIEW'),

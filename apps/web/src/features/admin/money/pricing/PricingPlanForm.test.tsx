@@ -19,8 +19,8 @@ describe('PricingPlanForm', () => {
     renderWithProviders(<PricingPlanForm onSaved={onSaved} />);
     type(/^Name/, 'Silver');
     type(/^Price/, '99.5');
-    type(/^Forex Leverage/, '200');
-    type(/^Crypto Stop Out/, '30');
+    type(/^Forex Leverage/, '30');
+    type(/^Crypto Stop Out/, '60');
     fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
     await waitFor(() => expect(onSaved).toHaveBeenCalled());
     expect(await screen.findByText('Plan added successfully')).toBeTruthy();
@@ -30,7 +30,7 @@ describe('PricingPlanForm', () => {
       name: 'Silver',
       description: null,
       price: '99.50',
-      forexLeverage: 200,
+      forexLeverage: 30,
       commodityLeverage: null,
       indexLeverage: null,
       stockLeverage: null,
@@ -39,7 +39,7 @@ describe('PricingPlanForm', () => {
       commodityStopout: null,
       indexStopout: null,
       stockStopout: null,
-      cryptoStopout: 30,
+      cryptoStopout: 60,
       accountType: 'hedging',
       forexCommission: '0.0000',
       commodityCommission: '0.0000',
@@ -53,7 +53,33 @@ describe('PricingPlanForm', () => {
       swapFree: false,
       swapFreeFee: '0.0000',
       swapFreeDays: 0,
+      retail: true,
+      retailCaps: {
+        forexMajor: 30,
+        forexOther: 20,
+        gold: 20,
+        indexMajor: 20,
+        commodity: 10,
+        index: 10,
+        stock: 5,
+        crypto: 2,
+      },
     });
+  });
+
+  it('starts a new plan retail: a leverage above the cap is refused until retail is off, and caps can be changed', async () => {
+    const { calls } = mockFetch(() => ({ message: 'Plan added successfully' }));
+    const onSaved = vi.fn();
+    renderWithProviders(<PricingPlanForm onSaved={onSaved} />);
+    type(/^Name/, 'Pro');
+    type(/^Forex Leverage/, '200');
+    expect(await screen.findByText('A retail plan allows at most 1:30 on this category')).toBeTruthy();
+    type(/^Crypto$/, '1');
+    fireEvent.click(screen.getByRole('switch', { name: /Retail client plan/ }));
+    expect(screen.queryByRole('textbox', { name: /^Crypto$/ })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    expect(calls[0].body).toMatchObject({ forexLeverage: 200, retail: false, retailCaps: { crypto: 1 } });
   });
 
   it('sends commission, margin call and swap-free terms, refusing a margin call at a stop-out level', async () => {

@@ -5,6 +5,7 @@ import { PricingPlanRequest, type AccountType, type PricingPlanDto } from '@plat
 import { fieldProps } from '../../../../ui/form.ts';
 import { FormActions, useSaveItem } from '../../../../ui/list-page/index.ts';
 import { PlanTermsFields, planTermsOf, type PlanTermsValues } from './PlanTermsFields.tsx';
+import { RetailTermsFields, retailTermsOf, type RetailTermsValues } from './RetailTermsFields.tsx';
 
 /** The asset classes a plan sets a leverage and stop out for, in the order the form shows them. */
 export const PLAN_CLASSES = [
@@ -23,7 +24,8 @@ export type PlanFormValues = {
   price: string;
   accountType: AccountType;
 } & Record<`${PlanClass}Leverage` | `${PlanClass}Stopout`, Numeric> &
-  PlanTermsValues;
+  PlanTermsValues &
+  RetailTermsValues;
 
 function initialValues(plan: PricingPlanDto | undefined): PlanFormValues {
   const values: Record<string, unknown> = {
@@ -32,6 +34,7 @@ function initialValues(plan: PricingPlanDto | undefined): PlanFormValues {
     price: plan?.price ?? '0',
     accountType: plan?.account_type ?? 'hedging',
     ...planTermsOf(plan),
+    ...retailTermsOf(plan),
   };
   for (const { key } of PLAN_CLASSES) {
     // Empty inputs mean "not set by the plan" (null): the instrument's own leverage, the default stop out.
@@ -100,6 +103,7 @@ export function PricingPlanForm({ plan, onSaved, onCancel }: PricingPlanFormProp
           comboboxProps={{ withinPortal: false }}
           {...f('accountType')}
         />
+        <RetailTermsFields form={form} />
         <Text size="xs" c="dimmed">
           {t("Leave a leverage empty to use each instrument's own, and a stop out empty for the default.")}
         </Text>
