@@ -1,22 +1,4 @@
-/**
- * Order throughput of the real server: boots it in this process the way main.ts does (on PGlite, then on a fresh
- * PostgreSQL database), creates customers with funded real wallets, signs each in over HTTP, and drives open and
- * close cycles over keep-alive HTTP from a child process (so the load generator's CPU is not the server's). Beside
- * it, the raw rate of the placement transaction sent straight to the same database: node-postgres at the same
- * concurrency for PostgreSQL (capped by the connections free on the server), one in-process connection for PGlite.
- * The run checks afterwards that every position is closed, every margin hold released and every wallet equal to
- * its ledger, and reports where the CPU went (server, database backends, load generator, other processes).
- *
- *   node --import tsx bench/orders.ts [--db=pglite|postgres|both] [--seconds=10] [--warmup=3] [--concurrency=24,96]
- *                                      [--users=200] [--pg-url=postgres://postgres@127.0.0.1:5432/postgres]
- *                                      [--profile=DIR]
- * Every option can also come from the environment: BENCH_DB, BENCH_SECONDS, BENCH_WARMUP, BENCH_CONCURRENCY,
- * BENCH_USERS, BENCH_PG_URL, BENCH_PROFILE. --profile writes the server's CPU profile of each measured HTTP window.
- */
-import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import inspector from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -28,8 +10,11 @@ import { boot } from '../apps/server/src/bootstrap.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import type { Db } from '../apps/server/src/db/client.ts';
 import { balances, instruments, ledgerEntries, orders } from '../apps/server/src/db/schema.ts';
-import type { Phase, PhaseResult, RawPhase } from './orders-client.ts';
+import type { PhaseResult, RawPhase } from './orders-client.ts';
 import { PASSWORD, createCustomers } from './customers.ts';
+import { partnerCounts, setPartnerTree } from './partners-tree.ts';
+import { setLedgerChain } from './records-chain.ts';
+import { LoadClient, WindowProfiler, type CpuUse } from './orders-load.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -41,8 +26,17 @@ const { values: args } = parseArgs({
     'pg-url': { type: 'string', default: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
     /** A folder: the server's CPU profile of each measured HTTP window is written there (open it in Chrome DevTools). */
     profile: { type: 'string', default: process.env.BENCH_PROFILE },
+    /**
+     * The ledger's hash chain: 'both' measures each level without it, then with it (the figure beside the baseline);
+     * a list (off,on,off,on) measures in that order, so a drift of the machine during the run falls on both sides.
+     */
+    chain: { type: 'string', default: process.env.BENCH_CHAIN ?? 'both' },
+    /** A three-level partner tree on every customer: 'off', 'on', or 'both' (without, then with, in each level). */
+    partners: { type: 'string', default: process.env.BENCH_PARTNERS ?? 'off' },
   },
 });
+const PARTNER_MODES = args.partners === 'both' ? [false, true] : [args.partners === 'on'];
+const CHAIN_MODES = args.chain === 'both' ? [false, true] : args.chain.split(',').map((m) => m.trim() !== 'off');
 
 const SECONDS = Number(args.seconds);
 const WARMUP = Number(args.warmup);
@@ -66,149 +60,6 @@ if (![SECONDS, WARMUP, USERS, ...CONCURRENCIES].every((n) => Number.isFinite(n) 
 if (!['pglite', 'postgres', 'both'].includes(args.db)) {
   console.error('--db must be pglite, postgres or both');
   process.exit(2);
-}
-
-/** CPU time of a set of processes and of the whole machine, from /proc (Linux); null elsewhere. */
-interface CpuSample {
-  self: NodeJS.CpuUsage;
-  /** Clock ticks of the PostgreSQL backends serving this run (USER_HZ, 100 a second on Linux). */
-  dbTicks: number;
-  machineBusy: number;
-  machineTotal: number;
-}
-
-function ticksOf(pids: number[]): number {
-  let sum = 0;
-  for (const pid of pids) {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      sum += Number(fields[11]) + Number(fields[12]); // utime, stime
-    } catch {
-      // The backend ended; its time is lost, which only understates the database's share.
-    }
-  }
-  return sum;
-}
-
-function sampleCpu(dbPids: number[]): CpuSample | null {
-  try {
-    const [, ...cols] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
-    const n = cols.map(Number);
-    const total = n.slice(0, 8).reduce((a, b) => a + b, 0);
-    return {
-      self: process.cpuUsage(),
-      dbTicks: ticksOf(dbPids),
-      machineBusy: total - n[3] - n[4],
-      machineTotal: total,
-    };
-  } catch {
-    return null;
-  }
-}
-
-/** Where the CPU went during the measured window, in milliseconds per second of wall time (1000 = one core). */
-export interface CpuUse {
-  server: number;
-  db: number | null;
-  client: number;
-  machine: number;
-}
-
-/** The load generator: one child process for the whole run, one phase at a time. */
-class LoadClient {
-  private readonly child: ChildProcess;
-  constructor() {
-    this.child = fork(path.join(import.meta.dirname, 'orders-client.ts'), [], {
-      execArgv: ['--import', 'tsx'],
-      stdio: 'inherit',
-    });
-  }
-  /** Runs a phase; dbPids are the PostgreSQL backends whose CPU is charged to the database (none for PGlite). */
-  run(
-    phase: Phase,
-    dbPids: () => Promise<number[]>,
-    onWindow?: (edge: 'start' | 'end') => void,
-  ): Promise<{ result: PhaseResult; cpu: CpuUse | null }> {
-    return new Promise((resolve, reject) => {
-      let pids: number[] = [];
-      let first: CpuSample | null = null;
-      let last: CpuSample | null = null;
-      let firstAt = 0;
-      let lastAt = 0;
-      const onMessage = (
-        msg:
-          | { window: 'start' | 'end' }
-          | { done: true; ok: true; result: PhaseResult }
-          | { done: true; ok: false; error: string },
-      ) => {
-        if ('window' in msg) {
-          onWindow?.(msg.window);
-          if (msg.window === 'start') {
-            // Sampled synchronously first; the backend list arrives a moment later and is read at the end only.
-            first = sampleCpu([]);
-            firstAt = performance.now();
-            void dbPids().then((p) => {
-              pids = p;
-              if (first) first.dbTicks = ticksOf(p);
-            });
-          } else {
-            last = sampleCpu(pids);
-            lastAt = performance.now();
-          }
-          return;
-        }
-        this.child.off('message', onMessage);
-        this.child.off('exit', onExit);
-        if (!msg.ok) return reject(new Error(`load generator: ${msg.error}`));
-        const a = first as CpuSample | null;
-        const b = last as CpuSample | null;
-        const wallMs = lastAt - firstAt;
-        const cpu: CpuUse | null =
-          a && b && wallMs > 0
-            ? {
-                server: ((b.self.user + b.self.system - a.self.user - a.self.system) / 1000) * (1000 / wallMs),
-                db: pids.length ? (b.dbTicks - a.dbTicks) * 10 * (1000 / wallMs) : null,
-                client: msg.result.clientCpuMs * (1000 / wallMs),
-                machine:
-                  ((b.machineBusy - a.machineBusy) / (b.machineTotal - a.machineTotal)) * os.cpus().length * 1000,
-              }
-            : null;
-        resolve({ result: msg.result, cpu });
-      };
-      const onExit = (code: number | null) => reject(new Error(`load generator exited with ${code}`));
-      this.child.on('message', onMessage);
-      this.child.once('exit', onExit);
-      this.child.send(phase);
-    });
-  }
-  close(): void {
-    this.child.disconnect();
-  }
-}
-
-/** Profiles this process (the server) over the measured window only, so start-up and sign-ins stay out of it. */
-class WindowProfiler {
-  private readonly session = new inspector.Session();
-  private finished: Promise<string> | null = null;
-  constructor(private readonly file: string) {
-    this.session.connect();
-  }
-  edge(edge: 'start' | 'end'): void {
-    if (edge === 'start') {
-      void this.session.post('Profiler.enable').then(() => this.session.post('Profiler.start'));
-      return;
-    }
-    this.finished = this.session.post('Profiler.stop').then(({ profile }) => {
-      fs.mkdirSync(path.dirname(this.file), { recursive: true });
-      fs.writeFileSync(this.file, JSON.stringify(profile));
-      this.session.disconnect();
-      return this.file;
-    });
-  }
-  done(): Promise<string> {
-    return this.finished ?? Promise.resolve('(window never ended)');
-  }
 }
 
 /** Each customer signs in from its own address (behind the proxy), as real traders do; the per-IP limit stays on. */
@@ -398,70 +249,86 @@ async function runOne(kind: 'pglite' | 'postgres', load: LoadClient): Promise<Ro
         ask: eur.asks ?? '1',
       };
       const rows: Row[] = [];
-      for (const concurrency of CONCURRENCIES) {
-        const profiler = args.profile
-          ? new WindowProfiler(path.join(args.profile, `orders-${kind}-${concurrency}-${Date.now()}.cpuprofile`))
-          : null;
-        const http = await load.run(
-          {
-            type: 'http',
-            origin,
-            users: sessions.slice(0, concurrency),
-            instruments: INSTRUMENTS,
-            concurrency,
-            warmupMs: WARMUP * 1000,
-            measureMs: SECONDS * 1000,
-          },
-          backends,
-          profiler ? (edge) => profiler.edge(edge) : undefined,
-        );
-        if (profiler) console.log(`[${kind}] server CPU profile of the measured window: ${await profiler.done()}`);
-        const walletIds = customers.slice(0, concurrency).map((c) => c.walletId);
-        console.log(
-          `[${kind}] ${concurrency} in flight: HTTP ${(http.result.ops / http.result.seconds).toFixed(0)} orders/s; wallets ${await checkWallets(ctx.db, walletIds)}`,
-        );
+      for (const chained of CHAIN_MODES) {
+        await setLedgerChain(ctx.db, chained);
+        for (const partnered of PARTNER_MODES) {
+          await setPartnerTree(
+            ctx.db,
+            partnered,
+            customers.map((c) => c.id),
+          );
+          const label = `${CHAIN_MODES.length > 1 ? `${kind}${chained ? ' chained' : ' unchained'}` : kind}${
+            PARTNER_MODES.length > 1 || partnered ? (partnered ? ', 3-level partners' : ', no partners') : ''
+          }`;
+          for (const concurrency of CONCURRENCIES) {
+            const profiler = args.profile
+              ? new WindowProfiler(path.join(args.profile, `orders-${kind}-${concurrency}-${Date.now()}.cpuprofile`))
+              : null;
+            const http = await load.run(
+              {
+                type: 'http',
+                origin,
+                users: sessions.slice(0, concurrency),
+                instruments: INSTRUMENTS,
+                concurrency,
+                warmupMs: WARMUP * 1000,
+                measureMs: SECONDS * 1000,
+              },
+              backends,
+              profiler ? (edge) => profiler.edge(edge) : undefined,
+            );
+            if (profiler) console.log(`[${kind}] server CPU profile of the measured window: ${await profiler.done()}`);
+            const walletIds = customers.slice(0, concurrency).map((c) => c.walletId);
+            const counts = partnered ? await partnerCounts(ctx.db) : null;
+            console.log(
+              `[${label}] ${concurrency} in flight: HTTP ${(http.result.ops / http.result.seconds).toFixed(0)} orders/s; wallets ${await checkWallets(ctx.db, walletIds)}${
+                counts ? `; partner commissions ${counts.commissions}, accrual jobs waiting ${counts.waiting}` : ''
+              }`,
+            );
 
-        // The raw transaction uses the customers the HTTP phase left alone, so its open orders do not mix with them.
-        // Other sessions share the server's connection limit, so the raw clients take only what is free.
-        const free = admin
-          ? (
-              await admin.query<{ n: number }>(
-                "select current_setting('max_connections')::int - (select count(*) from pg_stat_activity)::int - 10 as n",
-              )
-            ).rows[0].n
-          : Infinity;
-        const rawConcurrency = Math.max(
-          1,
-          Math.min(concurrency, RAW_MAX_CONNECTIONS, customers.length - concurrency, free),
-        );
-        const rawWallets = customers
-          .slice(customers.length - rawConcurrency)
-          .map((c) => ({ walletId: c.walletId, userId: c.id }));
-        const timing = {
-          concurrency: rawConcurrency,
-          warmupMs: Math.min(WARMUP, 2) * 1000,
-          measureMs: SECONDS * 1000,
-          wallets: rawWallets,
-          instrument,
-        };
-        if (url) {
-          // The server keeps its idle pool; the raw clients come on top, under the connection cap.
-          const raw = await load.run({ type: 'raw', url, ...timing }, backends);
-          rows.push({
-            db: kind,
-            concurrency,
-            http,
-            raw: { ...raw, label: `node-postgres, ${rawConcurrency} connections` },
-          });
-        } else {
-          // PGlite has a single connection that runs one transaction at a time, so more callers only queue.
-          const raw = await rawPglite(ctx.db, { ...timing, concurrency: 1 });
-          rows.push({
-            db: kind,
-            concurrency,
-            http,
-            raw: { result: raw, cpu: null, label: 'PGlite in-process, one connection' },
-          });
+            // The raw transaction uses the customers the HTTP phase left alone, so its open orders do not mix with them.
+            // Other sessions share the server's connection limit, so the raw clients take only what is free.
+            const free = admin
+              ? (
+                  await admin.query<{ n: number }>(
+                    "select current_setting('max_connections')::int - (select count(*) from pg_stat_activity)::int - 10 as n",
+                  )
+                ).rows[0].n
+              : Infinity;
+            const rawConcurrency = Math.max(
+              1,
+              Math.min(concurrency, RAW_MAX_CONNECTIONS, customers.length - concurrency, free),
+            );
+            const rawWallets = customers
+              .slice(customers.length - rawConcurrency)
+              .map((c) => ({ walletId: c.walletId, userId: c.id }));
+            const timing = {
+              concurrency: rawConcurrency,
+              warmupMs: Math.min(WARMUP, 2) * 1000,
+              measureMs: SECONDS * 1000,
+              wallets: rawWallets,
+              instrument,
+            };
+            if (url) {
+              // The server keeps its idle pool; the raw clients come on top, under the connection cap.
+              const raw = await load.run({ type: 'raw', url, ...timing }, backends);
+              rows.push({
+                db: label,
+                concurrency,
+                http,
+                raw: { ...raw, label: `node-postgres, ${rawConcurrency} connections` },
+              });
+            } else {
+              // PGlite has a single connection that runs one transaction at a time, so more callers only queue.
+              const raw = await rawPglite(ctx.db, { ...timing, concurrency: 1 });
+              rows.push({
+                db: label,
+                concurrency,
+                http,
+                raw: { result: raw, cpu: null, label: 'PGlite in-process, one connection' },
+              });
+            }
+          }
         }
       }
       return rows;

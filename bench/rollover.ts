@@ -7,8 +7,9 @@
  * and the event loop's delay.
  *
  *   node --import tsx bench/rollover.ts [--positions=1000000] [--wallets=100000] [--batch=2000] [--pause=5]
- *                                       [--keep=bench_rollover_kept] [--pg-url=postgres://...]
+ *                                       [--lanes=2] [--keep=bench_rollover_kept] [--pg-url=postgres://...]
  *
+ * --lanes: lanes of wallets walked side by side (the product's default on PostgreSQL is 2).
  * --keep keeps the database (its positions are built once; each run takes the next trading date).
  * Aim (issue 23): the rollover of 1,000,000 positions within 60 s, the order path slowed by at most 10 ms.
  */
@@ -33,6 +34,7 @@ const { values: args } = parseArgs({
     wallets: { type: 'string', default: '100000' },
     batch: { type: 'string', default: '2000' },
     pause: { type: 'string', default: '5' },
+    lanes: { type: 'string', default: '2' },
     keep: { type: 'string' },
     'pg-url': { type: 'string', default: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
   },
@@ -41,6 +43,7 @@ const POSITIONS = Number(args.positions);
 const WALLETS = Math.min(Number(args.wallets), POSITIONS);
 const BATCH = Number(args.batch);
 const PAUSE = Number(args.pause);
+const LANES = Number(args.lanes);
 /** One order every this many milliseconds, one at a time. */
 const ORDER_EVERY_MS = 20;
 const TRADERS = 40;
@@ -181,7 +184,7 @@ try {
   await sqlClient.connect();
   console.log(
     `Rollover: Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(2)}; ` +
-      `${fmt(POSITIONS)} positions over ${fmt(WALLETS)} wallets on PostgreSQL; batches of ${fmt(BATCH)}, ${PAUSE} ms apart`,
+      `${fmt(POSITIONS)} positions over ${fmt(WALLETS)} wallets on PostgreSQL; batches of ${fmt(BATCH)}, ${PAUSE} ms apart, ${LANES} lane${LANES === 1 ? '' : 's'}`,
   );
   const have = (await sqlClient.query<{ n: number }>('SELECT count(*)::int AS n FROM orders WHERE close_time IS NULL'))
     .rows[0].n;
@@ -223,7 +226,7 @@ try {
   const loopDelay = monitorEventLoopDelay({ resolution: 1 });
   loopDelay.enable();
   const t0 = performance.now();
-  const { result } = await runRolloverNow(ctx, date, { batchSize: BATCH, pauseMs: PAUSE });
+  const { result } = await runRolloverNow(ctx, date, { batchSize: BATCH, pauseMs: PAUSE, lanes: LANES });
   const rolloverMs = performance.now() - t0;
   loopDelay.disable();
   await probe.stop();
@@ -242,7 +245,7 @@ try {
 
   // A second run of the same date: nothing to charge, the scan alone.
   const t1 = performance.now();
-  const again = await runRolloverNow(ctx, date, { batchSize: BATCH, pauseMs: PAUSE });
+  const again = await runRolloverNow(ctx, date, { batchSize: BATCH, pauseMs: PAUSE, lanes: LANES });
   const againMs = performance.now() - t1;
 
   // The bare SQL UPDATE of the same rows (the swap of every open position, in one statement).

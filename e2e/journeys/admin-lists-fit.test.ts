@@ -14,6 +14,15 @@ function headerFit(page: Page, name: string) {
   });
 }
 
+/** How far the last column before the sticky actions runs under them (0 or less: nothing hidden). */
+function underActions(page: Page) {
+  return page.getByRole('columnheader', { name: 'ACTIONS', exact: true }).evaluate((actions) => {
+    const left = actions.getBoundingClientRect().left;
+    const others = [...(actions.parentElement?.children ?? [])].filter((th) => th !== actions);
+    return Math.max(...others.map((th) => th.getBoundingClientRect().right - left));
+  });
+}
+
 describe('Back-office lists at 1440 × 900', () => {
   const j = useJourney({ MARKET_HOURS: 'open' });
 
@@ -21,16 +30,25 @@ describe('Back-office lists at 1440 × 900', () => {
     const { page } = j;
     await page.setViewportSize({ width: 1440, height: 900 });
     await signInAs(page, 'admin@demo.test');
-    for (const [path, title] of [
-      ['/admin/deposits', 'Deposits'],
-      ['/admin/trades/all', 'All Trades'],
+    // Every column in view beside the sticky actions: the money lists, trades, customers, KYC and the CRM's customer
+    // lists (two-line rows with the customer's figures).
+    for (const [path, title, last] of [
+      ['/admin/deposits', 'Deposits', 'STATUS'],
+      ['/admin/trades/all', 'All Trades', 'STATUS'],
+      ['/admin/customers/all', 'All Customers', 'STATUS'],
+      ['/admin/kyc', 'KYC', 'STATUS'],
+      ['/admin/crm/clients', 'Clients', 'SALE AGENT'],
+      ['/admin/crm/retention', 'Retention', 'RETENTION AGENT'],
     ]) {
       await page.goto(path);
       await expect.poll(() => adminTitle(page).textContent()).toBe(title);
       await dataTable.rows(page).first().waitFor();
-      for (const h of ['STATUS', 'ACTIONS'])
+      for (const h of [last, 'ACTIONS'])
         expect(await headerFit(page, h), `${path} ${h}`).toEqual({ inWindow: true, inBox: true });
+      expect(await underActions(page), `${path}: a column under the actions`).toBeLessThanOrEqual(1);
     }
+    await snap(page, 'admin-lists-fit-crm-retention');
+
     await page.goto('/admin/trades/open');
     const pl = page.locator('[data-live-pl]').first();
     await expect.poll(async () => Number.isFinite(Number(await pl.textContent()))).toBe(true);

@@ -37,7 +37,7 @@ describe('Click-to-call', () => {
     await dataTable.search(page).fill(tag);
     const row = dataTable.row(page, `${tag}Lead`);
     await row.waitFor();
-    await row.getByRole('button', { name: 'Call' }).click();
+    await row.getByRole('button', { name: 'Call', exact: true }).click();
     await expectToast(page, 'Call started successfully');
     await snap(page, 'crm-call-started');
     // Voiso was asked to connect the agent (by their sign-in email) with the lead's own number.

@@ -29,11 +29,12 @@ describe('Customers', () => {
     await demoClient.waitFor();
     await dataTable.search(page).fill('');
     await expect.poll(() => dataTable.rows(page).count(), { timeout: 10_000 }).toBe(15);
-    for (const h of ['ID', 'FULL NAME', 'EMAIL', 'PHONE', 'COUNTRY', 'EMAIL VERIFIED', 'STATUS', 'ACTIONS'])
+    for (const h of ['ID', 'FULL NAME', 'EMAIL', 'PHONE', 'BALANCE', 'EQUITY', 'FTD', 'KYC', 'STATUS', 'ACTIONS'])
       await page.getByRole('columnheader', { name: h, exact: true }).waitFor();
     // Secondary columns start hidden; the column chooser offers them.
     await page.getByRole('button', { name: 'Columns', exact: true }).click();
-    for (const h of ['BIRTH DATE', 'ROLE']) await page.getByRole('checkbox', { name: h, exact: true }).waitFor();
+    for (const h of ['BIRTH DATE', 'COUNTRY', 'ROLE', 'EMAIL VERIFIED', 'LAST LOGIN'])
+      await page.getByRole('checkbox', { name: h, exact: true }).waitFor();
     await page.getByRole('button', { name: 'Columns', exact: true }).click();
     await page.getByRole('group', { name: 'Columns' }).waitFor({ state: 'hidden' });
     await snap(page, 'customers-list');

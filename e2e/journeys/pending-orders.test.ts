@@ -107,7 +107,7 @@ describe('pending orders, partial close, alerts and one-click trading in the ter
     await expectToast(page, 'Part of the position closed');
     await expect
       .poll(async () => (await positionCell(page, position!.id, 'Amount')).textContent(), { timeout: 10_000 })
-      .toBe('6000');
+      .toBe('0.06 lot');
     await tab(page, 'History').click();
     await expect
       .poll(() => page.getByText('PARTIAL CLOSE', { exact: true }).count(), { timeout: 10_000 })

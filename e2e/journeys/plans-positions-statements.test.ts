@@ -124,8 +124,10 @@ describe('plans, phone positions and statements by wallet', () => {
     const card = page.getByTestId(`position-${id}`);
     await card.scrollIntoViewIfNeeded();
     await card.waitFor();
+    // Forex trades in lots: 1,000 units are a micro lot.
+    await expect.poll(() => card.getByTestId(`amount-${id}`).textContent()).toBe('0.01 lot');
     const text = (await card.textContent())!;
-    for (const part of ['EUR/USD', 'SELL', 'Amount', '1000', 'Open Rate', 'Current Price', 'P/L'])
+    for (const part of ['EUR/USD', 'SELL', 'Amount', 'Open Rate', 'Current Price', 'P/L', `#${id}`])
       expect(text).toContain(part);
     const pl = card.getByTestId(`pl-${id}`);
     await expect.poll(() => pl.textContent()).toMatch(/^-?\$\d/);

@@ -25,6 +25,7 @@ describe('the risk desk', () => {
       name: PLAN,
       price: '0',
       forexLeverage: 100,
+      retail: false,
       forexStopout: 50,
       forexCommission: '5',
       commissionCharge: 'both',

@@ -18,6 +18,7 @@ const DEMO_STAFF = [
   'admin@demo.test',
   'manager@demo.test',
   'affiliate@demo.test',
+  'subpartner@demo.test',
   'agent@demo.test',
   'retention@demo.test',
 ];

@@ -117,7 +117,8 @@ describe('trading dashboard', () => {
 
     // Opened Positions is the tab shown first.
     await dashboard.position(page, order.id).waitFor();
-    expect(await (await positionCell(page, order.id, 'Status')).textContent()).toBe('OPENED');
+    expect(await (await positionCell(page, order.id, 'Ticket')).textContent()).toBe(String(order.id));
+    expect(await (await positionCell(page, order.id, 'Amount')).textContent()).toBe('0.10 lot');
     expect(await (await positionCell(page, order.id, 'Instrument')).textContent()).toBe('EUR/USD');
     expect(await (await positionCell(page, order.id, 'Type')).textContent()).toBe('BUY');
     expect(await (await positionCell(page, order.id, 'Stop Loss')).textContent()).toBe(eurUsd(order.loss!));

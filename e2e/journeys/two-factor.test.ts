@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import * as OTPAuth from 'otpauth';
 import { snap } from '../support/browser.ts';
+import { codeAt } from '../support/totp.ts';
 import {
   adminTitle,
   dataTable,
@@ -15,16 +15,6 @@ import {
 } from '../support/pages.ts';
 
 const MANAGER = 'manager@demo.test';
-
-/** What the manager's authenticator app shows `steps` periods from now (the server accepts one step either side). */
-const codeAt = (secret: string, steps = 0) =>
-  OTPAuth.TOTP.generate({
-    secret: OTPAuth.Secret.fromBase32(secret),
-    algorithm: 'SHA1',
-    digits: 6,
-    period: 30,
-    timestamp: Date.now() + steps * 30_000,
-  });
 
 describe('Staff two-factor sign-in', () => {
   const j = useJourney();
