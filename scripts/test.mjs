@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // npm test: every suite — lint and format, typecheck, domain, server on PGlite, server on PostgreSQL (when reachable),
-// web components, then the browser journeys in Chromium — two steps at a time (TEST_CONCURRENCY), since none of them
-// keeps both cores busy alone. Each step's output is kept and printed whole when it ends, under its name; a table of
-// the steps' times and one closing "N passed, N failed" line end the run. `npm test -- <part>` runs the steps whose
-// name contains the part (server, pglite, postgresql, web, e2e, domain, lint, typecheck).
+// web components, then the browser journeys in Chromium — one step at a time, or TEST_CONCURRENCY at a time (2 roughly
+// halves the run on an idle 2-core machine, at the price of timing-sensitive tests on a loaded one). Each step's output
+// is kept and printed whole when it ends, under its name; a table of the steps' times and one closing
+// "N passed, N failed" line end the run. `npm test -- <part>` runs the steps whose name contains the part
+// (server, pglite, postgresql, web, e2e, domain, lint, typecheck).
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -13,11 +14,13 @@ const root = path.resolve(import.meta.dirname, '..');
 const tmp = path.join(root, '.tmp');
 fs.mkdirSync(tmp, { recursive: true });
 const only = process.argv.slice(2).map((o) => o.toLowerCase());
-const concurrency = Math.max(1, Number(process.env.TEST_CONCURRENCY) || 2);
+const concurrency = Math.max(1, Number(process.env.TEST_CONCURRENCY) || 1);
 const color = process.stdout.isTTY ? { FORCE_COLOR: '1' } : {};
 let passed = 0;
 let failed = 0;
 const failures = [];
+/** Each failed test by step, file and name: printed last, so the end of a long log says what failed. */
+const failedTests = [];
 const times = [];
 
 const wanted = (...names) => !only.length || only.some((o) => names.some((n) => n.toLowerCase().includes(o)));
@@ -65,6 +68,10 @@ async function vitest(name, dir, env = {}) {
     const r = JSON.parse(fs.readFileSync(out, 'utf8'));
     passed += r.numPassedTests;
     failed += r.numFailedTests;
+    for (const file of r.testResults ?? [])
+      for (const t of file.assertionResults ?? [])
+        if (t.status === 'failed')
+          failedTests.push(`${name}: ${path.relative(root, file.name)} > ${t.fullName ?? t.title}`);
     if (r.numTotalTests === 0) failures.push(`${name} ran no test`);
   } else failures.push(`${name} (no report)`);
 }
@@ -140,5 +147,6 @@ console.log('');
 for (const [name, ms, ok] of times) console.log(`${ok ? '  ' : '✖ '}${clock(ms).padStart(6)}  ${name}`);
 console.log(`${clock(Date.now() - started).padStart(8)}  in all (${concurrency} at a time)`);
 if (failures.length) console.log(`Failed steps: ${failures.join(', ')}`);
+for (const t of failedTests) console.log(`✖ ${t}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failures.length || failed ? 1 : 0);
