@@ -3,6 +3,7 @@ import { CATEGORIES } from '@platform/domain';
 import type { AppContext } from '../../context.ts';
 import { rolloverLanes, rolloverRuns } from '../../db/schema.ts';
 import { tradingMemoryOf } from '../trading/trading-memory.ts';
+import { LanePacer, type PacerStats } from './pacer.ts';
 import { rolloverTimeOf, swapCalendarOf, swapDaysOf } from './calendar.ts';
 import { addDays, cutoffOf, dueTradingDate } from './clock.ts';
 import {
@@ -40,6 +41,13 @@ export interface RolloverOptions {
    * embedded database, which runs one statement at a time). Taken when a run splits its open positions.
    */
   lanes?: number;
+  /**
+   * How many ms above its usual 90th percentile this instance's order path may go before the lanes give way (fewer
+   * lanes, then longer pauses; pacer.ts); 0 never gives way. Default 5.
+   */
+  yieldBudgetMs?: number;
+  /** Told the pacer's figures when the run ends (the benchmark prints them). */
+  onPacer?: (stats: PacerStats) => void;
 }
 
 export interface RolloverResult {
@@ -55,10 +63,9 @@ export interface RolloverResult {
 export const DEFAULT_BATCH = 2000;
 const DEFAULT_PAUSE_MS = 5;
 const DEFAULT_LANES = 2;
+const DEFAULT_YIELD_BUDGET_MS = 5;
 /** How far back the schedule catches up rollovers missed while no instance ran. */
 const CATCH_UP_DAYS = 7;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function readRun(ctx: Ctx, tradingDate: string): Promise<Run> {
   const [run] = await ctx.db.select().from(rolloverRuns).where(eq(rolloverRuns.tradingDate, tradingDate));
@@ -69,7 +76,8 @@ async function readRun(ctx: Ctx, tradingDate: string): Promise<Run> {
 interface Walk {
   tradingDate: string;
   batch: number;
-  pause: number;
+  /** Gives each lane its turn and pause between batches. */
+  pacer: LanePacer;
   /** $3 to $6 of the batch statement: days per category, the rollover's zone and time, the acting admin. */
   terms: [number[], string, string, number | null];
 }
@@ -81,13 +89,18 @@ interface Walk {
  */
 async function drive(ctx: Ctx, tradingDate: string, opts: RolloverOptions): Promise<RolloverResult> {
   const [{ time, timezone }, calendar] = await Promise.all([rolloverTimeOf(ctx.db), swapCalendarOf(ctx.db)]);
+  const lanes = Math.max(1, Math.trunc(opts.lanes ?? (ctx.dbKind === 'postgres' ? DEFAULT_LANES : 1)));
+  const pacer = new LanePacer(tradingMemoryOf(ctx.db).orderPath, {
+    lanes,
+    pauseMs: opts.pauseMs ?? DEFAULT_PAUSE_MS,
+    budgetMs: opts.yieldBudgetMs ?? DEFAULT_YIELD_BUDGET_MS,
+  });
   const walk: Walk = {
     tradingDate,
     batch: Math.max(200, opts.batchSize ?? DEFAULT_BATCH),
-    pause: opts.pauseMs ?? DEFAULT_PAUSE_MS,
+    pacer,
     terms: [CATEGORIES.map((c) => swapDaysOf(calendar, c, tradingDate)), timezone, time, opts.actorId ?? null],
   };
-  const lanes = Math.max(1, Math.trunc(opts.lanes ?? (ctx.dbKind === 'postgres' ? DEFAULT_LANES : 1)));
   let charged = 0;
   for (;;) {
     // The progress as committed: the batch statement writes only while it still holds.
@@ -106,8 +119,9 @@ async function drive(ctx: Ctx, tradingDate: string, opts: RolloverOptions): Prom
       run.cutoff,
     ]);
     charged += row.charged;
-    await afterBatch(ctx, walk, row);
+    await afterBatch(ctx, walk, row, 0);
   }
+  opts.onPacer?.(pacer.stats);
   const run = await readRun(ctx, tradingDate);
   return {
     tradingDate,
@@ -127,7 +141,16 @@ async function walkOpen(ctx: Ctx, walk: Walk, run: Run, lanes: number): Promise<
   await rowsOf(ctx, START_LANES, [walk.tradingDate, `{${cuts.join(',')}}`]);
   const rows = await ctx.db.select().from(rolloverLanes).where(eq(rolloverLanes.tradingDate, walk.tradingDate));
   // Every lane stops before this returns, a failed one too (its error is thrown once the others stopped).
-  const ends = await Promise.allSettled(rows.map((lane) => walkLane(ctx, walk, run.cutoff, lane)));
+  const ends = await Promise.allSettled(
+    rows.map(async (lane) => {
+      walk.pacer.join(lane.lane);
+      try {
+        return await walkLane(ctx, walk, run.cutoff, lane);
+      } finally {
+        walk.pacer.leave(lane.lane);
+      }
+    }),
+  );
   const failed = ends.find((e) => e.status === 'rejected');
   if (failed) throw failed.reason;
   await rowsOf(ctx, FINISH_LANES, [walk.tradingDate]);
@@ -162,16 +185,18 @@ async function walkLane(ctx: Ctx, walk: Walk, cutoff: Date, lane: Lane): Promise
     }
     charged += row.charged;
     progress = upto;
-    await afterBatch(ctx, walk, row);
+    await afterBatch(ctx, walk, row, lane.lane);
   }
   return charged;
 }
 
-/** After a batch: the risk engine learns its wallets' balances, then the pause that lets orders and ticks through. */
-async function afterBatch(ctx: Ctx, walk: Walk, row: BatchRow): Promise<void> {
+/**
+ * After a batch: the risk engine learns its wallets' balances, then the lane's turn, which lets orders and ticks
+ * through (a pause, longer or without this lane while the order path is slow).
+ */
+async function afterBatch(ctx: Ctx, walk: Walk, row: BatchRow, lane: number): Promise<void> {
   if (row.wallets.length > 0) await tellEngine(ctx, row.wallets);
-  if (walk.pause > 0) await sleep(walk.pause);
-  else await new Promise((r) => setImmediate(r));
+  await walk.pacer.turn(lane);
 }
 
 /**

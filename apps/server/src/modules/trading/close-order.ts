@@ -47,6 +47,12 @@ type ClosedColumns = (OrderColumns | { [K in keyof OrderColumns]: null }) & {
  * whatever would take the balance below zero, releases the margin hold and stamps the order with its reason.
  */
 export async function closeOrder(ctx: Ctx, opts: CloseOptions): Promise<OrderRow> {
+  // A client's close is the order path the rollover yields to; the engine's own closes (stop-outs, SL/TP) are not.
+  if (opts.reason !== 'manual') return closeOrderNow(ctx, opts);
+  return tradingMemoryOf(ctx.db).orderPath.time(() => closeOrderNow(ctx, opts));
+}
+
+async function closeOrderNow(ctx: Ctx, opts: CloseOptions): Promise<OrderRow> {
   const memory = tradingMemoryOf(ctx.db);
   let facts = memory.openOrder(opts.orderId);
   if (facts && opts.ownerId !== undefined && facts.order.userId !== opts.ownerId) throw new AppError('ORDER_NOT_FOUND');

@@ -69,7 +69,7 @@ type PlacedColumns = TraderRow & {
  * it no longer waits).
  */
 export async function placeOrder(ctx: Ctx, userId: number, input: MarketOrderInput): Promise<OrderRow> {
-  return (await place(ctx, userId, input)).order;
+  return (await tradingMemoryOf(ctx.db).orderPath.time(() => place(ctx, userId, input))).order;
 }
 
 /** Opens the position of a triggered pending order; also says which OCO partner the fill cancelled. */

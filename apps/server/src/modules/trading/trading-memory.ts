@@ -1,5 +1,6 @@
 import type { OrderRow } from '../../engine/hooks.ts';
 import { KeyedQueue } from '../../lib/keyed-queue.ts';
+import { OrderPathWatch } from './order-path-watch.ts';
 
 /** Bound on what is remembered; past it the hot path simply reads the database first, as on a cold start. */
 const MAX_OPEN_ORDERS = 200_000;
@@ -23,6 +24,8 @@ export interface OpenOrderFacts {
  */
 export class TradingMemory {
   readonly walletQueue = new KeyedQueue<number>();
+  /** The order path's answer times, for the background work that yields to it. */
+  readonly orderPath = new OrderPathWatch();
   private readonly openOrders = new Map<number, OpenOrderFacts>();
 
   openOrder(orderId: number): OpenOrderFacts | undefined {
