@@ -230,6 +230,8 @@ export function createJobs(connection: QueueConnection, db: Db, opts: { fast?: b
 
   return {
     async send(name, data, when) {
+      // After stop, pg-boss's own error ("Cannot destructure property 'rows'") would say nothing of the cause.
+      if (stopped) throw new Error(`the job queue is stopped: ${name} not queued`);
       await ensureStarted();
       // A delayed job (startAfter) waits in the database like any other: a restart or another instance runs it.
       await boss.send(name, data, { ...sendOptions(name, opts.fast === true), ...when });
@@ -281,8 +283,9 @@ export function createJobs(connection: QueueConnection, db: Db, opts: { fast?: b
     },
     async stop() {
       unwatch?.();
-      if (!started || stopped) return;
+      if (stopped) return;
       stopped = true;
+      if (!started) return;
       await started.catch(() => undefined);
       // pg-boss fails a job still running after this, so it is retried elsewhere after its retry delay; its beats end.
       await boss.stop({ graceful: true, wait: true, timeout: 2_000 });

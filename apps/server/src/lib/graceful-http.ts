@@ -49,9 +49,9 @@ export function drainable(server: Server): HttpDrain {
       // Node's close() (Socket.IO's close calls it) would close idle connections at once: the loop below does it.
       server.closeIdleConnections = () => undefined;
       // The listener closes after the loop's I/O phase has accepted the connections waiting: closing it drops those
-      // with a reset. A few passes over 100 ms rather than one: on a loaded machine a client's connection may still be
+      // with a reset. A few passes over 250 ms rather than one: on a loaded machine a client's connection may still be
       // on its way at the first pass (its requests are then answered with `Connection: close` like the others).
-      for (const at = Date.now(); Date.now() - at < 100; ) {
+      for (const at = Date.now(); Date.now() - at < 250; ) {
         await new Promise<void>((r) => setTimeout(r, 20));
         await check();
       }
