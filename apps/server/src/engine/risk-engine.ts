@@ -1,5 +1,6 @@
 import type { RiskAction, RiskBlockView, RiskPosition, RiskWalletState } from './risk-types.ts';
-import { Block, CLOSING, CLOSING_STOPOUT, grow, OPEN } from './risk-block.ts';
+import { type Block, CLOSING, CLOSING_STOPOUT, grow, OPEN } from './risk-block.ts';
+import { PositionSlots } from './position-slots.ts';
 import { exitReason, sweepBlock, sweepBlockLevels, sweepUnquoted, tickBlock, tickBlockLevels } from './risk-loops.ts';
 import { RiskWallets } from './risk-wallets.ts';
 import { TrailingBook } from './trailing-book.ts';
@@ -13,7 +14,8 @@ export type { RiskAction, RiskBlockView, RiskPosition, RiskReason, RiskWalletSta
  * removePosition / releaseClosing / setWalletBalance.
  *
  * Layout: positions in blocks of columns, one per (instrument, side, conversion slot), and a small hot record per
- * wallet; risk-block.ts describes it, risk-loops.ts holds the loops over it, risk-wallets.ts the wallets.
+ * wallet; risk-block.ts describes it, position-slots.ts stores the blocks and the positions by stable id,
+ * risk-loops.ts holds the loops over them, risk-wallets.ts the wallets.
  *
  * Numbers are doubles. That is enough to decide when to close:
  * - Prices reach the engine as doubles parsed from decimal text with at most 8 decimals (the price book rounds them
@@ -32,24 +34,12 @@ export type { RiskAction, RiskBlockView, RiskPosition, RiskReason, RiskWalletSta
 const NONE: readonly RiskAction[] = Object.freeze([]);
 
 export class RiskEngine {
-  // All blocks (for the sweep), the blocks of each instrument (for its ticks), and the last quote per instrument.
-  private blocks: Block[] = [];
-  private iBlocks: Block[][] = [];
+  /** The last quote per instrument. */
   private iBid = new Float64Array(0);
   private iAsk = new Float64Array(0);
 
-  // Positions by stable id: where the entry lives, the order id, the levels as set and the closing state.
-  private n = 0;
-  private pOrder = new Float64Array(1024);
-  private pBlock = new Int32Array(1024);
-  private pIndex = new Int32Array(1024);
-  private pInWallet = new Int32Array(1024);
-  private pTp = new Float64Array(1024);
-  private pSl = new Float64Array(1024);
-  private pClosing = new Uint8Array(1024);
-  private freePids: number[] = [];
-  private nextPid = 0;
-  private readonly pidOfOrder = new Map<number, number>();
+  /** The blocks, and the positions by stable id: where the entry lives, the order id, levels and closing state. */
+  private readonly pos = new PositionSlots();
 
   /** Wallets in slots, with the hot record the tick loops update (risk-wallets.ts). */
   private readonly w = new RiskWallets();
@@ -68,7 +58,7 @@ export class RiskEngine {
 
   /** Number of open positions tracked. */
   get size(): number {
-    return this.n;
+    return this.pos.size;
   }
 
   // ---- wallets ---------------------------------------------------------------------------------------------------
@@ -139,7 +129,7 @@ export class RiskEngine {
    * next tick of its instrument is (or checkWallet).
    */
   addPosition(p: RiskPosition): void {
-    if (this.pidOfOrder.has(p.orderId)) throw new Error(`position ${p.orderId} is already tracked`);
+    if (this.pos.has(p.orderId)) throw new Error(`position ${p.orderId} is already tracked`);
     const w = this.w.slotOf(p.walletId);
     if (w === undefined) throw new Error(`wallet ${p.walletId} is not tracked`);
     if (!(p.convSlot >= 0 && this.invConv[p.convSlot] > 0))
@@ -148,12 +138,11 @@ export class RiskEngine {
     if (!(p.amount > 0)) throw new Error(`amount must be positive: ${p.amount}`);
     this.ensureInstrument(p.instrument);
 
-    const pid = this.freePids.length > 0 ? (this.freePids.pop() as number) : this.nextPid++;
-    if (pid === this.pOrder.length) this.growPids();
+    const pos = this.pos;
     const sign = p.side === 'buy' ? 1 : -1;
-    const b = this.blockOf(p.instrument, sign, p.convSlot);
-    const blk = this.blocks[b];
-    const i = blk.push();
+    const pid = pos.add(p.orderId, p.instrument, sign, p.convSlot);
+    const blk = pos.blocks[pos.block[pid]];
+    const i = pos.index[pid];
     const quoted = sign > 0 ? this.iBid[p.instrument] : this.iAsk[p.instrument];
     const close = quoted === quoted ? quoted : p.openRate;
     const breakEven = p.openRate + (sign * p.spread) / p.amount;
@@ -166,36 +155,26 @@ export class RiskEngine {
     blk.margin[i] = p.margin;
     blk.pl[i] = pl;
 
-    this.pOrder[pid] = p.orderId;
-    this.pBlock[pid] = b;
-    this.pIndex[pid] = i;
-    this.pTp[pid] = p.takeProfit ?? NaN;
-    this.pSl[pid] = p.stopLoss ?? NaN;
-    this.pClosing[pid] = OPEN;
-    this.setBand(pid);
-    this.pidOfOrder.set(p.orderId, pid);
-    this.n++;
+    pos.tp[pid] = p.takeProfit ?? NaN;
+    pos.sl[pid] = p.stopLoss ?? NaN;
+    pos.closing[pid] = OPEN;
+    pos.setBand(pid);
 
-    this.pInWallet[pid] = this.w.attach(w, pid, p.margin, pl);
+    pos.inWallet[pid] = this.w.attach(w, pid, p.margin, pl);
   }
 
   /** Stops tracking a position (closed, or deleted by staff). Returns false when it was not tracked. */
   removePosition(orderId: number): boolean {
-    const pid = this.pidOfOrder.get(orderId);
+    const pos = this.pos;
+    const pid = pos.pidOf(orderId);
     if (pid === undefined) return false;
-    const blk = this.blocks[this.pBlock[pid]];
-    const w = blk.wallet[this.pIndex[pid]];
-    if (this.pClosing[pid] === CLOSING_STOPOUT) this.w.inflight[w] = 0;
+    const w = pos.blocks[pos.block[pid]].wallet[pos.index[pid]];
+    if (pos.closing[pid] === CLOSING_STOPOUT) this.w.inflight[w] = 0;
+    pos.remove(orderId, pid);
 
-    const moved = blk.remove(this.pIndex[pid]);
-    if (moved >= 0) this.pIndex[moved] = this.pIndex[pid];
-
-    const iw = this.pInWallet[pid];
+    const iw = pos.inWallet[pid];
     const movedInWallet = this.w.detach(w, iw);
-    if (movedInWallet >= 0) this.pInWallet[movedInWallet] = iw;
-    this.pidOfOrder.delete(orderId);
-    this.freePids.push(pid);
-    this.n--;
+    if (movedInWallet >= 0) pos.inWallet[movedInWallet] = iw;
     this.trailing.remove(orderId);
     this.resumWallet(w);
     return true;
@@ -203,11 +182,11 @@ export class RiskEngine {
 
   /** A partial close's smaller amount, spread and margin, valued at the last quote; false when not tracked. */
   resizePosition(orderId: number, p: { amount: number; spread: number; margin: number }): boolean {
-    const pid = this.pidOfOrder.get(orderId);
+    const pid = this.pos.pidOf(orderId);
     if (pid === undefined) return false;
     if (!(p.amount > 0)) throw new Error(`amount must be positive: ${p.amount}`);
-    const blk = this.blocks[this.pBlock[pid]];
-    const i = this.pIndex[pid];
+    const blk = this.pos.blocks[this.pos.block[pid]];
+    const i = this.pos.index[pid];
     const quoted = blk.sign > 0 ? this.iBid[blk.instrument] : this.iAsk[blk.instrument];
     const close = quoted === quoted ? quoted : blk.open[i];
     blk.amount[i] = p.amount;
@@ -223,13 +202,13 @@ export class RiskEngine {
    * (null). Returns false when the position is not tracked.
    */
   setTrailing(orderId: number, trigger: number | null): boolean {
-    const pid = this.pidOfOrder.get(orderId);
+    const pid = this.pos.pidOf(orderId);
     if (pid === undefined) return false;
     if (trigger === null || trigger !== trigger) {
       this.trailing.remove(orderId);
       return true;
     }
-    const blk = this.blocks[this.pBlock[pid]];
+    const blk = this.pos.blocks[this.pos.block[pid]];
     this.trailing.set(orderId, blk.instrument, blk.sign, trigger);
     return true;
   }
@@ -255,43 +234,44 @@ export class RiskEngine {
    * level set beyond the market closes now instead of at the next tick; null otherwise or while it is closing.
    */
   setLevels(orderId: number, takeProfit: number | null, stopLoss: number | null): RiskAction | null {
-    const pid = this.pidOfOrder.get(orderId);
+    const pos = this.pos;
+    const pid = pos.pidOf(orderId);
     if (pid === undefined) return null;
-    this.pTp[pid] = takeProfit ?? NaN;
-    this.pSl[pid] = stopLoss ?? NaN;
-    if (this.pClosing[pid] !== OPEN) return null;
-    this.setBand(pid);
-    const blk = this.blocks[this.pBlock[pid]];
+    pos.tp[pid] = takeProfit ?? NaN;
+    pos.sl[pid] = stopLoss ?? NaN;
+    if (pos.closing[pid] !== OPEN) return null;
+    pos.setBand(pid);
+    const blk = pos.blocks[pos.block[pid]];
     const close = blk.sign > 0 ? this.iBid[blk.instrument] : this.iAsk[blk.instrument];
-    const reason = exitReason(blk.sign, close, this.pTp[pid], this.pSl[pid]);
+    const reason = exitReason(blk.sign, close, pos.tp[pid], pos.sl[pid]);
     if (reason === null) return null;
-    this.markClosing(pid, CLOSING);
-    return { orderId, walletId: this.w.id[blk.wallet[this.pIndex[pid]]], reason, price: close };
+    pos.setClosing(pid, CLOSING);
+    return { orderId, walletId: this.w.id[blk.wallet[pos.index[pid]]], reason, price: close };
   }
 
   /** Makes a position eligible again after its close failed (market closed, database error). */
   releaseClosing(orderId: number): boolean {
-    const pid = this.pidOfOrder.get(orderId);
+    const pos = this.pos;
+    const pid = pos.pidOf(orderId);
     if (pid === undefined) return false;
-    if (this.pClosing[pid] === CLOSING_STOPOUT) {
-      const w = this.blocks[this.pBlock[pid]].wallet[this.pIndex[pid]];
+    if (pos.closing[pid] === CLOSING_STOPOUT) {
+      const w = pos.blocks[pos.block[pid]].wallet[pos.index[pid]];
       this.w.setInflight(w, false);
     }
-    this.pClosing[pid] = OPEN;
-    this.setBand(pid);
+    pos.setClosing(pid, OPEN);
     return true;
   }
 
   /** Current P/L of a position in its wallet's currency, or null when not tracked. */
   positionPl(orderId: number): number | null {
-    const pid = this.pidOfOrder.get(orderId);
-    return pid === undefined ? null : this.blocks[this.pBlock[pid]].pl[this.pIndex[pid]];
+    const pid = this.pos.pidOf(orderId);
+    return pid === undefined ? null : this.pos.blocks[this.pos.block[pid]].pl[this.pos.index[pid]];
   }
 
   /** Whether a close of this position has been requested and has not landed or been released yet. */
   isClosing(orderId: number): boolean {
-    const pid = this.pidOfOrder.get(orderId);
-    return pid !== undefined && this.pClosing[pid] !== OPEN;
+    const pid = this.pos.pidOf(orderId);
+    return pid !== undefined && this.pos.closing[pid] !== OPEN;
   }
 
   // ---- evaluation -------------------------------------------------------------------------------------------------
@@ -306,7 +286,7 @@ export class RiskEngine {
     this.ensureInstrument(instrument);
     this.iBid[instrument] = bid;
     this.iAsk[instrument] = ask;
-    const blocks = this.iBlocks[instrument];
+    const blocks = this.pos.byInstrument[instrument];
     if (blocks.length === 0) return NONE;
 
     this.out = null;
@@ -357,7 +337,7 @@ export class RiskEngine {
     const wSum = this.w.sum;
     wSum.fill(0, 0, this.w.n);
     this.out = null;
-    for (const blk of this.blocks) {
+    for (const blk of this.pos.blocks) {
       if (blk.count === 0) continue;
       const close = blk.sign > 0 ? this.iBid[blk.instrument] : this.iAsk[blk.instrument];
       const f = blk.sign * this.invConv[blk.conv];
@@ -382,7 +362,7 @@ export class RiskEngine {
   /** Read-only views of the position blocks and the inverse conversion rates; stale after the next add or remove. */
   columns(): { blocks: RiskBlockView[]; inverseConversion: Float64Array } {
     return {
-      blocks: this.blocks.map((b) => ({
+      blocks: this.pos.blocks.map((b) => ({
         instrument: b.instrument,
         sign: b.sign,
         convSlot: b.conv,
@@ -401,11 +381,12 @@ export class RiskEngine {
 
   /** Entry k of a block reached a level at `close`: flag it closing and collect the action (called by the loops). */
   private readonly onLevel = (blk: Block, k: number, close: number): void => {
+    const pos = this.pos;
     const pid = blk.pid[k];
-    const reason = exitReason(blk.sign, close, this.pTp[pid], this.pSl[pid]);
+    const reason = exitReason(blk.sign, close, pos.tp[pid], pos.sl[pid]);
     if (reason === null) return;
-    this.markClosing(pid, CLOSING);
-    (this.out ??= []).push({ orderId: this.pOrder[pid], walletId: this.w.id[blk.wallet[k]], reason, price: close });
+    pos.setClosing(pid, CLOSING);
+    (this.out ??= []).push({ orderId: pos.order[pid], walletId: this.w.id[blk.wallet[k]], reason, price: close });
   };
 
   /** A wallet at its hot limit: a stop-out below the stop-out level, else its margin call (once, until re-armed). */
@@ -423,27 +404,30 @@ export class RiskEngine {
    */
   private stopOut(w: number): RiskAction | null {
     const wl = this.w.list[w];
+    // The columns in locals: one load each per call, not per position.
+    const pos = this.pos;
+    const { blocks, closing, block, index } = pos;
     let worst = -1;
     let worstPl = Infinity;
     for (let k = 0; k < wl.length; k++) {
       const pid = wl[k];
-      if (this.pClosing[pid] !== OPEN) continue;
-      const pl = this.blocks[this.pBlock[pid]].pl[this.pIndex[pid]];
+      if (closing[pid] !== OPEN) continue;
+      const pl = blocks[block[pid]].pl[index[pid]];
       if (worst < 0 || pl < worstPl) {
         worst = pid;
         worstPl = pl;
       }
     }
     if (worst < 0) return null;
-    this.markClosing(worst, CLOSING_STOPOUT);
+    pos.setClosing(worst, CLOSING_STOPOUT);
     this.w.setInflight(w, true);
-    const blk = this.blocks[this.pBlock[worst]];
+    const blk = blocks[block[worst]];
     const quoted = blk.sign > 0 ? this.iBid[blk.instrument] : this.iAsk[blk.instrument];
     return {
-      orderId: this.pOrder[worst],
+      orderId: pos.order[worst],
       walletId: this.w.id[w],
       reason: 'stop_out',
-      price: quoted === quoted ? quoted : blk.open[this.pIndex[worst]],
+      price: quoted === quoted ? quoted : blk.open[index[worst]],
     };
   }
 
@@ -455,47 +439,16 @@ export class RiskEngine {
    */
   private resumWallet(w: number): void {
     const wl = this.w.list[w];
+    const { blocks, block, index } = this.pos;
     let margin = 0;
     let pl = 0;
     for (let k = 0; k < wl.length; k++) {
-      const blk = this.blocks[this.pBlock[wl[k]]];
-      const i = this.pIndex[wl[k]];
+      const blk = blocks[block[wl[k]]];
+      const i = index[wl[k]];
       margin += blk.margin[i];
       pl += blk.pl[i];
     }
     this.w.setSums(w, margin, pl);
-  }
-
-  private markClosing(pid: number, state: number): void {
-    this.pClosing[pid] = state;
-    this.setBand(pid);
-  }
-
-  /**
-   * The block band of a position from its levels: a buy closes at the bid, reaching its stop-loss from above and its
-   * take-profit from below; a sell closes at the ask, reaching its take-profit from above and its stop-loss from
-   * below. A missing level or a position already closing leaves that side open (±∞), so the loops skip it.
-   */
-  private setBand(pid: number): void {
-    const blk = this.blocks[this.pBlock[pid]];
-    const i = this.pIndex[pid];
-    const tp = this.pTp[pid];
-    const sl = this.pSl[pid];
-    if (this.pClosing[pid] !== OPEN) blk.setBand(i, -Infinity, Infinity);
-    else if (blk.sign > 0) blk.setBand(i, sl === sl ? sl : -Infinity, tp === tp ? tp : Infinity);
-    else blk.setBand(i, tp === tp ? tp : -Infinity, sl === sl ? sl : Infinity);
-  }
-
-  /** Index in `blocks` of the block for (instrument, side, conversion slot), created on first use. */
-  private blockOf(instrument: number, sign: 1 | -1, conv: number): number {
-    const list = this.iBlocks[instrument];
-    for (let b = 0; b < list.length; b++) {
-      if (list[b].sign === sign && list[b].conv === conv) return list[b].id;
-    }
-    const blk = new Block(this.blocks.length, instrument, sign, conv);
-    list.push(blk);
-    this.blocks.push(blk);
-    return blk.id;
   }
 
   private ensureInstrument(i: number): void {
@@ -503,17 +456,6 @@ export class RiskEngine {
     const cap = Math.max(i + 1, 64, this.iBid.length * 2);
     this.iBid = grow(this.iBid, cap, NaN);
     this.iAsk = grow(this.iAsk, cap, NaN);
-    while (this.iBlocks.length < cap) this.iBlocks.push([]);
-  }
-
-  private growPids(): void {
-    const cap = this.pOrder.length * 2;
-    this.pOrder = grow(this.pOrder, cap);
-    this.pBlock = grow(this.pBlock, cap);
-    this.pIndex = grow(this.pIndex, cap);
-    this.pInWallet = grow(this.pInWallet, cap);
-    this.pTp = grow(this.pTp, cap);
-    this.pSl = grow(this.pSl, cap);
-    this.pClosing = grow(this.pClosing, cap);
+    this.pos.addInstruments(cap);
   }
 }
