@@ -12,6 +12,7 @@ import {
   FOLD_LANES,
   NEXT_WALLET_BOUND,
   ROLLOVER_CLOSED_BATCH,
+  ROLLOVER_OPEN_AGAIN_BATCH,
   ROLLOVER_OPEN_BATCH,
   START_LANES,
   type BatchRow,
@@ -78,6 +79,8 @@ interface Walk {
   batch: number;
   /** Gives each lane its turn and pause between batches. */
   pacer: LanePacer;
+  /** The open positions' batch: the one that passes over positions charged already when the date ran before. */
+  openBatch: string;
   /** $3 to $6 of the batch statement: days per category, the rollover's zone and time, the acting admin. */
   terms: [number[], string, string, number | null];
 }
@@ -87,7 +90,7 @@ interface Walk {
  * schedule's scheduleRun made it); its cutoff decides which positions are charged. Open positions first, in lanes of
  * wallets side by side, then the positions closed since the cutoff.
  */
-async function drive(ctx: Ctx, tradingDate: string, opts: RolloverOptions): Promise<RolloverResult> {
+async function drive(ctx: Ctx, tradingDate: string, opts: RolloverOptions, ranBefore = false): Promise<RolloverResult> {
   const [{ time, timezone }, calendar] = await Promise.all([rolloverTimeOf(ctx.db), swapCalendarOf(ctx.db)]);
   const lanes = Math.max(1, Math.trunc(opts.lanes ?? (ctx.dbKind === 'postgres' ? DEFAULT_LANES : 1)));
   const pacer = new LanePacer(tradingMemoryOf(ctx.db).orderPath, {
@@ -99,6 +102,7 @@ async function drive(ctx: Ctx, tradingDate: string, opts: RolloverOptions): Prom
     tradingDate,
     batch: Math.max(200, opts.batchSize ?? DEFAULT_BATCH),
     pacer,
+    openBatch: ranBefore ? ROLLOVER_OPEN_AGAIN_BATCH : ROLLOVER_OPEN_BATCH,
     terms: [CATEGORIES.map((c) => swapDaysOf(calendar, c, tradingDate)), timezone, time, opts.actorId ?? null],
   };
   let charged = 0;
@@ -164,7 +168,7 @@ async function walkLane(ctx: Ctx, walk: Walk, cutoff: Date, lane: Lane): Promise
   while (progress < lane.endBalanceId) {
     const next = (await rowsOf<{ balance_id: number }>(ctx, NEXT_WALLET_BOUND, [progress, walk.batch]))[0];
     const upto = Math.min(next?.balance_id ?? DONE, lane.endBalanceId);
-    const [row] = await batchOf(ctx, ROLLOVER_OPEN_BATCH, [
+    const [row] = await batchOf(ctx, walk.openBatch, [
       walk.tradingDate,
       walk.batch,
       ...walk.terms,
@@ -290,7 +294,7 @@ export async function runRolloverNow(
       });
     await rowsOf({ ...ctx, db: tx as unknown as Ctx['db'] }, FOLD_LANES, [tradingDate]);
   });
-  return { before, result: await drive(ctx, tradingDate, opts) };
+  return { before, result: await drive(ctx, tradingDate, opts, before !== null) };
 }
 
 /**

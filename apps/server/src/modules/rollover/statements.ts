@@ -26,7 +26,7 @@
  * wallet id, or the run's last order id in phase 'closed'), $8 the batch's last wallet id (phase 'open'), $9 the
  * cutoff, $10 the lane (phase 'open').
  */
-const batchText = (phase: 'open' | 'closed') => `
+const batchText = (phase: 'open' | 'closed', again = false) => `
   WITH run AS (${
     phase === 'open'
       ? `
@@ -59,7 +59,13 @@ const batchText = (phase: 'open' | 'closed') => `
               AND NOT EXISTS (SELECT 1 FROM swap_charges s WHERE s.order_id = o.partial_of AND s.trading_date = $1::date
                                  AND s.created_at < o.close_time)`
        }
-       AND o.created_at <= $9::timestamptz AND o.voided_at IS NULL
+       AND o.created_at <= $9::timestamptz AND o.voided_at IS NULL${
+         again
+           ? `
+       -- A date run again: most positions were charged by its earlier run; skipped here without locking their wallets.
+       AND NOT EXISTS (SELECT 1 FROM swap_charges s WHERE s.order_id = o.id AND s.trading_date = $1::date)`
+           : ''
+       }
      ${phase === 'closed' ? 'ORDER BY o.id LIMIT $2::int' : ''}
   ), priced AS (
     SELECT c.id, c.balance_id, c.balance_currency, c.instrument, d.days,
@@ -143,6 +149,8 @@ const batchText = (phase: 'open' | 'closed') => `
 export const DONE = 2147483647;
 
 export const ROLLOVER_OPEN_BATCH = batchText('open');
+/** The same for a date whose rollover ran before: positions it charged are passed over by their key. */
+export const ROLLOVER_OPEN_AGAIN_BATCH = batchText('open', true);
 export const ROLLOVER_CLOSED_BATCH = batchText('closed');
 
 /**
