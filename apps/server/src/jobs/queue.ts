@@ -163,6 +163,13 @@ export interface Jobs {
   stop(): Promise<void>;
 }
 
+/** A send after the queue stopped (the process is going down): the job is not queued. */
+export class QueueStoppedError extends Error {
+  constructor(name: string) {
+    super(`the job queue is stopped: ${name} not queued`);
+  }
+}
+
 export function createJobs(connection: QueueConnection, db: Db, opts: { fast?: boolean } = {}): Jobs {
   const boss = new PgBoss({
     ...('connectionString' in connection
@@ -231,7 +238,7 @@ export function createJobs(connection: QueueConnection, db: Db, opts: { fast?: b
   return {
     async send(name, data, when) {
       // After stop, pg-boss's own error ("Cannot destructure property 'rows'") would say nothing of the cause.
-      if (stopped) throw new Error(`the job queue is stopped: ${name} not queued`);
+      if (stopped) throw new QueueStoppedError(name);
       await ensureStarted();
       // A delayed job (startAfter) waits in the database like any other: a restart or another instance runs it.
       await boss.send(name, data, { ...sendOptions(name, opts.fast === true), ...when });

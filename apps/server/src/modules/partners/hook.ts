@@ -1,4 +1,4 @@
-import type { Jobs } from '../../jobs/queue.ts';
+import { type Jobs, QueueStoppedError } from '../../jobs/queue.ts';
 
 /**
  * The order path's only contact with partners: a closed deal's id goes into this process's buffer (no database
@@ -51,9 +51,14 @@ export async function flushPartnerDeals(db: object): Promise<void> {
   if (!jobs || ids.length === 0) return b.sending;
   b.sending = b.sending.then(async () => {
     for (let i = 0; i < ids.length; i += BATCH)
-      await jobs
-        .send('partners.accrue', { dealIds: ids.slice(i, i + BATCH) })
-        .catch((err: Error) => console.error('partners: accrual not queued (the sweep will find it):', err.message));
+      await jobs.send('partners.accrue', { dealIds: ids.slice(i, i + BATCH) }).catch((err: Error) => {
+        if (err instanceof QueueStoppedError) {
+          // Said once: every later deal of this process is left to the sweep too.
+          if (b.jobs === jobs)
+            console.error('partners: the job queue stopped; the catch-up sweep accrues what follows');
+          b.jobs = null;
+        } else console.error('partners: accrual not queued (the sweep will find it):', err.message);
+      });
   });
   await b.sending;
 }
