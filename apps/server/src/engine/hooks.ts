@@ -44,6 +44,8 @@ export interface RiskHooks {
   walletsAtRisk(): Array<RiskWalletState & { walletId: number; marginCall: boolean }>;
   /** Open positions the engine tracks for a wallet. */
   openPositions(walletId: number): number;
+  /** Open positions the engine tracks in all (the rollover's expected work). */
+  trackedPositions(): number;
   /** Floating P/L of one open position in its wallet's currency at the last price; null when not tracked. */
   positionPl(orderId: number): number | null;
   /** The clients' net volume (long − short units) on an instrument in one mode's wallets (the limits' check). */
@@ -72,6 +74,7 @@ export const noRisk: RiskHooks = {
   unrealizedPl: () => 0,
   walletsAtRisk: () => [],
   openPositions: () => 0,
+  trackedPositions: () => 0,
   positionPl: () => null,
   netVolume: () => 0,
   exposureVersion: () => 0,

@@ -366,6 +366,10 @@ export class RiskService implements RiskHooks {
     return this.engine.walletState(walletId)?.positions ?? 0;
   }
 
+  trackedPositions(): number {
+    return this.engine.size;
+  }
+
   positionPl(orderId: number): number | null {
     const pl = this.engine.positionPl(orderId);
     return pl === null || !Number.isFinite(pl) ? null : pl;

@@ -2,17 +2,24 @@ import { type OrderPathWatch, quantileOf } from '../trading/order-path-watch.ts'
 
 /**
  * How the rollover's lanes give way to the order path. Before each batch a lane asks for its turn: while the orders
- * of this instance answer within the budget of the time they took before the run, every lane goes on, with the run's
- * pause between batches; when their 90th percentile passes it, lanes stop one by one (the last lane never stops), and
- * with one lane left the pause doubles up to a limit. Once orders are fast again the pause halves back and lanes
- * return. Decisions wait for answers given after the last change, so one change is judged before the next.
+ * of this instance answer within the budget of the time they took before the run, every lane goes on; when their
+ * 90th percentile passes it, lanes stop one at a time down to one (the first lane still walking never stops, so the
+ * run goes on at least at one lane's pace and always ends). Once orders are fast again the lanes return, one at a
+ * time. Decisions wait for answers given after the last change, so one change is judged before the next.
+ *
+ * Giving way has a limit: the run's target time. From the positions charged so far the pacer projects when the run
+ * will end; while that is past 90 % of the target every lane goes on whatever the orders do, and lanes stop again
+ * only once it is back under 80 %. A day's rollover thus ends in time, and gives the order path whatever it can spare.
  */
 export interface PacerOptions {
   lanes: number;
-  /** The run's pause between batches, in ms: the floor of the pause. */
+  /** The run's pause between batches, in ms. */
   pauseMs: number;
   /** How many ms above its usual 90th percentile the order path may go before the run gives way; 0 never. */
   budgetMs: number;
+  /** The open positions the run expects to charge, and the time it should end within (ms); 0 for no target. */
+  expected?: number;
+  targetMs?: number;
   now?: () => number;
 }
 
@@ -20,7 +27,6 @@ export interface PacerOptions {
 const BASELINE_MS = 30_000;
 const WINDOW_MS = 1_000;
 const MIN_ANSWERS = 5;
-const MAX_PAUSE_MS = 250;
 /** How often a lane that has no turn looks again. */
 const WAIT_STEP_MS = 50;
 
@@ -29,15 +35,18 @@ export interface PacerStats {
   baselineMs: number | null;
   stepsDown: number;
   stepsUp: number;
-  /** Fewest lanes at once, and the longest pause used. */
+  /** Fewest lanes at once. */
   fewestLanes: number;
-  longestPauseMs: number;
+  /** Decisions for every lane because the run would have ended late. */
+  lateSteps: number;
 }
 
 export class LanePacer {
   private active: number;
-  private pause: number;
   private changedAt: number;
+  private readonly startedAt: number;
+  private done = 0;
+  private late = false;
   private readonly baseline: number | null;
   private readonly now: () => number;
   private readonly walking = new Set<number>();
@@ -49,8 +58,8 @@ export class LanePacer {
   ) {
     this.now = opts.now ?? (() => performance.now());
     this.active = opts.lanes;
-    this.pause = opts.pauseMs;
     this.changedAt = this.now();
+    this.startedAt = this.changedAt;
     const before = watch.recent(BASELINE_MS);
     this.baseline = before.length >= MIN_ANSWERS ? quantileOf(before, 0.9) : null;
     this.stats = {
@@ -58,8 +67,13 @@ export class LanePacer {
       stepsDown: 0,
       stepsUp: 0,
       fewestLanes: opts.lanes,
-      longestPauseMs: opts.pauseMs,
+      lateSteps: 0,
     };
+  }
+
+  /** A batch charged `n` positions: the run's progress towards its target. */
+  charged(n: number): void {
+    this.done += n;
   }
 
   /** Lanes allowed now. */
@@ -87,7 +101,7 @@ export class LanePacer {
       if (this.rankOf(lane) < this.active) break;
       await sleep(WAIT_STEP_MS);
     }
-    if (this.pause > 0) await sleep(this.pause);
+    if (this.opts.pauseMs > 0) await sleep(this.opts.pauseMs);
     else await new Promise((r) => setImmediate(r));
   }
 
@@ -95,6 +109,14 @@ export class LanePacer {
   decide(): void {
     if (this.opts.budgetMs <= 0) return;
     const now = this.now();
+    if (this.behind(now)) {
+      if (this.active < this.opts.lanes) {
+        this.active = this.opts.lanes;
+        this.changedAt = now;
+        this.stats.lateSteps++;
+      }
+      return;
+    }
     const answers = this.watch.recent(Math.min(WINDOW_MS, now - this.changedAt));
     if (answers.length < MIN_ANSWERS) {
       // No orders to protect for a whole window: back to full speed, a step at a time.
@@ -108,6 +130,18 @@ export class LanePacer {
     else if (p90 <= usual + this.opts.budgetMs / 2 && now - this.changedAt >= WINDOW_MS) this.stepUp(now);
   }
 
+  /** Whether the run, at its pace so far, would end past its target (with hysteresis: 90 % to be late, 80 % to stop). */
+  private behind(now: number): boolean {
+    const { expected = 0, targetMs = 0 } = this.opts;
+    if (expected <= 0 || targetMs <= 0) return false;
+    const elapsed = now - this.startedAt;
+    // Until a few batches are in, the pace is not known; the first second runs as if on time.
+    if (this.done === 0 || elapsed < 1_000) return false;
+    const projected = elapsed + (Math.max(0, expected - this.done) * elapsed) / this.done;
+    this.late = projected > targetMs * (this.late ? 0.8 : 0.9);
+    return this.late;
+  }
+
   private rankOf(lane: number): number {
     let rank = 0;
     for (const other of this.walking) if (other < lane) rank++;
@@ -115,19 +149,16 @@ export class LanePacer {
   }
 
   private stepDown(now: number): void {
-    if (this.active > 1) this.active--;
-    else if (this.pause < MAX_PAUSE_MS) this.pause = Math.min(MAX_PAUSE_MS, Math.max(10, this.pause * 2));
-    else return;
+    if (this.active <= 1) return;
+    this.active--;
     this.changedAt = now;
     this.stats.stepsDown++;
     this.stats.fewestLanes = Math.min(this.stats.fewestLanes, this.active);
-    this.stats.longestPauseMs = Math.max(this.stats.longestPauseMs, this.pause);
   }
 
   private stepUp(now: number): void {
-    if (this.pause > this.opts.pauseMs) this.pause = Math.max(this.opts.pauseMs, Math.floor(this.pause / 2));
-    else if (this.active < this.opts.lanes) this.active++;
-    else return;
+    if (this.active >= this.opts.lanes) return;
+    this.active++;
     this.changedAt = now;
     this.stats.stepsUp++;
   }

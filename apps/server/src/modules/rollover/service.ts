@@ -47,6 +47,8 @@ export interface RolloverOptions {
    * lanes, then longer pauses; pacer.ts); 0 never gives way. Default 5.
    */
   yieldBudgetMs?: number;
+  /** The time a run should end within, in ms (default 50 s): the lanes give way to orders only while on time. */
+  targetMs?: number;
   /** Told the pacer's figures when the run ends (the benchmark prints them). */
   onPacer?: (stats: PacerStats) => void;
 }
@@ -65,6 +67,8 @@ export const DEFAULT_BATCH = 2000;
 const DEFAULT_PAUSE_MS = 5;
 const DEFAULT_LANES = 2;
 const DEFAULT_YIELD_BUDGET_MS = 5;
+/** The rollover of a million positions within a minute, with a margin. */
+const DEFAULT_TARGET_MS = 50_000;
 /** How far back the schedule catches up rollovers missed while no instance ran. */
 const CATCH_UP_DAYS = 7;
 
@@ -97,6 +101,9 @@ async function drive(ctx: Ctx, tradingDate: string, opts: RolloverOptions, ranBe
     lanes,
     pauseMs: opts.pauseMs ?? DEFAULT_PAUSE_MS,
     budgetMs: opts.yieldBudgetMs ?? DEFAULT_YIELD_BUDGET_MS,
+    // The positions the risk engine follows: what a run from the start has to charge, near enough for a pace.
+    expected: ctx.risk.trackedPositions(),
+    targetMs: opts.targetMs ?? DEFAULT_TARGET_MS,
   });
   const walk: Walk = {
     tradingDate,
@@ -188,6 +195,7 @@ async function walkLane(ctx: Ctx, walk: Walk, cutoff: Date, lane: Lane): Promise
       continue;
     }
     charged += row.charged;
+    walk.pacer.charged(row.charged);
     progress = upto;
     await afterBatch(ctx, walk, row, lane.lane);
   }
