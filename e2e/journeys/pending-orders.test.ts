@@ -161,7 +161,7 @@ describe('pending orders, partial close, alerts and one-click trading in the ter
     expect(answer.status()).toBeGreaterThanOrEqual(400);
     const { message } = (await answer.json()) as { message: string };
     await expectToast(page, message);
-    expect(await (await positionCell(page, order.id, 'Stop Loss')).textContent()).toBe(moved);
+    await expect.poll(async () => (await positionCell(page, order.id, 'Stop Loss')).textContent()).toBe(moved);
     await lineRow(page, `loss-${order.id}`);
   });
 

@@ -80,15 +80,17 @@ describe('terminal keyboard and tables', () => {
 
     // The new position in Opened Positions: its ticket, size in lots (forex trades in lots), live price and charges.
     await dashboard.position(page, order.id).waitFor();
-    expect(await (await positionCell(page, order.id, 'Ticket')).textContent()).toBe(String(order.id));
-    expect(await (await positionCell(page, order.id, 'Amount')).textContent()).toBe('0.01 lot');
+    await expect.poll(async () => (await positionCell(page, order.id, 'Ticket')).textContent()).toBe(String(order.id));
+    await expect.poll(async () => (await positionCell(page, order.id, 'Amount')).textContent()).toBe('0.01 lot');
     const current = await positionCell(page, order.id, 'Current Price');
     await expect.poll(() => current.textContent()).toMatch(/^\d\.\d{5}$/);
     const first = await current.textContent();
     await expect.poll(() => current.textContent(), { timeout: 15_000 }).not.toBe(first);
-    expect(await (await positionCell(page, order.id, 'Swap')).textContent()).toBe(dollars(order.swap));
-    expect(await (await positionCell(page, order.id, 'Commission')).textContent()).toBe(dollars(order.commission));
-    expect(await (await positionCell(page, order.id, 'P/L')).textContent()).toMatch(/^-?\$\d/);
+    await expect.poll(async () => (await positionCell(page, order.id, 'Swap')).textContent()).toBe(dollars(order.swap));
+    await expect
+      .poll(async () => (await positionCell(page, order.id, 'Commission')).textContent())
+      .toBe(dollars(order.commission));
+    await expect.poll(async () => (await positionCell(page, order.id, 'P/L')).textContent()).toMatch(/^-?\$\d/);
     const table = page.locator('table').filter({ has: dashboard.position(page, order.id) });
     expect(await fits(table)).toBe(true);
     await snap(page, 'terminal-keys-2-position-1440');

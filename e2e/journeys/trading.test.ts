@@ -117,11 +117,13 @@ describe('trading dashboard', () => {
 
     // Opened Positions is the tab shown first.
     await dashboard.position(page, order.id).waitFor();
-    expect(await (await positionCell(page, order.id, 'Ticket')).textContent()).toBe(String(order.id));
-    expect(await (await positionCell(page, order.id, 'Amount')).textContent()).toBe('0.10 lot');
-    expect(await (await positionCell(page, order.id, 'Instrument')).textContent()).toBe('EUR/USD');
-    expect(await (await positionCell(page, order.id, 'Type')).textContent()).toBe('BUY');
-    expect(await (await positionCell(page, order.id, 'Stop Loss')).textContent()).toBe(eurUsd(order.loss!));
+    // Polled: the row is drawn first and its cells fill as the instrument's lot settings and prices arrive.
+    const cell = (heading: string) => async () => (await positionCell(page, order.id, heading)).textContent();
+    await expect.poll(cell('Ticket')).toBe(String(order.id));
+    await expect.poll(cell('Amount')).toBe('0.10 lot');
+    await expect.poll(cell('Instrument')).toBe('EUR/USD');
+    await expect.poll(cell('Type')).toBe('BUY');
+    await expect.poll(cell('Stop Loss')).toBe(eurUsd(order.loss!));
     await expect.poll(() => topBarStat(page, 'Used Margin').textContent()).not.toBe('$0.00');
     expect(await topBarStat(page, 'Margin Level').textContent()).toMatch(/^[\d,]+(\.\d+)?%$/);
     await snap(page, 'trading-5-position-opened');
@@ -222,7 +224,7 @@ describe('trading dashboard', () => {
     await dashboard.positionsTab(page, 'All Positions').click();
     const status = await positionCell(page, order.id, 'Status');
     await expect.poll(() => status.textContent()).toBe('CLOSEDStop loss');
-    expect(await dashboard.positionsTab(page, 'Opened Positions').textContent()).toBe('Opened Positions');
+    await expect.poll(() => dashboard.positionsTab(page, 'Opened Positions').textContent()).toBe('Opened Positions');
 
     await topBar(page).getByRole('button', { name: 'Notifications' }).click();
     const notice = page.getByRole('menu').getByRole('button').filter({ hasText: 'Stop loss reached' });
