@@ -47,7 +47,7 @@ export interface RolloverOptions {
    * lanes, then longer pauses; pacer.ts); 0 never gives way. Default 5.
    */
   yieldBudgetMs?: number;
-  /** The time a run should end within, in ms (default 50 s): the lanes give way to orders only while on time. */
+  /** The time a run should end within, in ms (default 55 s): the lanes give way to orders only while on time. */
   targetMs?: number;
   /** Told the pacer's figures when the run ends (the benchmark prints them). */
   onPacer?: (stats: PacerStats) => void;
@@ -68,7 +68,7 @@ const DEFAULT_PAUSE_MS = 5;
 const DEFAULT_LANES = 2;
 const DEFAULT_YIELD_BUDGET_MS = 5;
 /** The rollover of a million positions within a minute, with a margin. */
-const DEFAULT_TARGET_MS = 50_000;
+const DEFAULT_TARGET_MS = 55_000;
 /** How far back the schedule catches up rollovers missed while no instance ran. */
 const CATCH_UP_DAYS = 7;
 
