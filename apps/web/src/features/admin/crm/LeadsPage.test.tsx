@@ -6,6 +6,7 @@ import { mockFetch, renderWithProviders, showAllColumns, type FetchCall } from '
 import { currentUser } from '../fixtures.ts';
 import { LeadsPage, leadsUrl } from './LeadsPage.tsx';
 import { SalesStatusesPage } from './SalesStatusesPage.tsx';
+import { leadItem } from './testing.ts';
 
 // Toasts of one test must not fill the queue of the next (only a few are shown at once).
 afterEach(() => {
@@ -14,12 +15,7 @@ afterEach(() => {
 });
 
 function leadRow(o: Partial<LeadItem> = {}): LeadItem {
-  return {
-    id: 41,
-    first_name: 'Hannah',
-    last_name: 'Brown',
-    email: 'hannah.brown@mail.example.com',
-    phone: '+44 7700 900123',
+  return leadItem({
     notes: [
       {
         id: 1,
@@ -28,31 +24,11 @@ function leadRow(o: Partial<LeadItem> = {}): LeadItem {
         user: { id: 5, full_name: 'Sam Sales' },
       },
     ],
-    country: 'United Kingdom',
-    city: 'Leeds',
-    funnel_link: null,
     reference: 'AFF-1',
-    lead_source_id: null,
-    lead_status: 'New',
-    group: 'sales',
-    source: 'manual',
     manager: { id: 2, full_name: 'Max Manager' },
-    agent: { id: 5, full_name: 'Sam Sales' },
-    retAgent: null,
     manager_id: 2,
-    agent_id: 5,
-    ret_id: null,
-    created_at: '2026-05-01T09:00:00Z',
-    deposited_at: null,
-    ftd_at: null,
-    last_access: null,
-    user: null,
-    linked: null,
-    role_id: null,
-    is_email_verified: null,
-    masked: false,
     ...o,
-  };
+  });
 }
 const STATUSES = {
   data: [

@@ -5,6 +5,7 @@ import type { LeadItem, TaskItem } from '@platform/domain';
 import { mockFetch, renderWithProviders, type FetchCall } from '../../../ui/data-table/testing.tsx';
 import { currentUser } from '../fixtures.ts';
 import { LeadsPage } from './LeadsPage.tsx';
+import { leadItem } from './testing.ts';
 import { TasksPage } from './TasksPage.tsx';
 
 afterEach(() => {
@@ -12,38 +13,7 @@ afterEach(() => {
   notifications.cleanQueue();
 });
 
-const LEAD: LeadItem = {
-  id: 41,
-  first_name: 'Hannah',
-  last_name: 'Brown',
-  email: 'hannah.brown@mail.example.com',
-  phone: '+44 7700 900123',
-  notes: [],
-  country: 'United Kingdom',
-  city: 'Leeds',
-  funnel_link: null,
-  reference: null,
-  lead_source_id: null,
-  lead_status: 'New',
-  group: 'sales',
-  source: 'manual',
-  manager: null,
-  agent: { id: 5, full_name: 'Sam Sales' },
-  retAgent: null,
-  manager_id: null,
-  agent_id: 5,
-  ret_id: null,
-  created_at: '2026-05-01T09:00:00Z',
-  deposited_at: null,
-  ftd_at: null,
-  last_access: null,
-  user: null,
-  linked: null,
-  role_id: null,
-  is_email_verified: null,
-  masked: false,
-  next_task: null,
-} as LeadItem;
+const LEAD = leadItem({ next_task: null });
 
 const STATUSES = {
   data: [
