@@ -44,7 +44,7 @@ export interface RolloverOptions {
   lanes?: number;
   /**
    * How many ms above its usual 90th percentile this instance's order path may go before the lanes give way (fewer
-   * lanes, then longer pauses; pacer.ts); 0 never gives way. Default 5.
+   * lanes, down to one; pacer.ts); 0 never gives way. Default 5.
    */
   yieldBudgetMs?: number;
   /** The time a run should end within, in ms (default 55 s): the lanes give way to orders only while on time. */
@@ -101,7 +101,8 @@ async function drive(ctx: Ctx, tradingDate: string, opts: RolloverOptions, ranBe
     lanes,
     pauseMs: opts.pauseMs ?? DEFAULT_PAUSE_MS,
     budgetMs: opts.yieldBudgetMs ?? DEFAULT_YIELD_BUDGET_MS,
-    // The positions the risk engine follows: what a run from the start has to charge, near enough for a pace.
+    // The positions the risk engine follows: what a run from the start has to charge, near enough for a pace (a run
+    // resumed after a restart has less left, so it looks later than it is and keeps its lanes: it errs towards ending).
     expected: ctx.risk.trackedPositions(),
     targetMs: opts.targetMs ?? DEFAULT_TARGET_MS,
   });
@@ -204,7 +205,7 @@ async function walkLane(ctx: Ctx, walk: Walk, cutoff: Date, lane: Lane): Promise
 
 /**
  * After a batch: the risk engine learns its wallets' balances, then the lane's turn, which lets orders and ticks
- * through (a pause, longer or without this lane while the order path is slow).
+ * through (the pause, and a wait while the pacer has stopped this lane for a slow order path).
  */
 async function afterBatch(ctx: Ctx, walk: Walk, row: BatchRow, lane: number): Promise<void> {
   if (row.wallets.length > 0) await tellEngine(ctx, row.wallets);
