@@ -2,8 +2,9 @@ import type { Database } from '../src/db/client.ts';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import fs from 'node:fs';
-import { desc, eq } from 'drizzle-orm';
-import { balances, ledgerEntries, mailOutbox, users } from '../src/db/schema.ts';
+import { and, desc, eq } from 'drizzle-orm';
+import { balances, kycDocuments, ledgerEntries, mailOutbox, users } from '../src/db/schema.ts';
+import { moveMoney } from '../src/modules/wallets/ledger.ts';
 import { dec } from '@platform/domain';
 import { loadConfig, type Config } from '../src/config.ts';
 import { boot } from '../src/bootstrap.ts';
@@ -238,4 +239,24 @@ export async function lastMailLink(t: TestApp, to: string, path: string): Promis
   const match = m?.secret?.match(new RegExp(`${path}\\?token=([\\w-]+)`));
   if (!match) throw new Error(`no ${path} link mailed to ${to}`);
   return match[1];
+}
+
+/** A verified customer with approved KYC and a real wallet funded through the ledger, signed in. */
+export async function newFundedCustomer(t: TestApp, prefix: string, amount: string) {
+  const c = await newVerifiedCustomer(t, prefix);
+  await t.ctx.db.insert(kycDocuments).values({ userId: c.id, type: 'passport', status: 'approved' });
+  const [w] = await t.ctx.db
+    .select()
+    .from(balances)
+    .where(and(eq(balances.userId, c.id), eq(balances.mode, 'real')));
+  await moveMoney(t.ctx.db, {
+    balanceId: w.id,
+    amount,
+    kind: 'adjustment',
+    refType: 'staff',
+    refId: null,
+    actorId: null,
+    note: 'test funding',
+  });
+  return { ...c, wallet: w.id, cookie: await signIn(t.app, c.email, c.password) };
 }

@@ -4,7 +4,7 @@ import {
   createTestApp,
   DEMO,
   ledgerAndBalance,
-  newVerifiedCustomer,
+  newFundedCustomer,
   signIn,
   type TestApp,
 } from '../../../test/helpers.ts';
@@ -12,14 +12,12 @@ import {
   approvalRequests,
   auditLogs,
   balances,
-  kycDocuments,
   ledgerEntries,
   paymentGateways,
   pricingPlans,
   users,
   withdrawals,
 } from '../../db/schema.ts';
-import { moveMoney } from '../wallets/ledger.ts';
 
 let t: TestApp;
 let admin: string;
@@ -54,25 +52,7 @@ async function newAdmin(email: string): Promise<string> {
   return signIn(t.app, email, 'Second12345!');
 }
 
-/** A verified customer with a real wallet funded through the ledger. */
-async function fundedCustomer(amount: string) {
-  const c = await newVerifiedCustomer(t, 'approvals');
-  await t.ctx.db.insert(kycDocuments).values({ userId: c.id, type: 'passport', status: 'approved' });
-  const [w] = await t.ctx.db
-    .select()
-    .from(balances)
-    .where(and(eq(balances.userId, c.id), eq(balances.mode, 'real')));
-  await moveMoney(t.ctx.db, {
-    balanceId: w.id,
-    amount,
-    kind: 'adjustment',
-    refType: 'staff',
-    refId: null,
-    actorId: null,
-    note: 'test funding',
-  });
-  return { ...c, wallet: w.id, cookie: await signIn(t.app, c.email, c.password) };
-}
+const fundedCustomer = (amount: string) => newFundedCustomer(t, 'approvals', amount);
 
 async function withdrawalOf(c: { id: number; cookie: string; wallet: number }, amount: string) {
   const res = await call(c.cookie, 'POST', '/api/withdraws/bank', { ...BANK, balance_id: c.wallet, amount });

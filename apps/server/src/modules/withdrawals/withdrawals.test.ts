@@ -4,12 +4,12 @@ import {
   createTestApp,
   DEMO,
   ledgerAndBalance,
+  newFundedCustomer,
   newVerifiedCustomer,
   signIn,
   type TestApp,
 } from '../../../test/helpers.ts';
-import { balances, kycDocuments, ledgerEntries, users, withdrawals } from '../../db/schema.ts';
-import { moveMoney } from '../wallets/ledger.ts';
+import { balances, ledgerEntries, users, withdrawals } from '../../db/schema.ts';
 
 let t: TestApp;
 let admin: string;
@@ -22,25 +22,7 @@ const BANK = {
   bank_country: 'United Kingdom',
 };
 
-/** A verified customer with a real wallet funded through the ledger. */
-async function fundedCustomer(amount: string) {
-  const c = await newVerifiedCustomer(t, 'withdrawer');
-  await t.ctx.db.insert(kycDocuments).values({ userId: c.id, type: 'passport', status: 'approved' });
-  const [w] = await t.ctx.db
-    .select()
-    .from(balances)
-    .where(and(eq(balances.userId, c.id), eq(balances.mode, 'real')));
-  await moveMoney(t.ctx.db, {
-    balanceId: w.id,
-    amount,
-    kind: 'adjustment',
-    refType: 'staff',
-    refId: null,
-    actorId: null,
-    note: 'test funding',
-  });
-  return { ...c, wallet: w.id, cookie: await signIn(t.app, c.email, c.password) };
-}
+const fundedCustomer = (amount: string) => newFundedCustomer(t, 'withdrawer', amount);
 
 const balanceOf = async (id: number) => (await t.ctx.db.select().from(balances).where(eq(balances.id, id)))[0];
 const request = (cookie: string, payload: Record<string, unknown>) =>
