@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { dec } from '@platform/domain';
 import { createTestApp, DEMO, signIn, type TestApp } from '../../../test/helpers.ts';
@@ -271,6 +271,57 @@ describe('rollover', () => {
     await kit.consistent(a.walletId);
     await kit.setSwap('GBP_USD', '0', '0');
   });
+
+  it.runIf(Boolean(process.env.TEST_DATABASE_URL))(
+    "links its entries onto an entry committed while its batch waited for the wallet's lock",
+    async () => {
+      const a = await kit.trader('swapchainwait');
+      await kit.place(a.cookie, { type: 'buy', instrument: 'EUR_USD', amount: '10000' });
+      let release = (): void => undefined;
+      const gate = new Promise<void>((r) => {
+        release = r;
+      });
+      let held = (): void => undefined;
+      const locked = new Promise<void>((r) => {
+        held = r;
+      });
+      // Another writer holds the wallet, then adds an entry to its chain after the batch's statement has begun.
+      const writer = t.ctx.db.transaction(async (tx) => {
+        const [w] = await tx.select().from(balances).where(eq(balances.id, a.walletId)).for('update');
+        held();
+        await gate;
+        const after = dec(w.balance).plus(5).toString();
+        await tx.update(balances).set({ balance: after }).where(eq(balances.id, a.walletId));
+        await tx
+          .insert(ledgerEntries)
+          .values({ balanceId: a.walletId, kind: 'adjustment', amount: '5', balanceAfter: after, note: 'test' });
+      });
+      await locked;
+      const rolled = run('2026-10-23');
+      await vi.waitFor(
+        async () => {
+          const [waiting] = await rowsOf<{ n: number }>(
+            t.ctx,
+            // The batch's text begins with its lane's lock (the activity view keeps only a statement's start).
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%The lane''s row is the lock%'",
+            [],
+          );
+          expect(waiting.n).toBeGreaterThan(0);
+        },
+        { timeout: 10_000, interval: 20 },
+      );
+      release();
+      await writer;
+      expect((await rolled).result.finished).toBe(true);
+      const entries = await t.ctx.db
+        .select()
+        .from(ledgerEntries)
+        .where(eq(ledgerEntries.balanceId, a.walletId))
+        .orderBy(ledgerEntries.chainSeq);
+      expect(entries.map((e) => e.kind).slice(-2)).toEqual(['adjustment', 'swap']);
+      await kit.consistent(a.walletId);
+    },
+  );
 
   it("keeps a position's swap update a HOT update: no index of orders covers swap, and its pages keep room", async () => {
     const indexes = await rowsOf<{ indexdef: string }>(

@@ -5,7 +5,8 @@
  * order path takes a wallet before its orders, so the two never deadlock; lanes hold wallets of their own), and
  * writes everything or nothing: each position's swap_charges row (the idempotency key: a position charged for the
  * date already is skipped), its orders.swap, one ledger entry per position with the running balance, the wallets'
- * balances and the progress.
+ * balances and the progress. The entries are linked into their wallets' hash chains here, each wallet's last link read
+ * once (migration 0043), rather than by the chain's trigger entry by entry.
  *
  * Phase 'open' walks the open positions of one lane's wallets by wallet id (the partial index of open positions),
  * about `batch` positions a time, every position of a wallet in the same batch; the lanes run side by side. Phase
@@ -117,13 +118,33 @@ const batchText = (phase: 'open' | 'closed', again = false) => `
       FROM (SELECT DISTINCT balance_id, total FROM booked) t
      WHERE b.id = t.balance_id AND b.id = ANY((SELECT array_agg(DISTINCT balance_id) FROM booked)::int[])
     RETURNING b.id, b.balance
+  ), heads AS (
+    -- The wallets' last links, read once their rows are locked (with a snapshot of its own: migration 0043).
+    SELECT m.id AS balance_id, m.balance, h.chain_seq, h.hash
+      FROM moved m JOIN ledger_chain_heads((SELECT array_agg(id) FROM moved)) h ON h.balance_id = m.id
+  ), entries AS (
+    -- An entry per position, numbered in its wallet's chain after the wallet's last link (ids in the same order).
+    SELECT nextval('ledger_entries_id_seq') AS id, e.* FROM (
+      SELECT k.balance_id, k.order_id, h.hash AS head, k.amount::numeric(20, 8) AS amount,
+             (h.balance - k.total + k.running)::numeric(20, 8) AS balance_after,
+             COALESCE(h.chain_seq, 0) + row_number() OVER (PARTITION BY k.balance_id ORDER BY k.order_id) AS chain_seq,
+             CASE k.kind WHEN 'fee' THEN 'Swap-free fee on ' ELSE 'Swap on ' END || k.instrument || ' for '
+               || $1::date::text || CASE WHEN k.days > 1 THEN ' (' || k.days || ' days)' ELSE '' END AS note
+        FROM booked k JOIN heads h ON h.balance_id = k.balance_id
+       ORDER BY k.balance_id, k.order_id) e
+  ), linked AS (
+    SELECT e.*, ledger_link(e.head, ledger_entry_text(e.id, e.balance_id, e.chain_seq, 'swap', e.amount, e.balance_after,
+                                                      'order', e.order_id, $6::int, e.note, now()))
+                  OVER (PARTITION BY e.balance_id ORDER BY e.chain_seq) AS hash
+      FROM entries e
   ), ledger AS (
-    INSERT INTO ledger_entries (balance_id, kind, amount, balance_after, ref_type, ref_id, actor_id, note)
-    SELECT k.balance_id, 'swap', k.amount, m.balance - k.total + k.running, 'order', k.order_id, $6::int,
-           CASE k.kind WHEN 'fee' THEN 'Swap-free fee on ' ELSE 'Swap on ' END || k.instrument || ' for ' || $1::date::text
-             || CASE WHEN k.days > 1 THEN ' (' || k.days || ' days)' ELSE '' END
-      FROM booked k JOIN moved m ON m.id = k.balance_id
-     ORDER BY k.balance_id, k.order_id
+    -- The entries bring their links, so the chain's trigger passes them by.
+    INSERT INTO ledger_entries (id, balance_id, kind, amount, balance_after, ref_type, ref_id, actor_id, note, created_at,
+                                chain_seq, prev_hash, hash)
+    SELECT l.id, l.balance_id, 'swap', l.amount, l.balance_after, 'order', l.order_id, $6::int, l.note, now(),
+           l.chain_seq, COALESCE(lag(l.hash) OVER (PARTITION BY l.balance_id ORDER BY l.chain_seq), l.head), l.hash
+      FROM linked l
+     ORDER BY l.balance_id, l.chain_seq
   ), positions AS (
     UPDATE orders o SET swap = o.swap + c.amount FROM charged c
      WHERE o.id = c.order_id AND o.id = ANY((SELECT array_agg(order_id) FROM charged)::int[])
