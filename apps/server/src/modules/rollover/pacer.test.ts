@@ -2,61 +2,71 @@ import { describe, expect, it } from 'vitest';
 import { OrderPathWatch } from '../trading/order-path-watch.ts';
 import { LanePacer } from './pacer.ts';
 
-/** A clock the test moves, and orders of a given answer time every 20 ms over a span. */
-function setup(lanes = 2, budgetMs = 5, target: { expected?: number; targetMs?: number } = {}) {
+/**
+ * A clock the test moves, orders answered every 20 ms while clients trade, and batches charged at a given pace. The
+ * run expects 1,000,000 positions within 50 s: on time under 40 s (80 %), late past 45 s (90 %).
+ */
+function setup(opts: { lanes?: number; giveWay?: boolean; trading?: boolean } = {}) {
   let t = 100_000;
   const now = () => t;
   const watch = new OrderPathWatch(now);
-  const orders = (ms: number, spanMs: number) => {
-    for (let end = t + 20; end <= t + spanMs; end += 20) watch.record(ms, end - ms);
-    t += spanMs;
+  let trading = opts.trading ?? true;
+  const tick = (ms: number) => {
+    for (let end = t + 20; end <= t + ms; end += 20) if (trading) watch.record(6, end - 6);
+    t += ms;
   };
-  orders(6, 10_000); // the usual: 6 ms before the run
-  const pacer = new LanePacer(watch, { lanes, pauseMs: 5, budgetMs, now, ...target });
-  return { pacer, orders, advance: (ms: number) => (t += ms) };
+  tick(2_000);
+  const pacer = new LanePacer(watch, {
+    lanes: opts.lanes ?? 2,
+    pauseMs: 5,
+    giveWay: opts.giveWay ?? true,
+    expected: 1_000_000,
+    targetMs: 50_000,
+    now,
+  });
+  /** `seconds` of batches, 200 ms apart, at `perSecond` positions a second; the pacer decides after each. */
+  const walk = (seconds: number, perSecond: number) => {
+    for (let i = 0; i < seconds * 5; i++) {
+      tick(200);
+      pacer.charged(perSecond / 5);
+      pacer.decide();
+    }
+  };
+  return { pacer, walk, stopTrading: () => (trading = false) };
 }
 
 describe('the rollover lanes give way to the order path', () => {
-  it('keeps every lane while orders answer within the budget of their usual time', () => {
-    const { pacer, orders } = setup();
-    expect(pacer.stats.baselineMs).toBe(6);
-    orders(10, 2_000);
-    pacer.decide();
-    expect(pacer.lanesNow()).toBe(2);
-    expect(pacer.stats.stepsDown).toBe(0);
-  });
-
-  it('drops lanes one at a time down to one when orders slow past the budget, and brings them back once they recover', () => {
-    const { pacer, orders } = setup(3);
-    orders(20, 1_000);
-    pacer.decide();
-    expect(pacer.lanesNow()).toBe(2);
-    // The next decision waits for answers given after the change.
-    pacer.decide();
-    expect(pacer.stats.stepsDown).toBe(1);
-    orders(20, 1_000);
-    pacer.decide();
-    orders(20, 1_000);
-    pacer.decide();
-    // Never fewer than one lane: the run goes on at one lane's pace.
+  it('walks one lane while clients trade and the run is on time', () => {
+    const { pacer, walk } = setup();
     expect(pacer.lanesNow()).toBe(1);
-    expect(pacer.stats.stepsDown).toBe(2);
-    orders(6, 1_000);
-    pacer.decide();
-    orders(6, 1_000);
-    pacer.decide();
-    expect(pacer.lanesNow()).toBe(3);
-    expect(pacer.stats.stepsUp).toBe(2);
-    expect(pacer.stats.fewestLanes).toBe(1);
+    // 25,000 a second: 40 s for the million, under 45 s.
+    walk(10, 25_000);
+    expect(pacer.lanesNow()).toBe(1);
+    expect(pacer.stats.lateSteps).toBe(0);
   });
 
-  it('lets the first lane still walking go on, so a run under pressure still ends', async () => {
-    const { pacer, orders } = setup(3);
+  it('adds a lane when its pace would end the run past 90 % of its target, and takes it away again under 80 %', () => {
+    const { pacer, walk } = setup({ lanes: 3 });
+    // 15,000 a second at one lane: about 67 s, late.
+    walk(2, 15_000);
+    expect(pacer.lanesNow()).toBe(2);
+    // A change is judged on its own pace: nothing more for 1.5 s.
+    walk(1, 15_000);
+    expect(pacer.lanesNow()).toBe(2);
+    walk(1, 15_000);
+    expect(pacer.lanesNow()).toBe(3);
+    // Three lanes at 40,000 a second: well under 40 s, so a lane gives way again.
+    walk(2, 40_000);
+    expect(pacer.lanesNow()).toBe(2);
+    expect(pacer.stats).toMatchObject({ lateSteps: 2, stepsDown: 1, fewestLanes: 1 });
+    expect(pacer.stats.meanLanes).toBeGreaterThan(1);
+    expect(pacer.stats.meanLanes).toBeLessThan(3);
+  });
+
+  it('never goes below one lane, and the first lane still walking always has its turn', async () => {
+    const { pacer, walk } = setup({ lanes: 3 });
     for (const lane of [0, 1, 2]) pacer.join(lane);
-    orders(30, 1_000);
-    pacer.decide();
-    orders(30, 1_000);
-    pacer.decide();
+    walk(10, 30_000);
     expect(pacer.lanesNow()).toBe(1);
     pacer.leave(0);
     // Lane 1 is now the first walking: its turn comes at once (the pause is real time, a few ms).
@@ -65,45 +75,26 @@ describe('the rollover lanes give way to the order path', () => {
     );
   });
 
-  it('keeps every lane, slow orders or not, while the run would end past 90 % of its target, and gives way again under 80 %', () => {
-    const { pacer, orders } = setup(2, 5, { expected: 1_000_000, targetMs: 50_000 });
-    orders(20, 1_000);
-    pacer.charged(20_000);
-    pacer.decide();
-    // 20,000 positions in 1 s: 50 s for the million, past 45 s.
-    expect(pacer.lanesNow()).toBe(2);
-    orders(20, 1_000);
-    pacer.charged(25_000);
-    pacer.decide();
-    // 45,000 in 2 s: 44 s, under 45 s but over 40 s: still late.
-    expect(pacer.lanesNow()).toBe(2);
-    orders(20, 1_000);
-    pacer.charged(55_000);
-    pacer.decide();
-    // 100,000 in 3 s: 30 s, on time again: the slow orders get a lane.
+  it('walks every lane when no client trades, from the start or once orders stop', () => {
+    const idle = setup({ trading: false });
+    expect(idle.pacer.lanesNow()).toBe(2);
+    idle.walk(5, 30_000);
+    expect(idle.pacer.lanesNow()).toBe(2);
+
+    const { pacer, walk, stopTrading } = setup();
+    walk(2, 30_000);
     expect(pacer.lanesNow()).toBe(1);
-    // Nothing more charged for 2 s: 100,000 in 5 s projects 50 s, late again.
-    orders(20, 2_000);
-    pacer.decide();
+    stopTrading();
+    walk(2, 30_000);
     expect(pacer.lanesNow()).toBe(2);
-    expect(pacer.stats.lateSteps).toBe(1);
+    expect(pacer.stats.stepsUp).toBe(1);
   });
 
-  it('never gives way with a budget of 0', () => {
-    const { pacer, orders } = setup(2, 0);
-    orders(200, 2_000);
-    pacer.decide();
+  it('walks every lane throughout when told not to give way', () => {
+    const { pacer, walk } = setup({ giveWay: false });
+    walk(5, 30_000);
     expect(pacer.lanesNow()).toBe(2);
-  });
-
-  it('goes back to full speed when no order comes for a whole window', () => {
-    const { pacer, orders, advance } = setup();
-    orders(20, 1_000);
-    pacer.decide();
-    expect(pacer.lanesNow()).toBe(1);
-    advance(1_000);
-    pacer.decide();
-    expect(pacer.lanesNow()).toBe(2);
+    expect(pacer.stats.meanLanes).toBe(2);
   });
 });
 

@@ -1,44 +1,44 @@
-import { type OrderPathWatch, quantileOf } from '../trading/order-path-watch.ts';
+import type { OrderPathWatch } from '../trading/order-path-watch.ts';
 
 /**
- * How the rollover's lanes give way to the order path. Before each batch a lane asks for its turn: while the orders
- * of this instance answer within the budget of the time they took before the run, every lane goes on; when their
- * 90th percentile passes it, lanes stop one at a time down to one (the first lane still walking never stops, so the
- * run goes on at least at one lane's pace and always ends). Once orders are fast again the lanes return, one at a
- * time. Decisions wait for answers given after the last change, so one change is judged before the next.
+ * How many of the rollover's lanes walk at once. While clients trade, as few as will end the run within its target:
+ * every lane is a backend of the database busy on the run, and on a server with few cores each one the run adds slows
+ * the orders' own statements. With nobody trading, every lane.
  *
- * Giving way has a limit: the run's target time. From the positions charged so far the pacer projects when the run
- * will end; while that is past 90 % of the target every lane goes on whatever the orders do, and lanes stop again
- * only once it is back under 80 %. A day's rollover thus ends in time, and gives the order path whatever it can spare.
+ * The pacer projects the run's end from its recent pace (the positions charged in the last seconds, at the lanes
+ * walking now): past 90 % of the target it adds a lane, under 80 % it takes one away, never fewer than one. A change
+ * is judged on its own pace before the next. Batches ask for their turn before each statement; a lane ranked beyond
+ * those allowed waits (the first lane still walking never does, so the run always ends).
  */
 export interface PacerOptions {
   lanes: number;
   /** The run's pause between batches, in ms. */
   pauseMs: number;
-  /** How many ms above its usual 90th percentile the order path may go before the run gives way; 0 never. */
-  budgetMs: number;
-  /** The open positions the run expects to charge, and the time it should end within (ms); 0 for no target. */
-  expected?: number;
-  targetMs?: number;
+  /** Whether the lanes give way to clients' orders at all; false walks every lane throughout. */
+  giveWay: boolean;
+  /** The open positions the run expects to charge, and the time it should end within (ms). */
+  expected: number;
+  targetMs: number;
   now?: () => number;
 }
 
-/** Orders before the run that set the usual figure, and the least answers a decision needs. */
-const BASELINE_MS = 30_000;
-const WINDOW_MS = 1_000;
-const MIN_ANSWERS = 5;
+/** Orders within this window mean clients are trading. */
+const ORDERS_WINDOW_MS = 1_000;
+/** The pace is measured over this window, and never across a change younger than SETTLE_MS. */
+const PACE_MS = 3_000;
+const SETTLE_MS = 1_500;
 /** How often a lane that has no turn looks again. */
 const WAIT_STEP_MS = 50;
 
 export interface PacerStats {
-  /** The usual 90th percentile before the run, in ms (null without orders then). */
-  baselineMs: number | null;
+  /** Lanes taken away while on time, and added back because the run would have ended late. */
   stepsDown: number;
-  stepsUp: number;
-  /** Fewest lanes at once. */
-  fewestLanes: number;
-  /** Decisions for every lane because the run would have ended late. */
   lateSteps: number;
+  /** Lanes added back because no client traded. */
+  stepsUp: number;
+  fewestLanes: number;
+  /** The lanes allowed, averaged over the run's time. */
+  meanLanes: number;
 }
 
 export class LanePacer {
@@ -46,8 +46,10 @@ export class LanePacer {
   private changedAt: number;
   private readonly startedAt: number;
   private done = 0;
-  private late = false;
-  private readonly baseline: number | null;
+  /** When each batch ended and what it charged, for the recent pace (a batch a few hundred ms: a few dozen kept). */
+  private readonly batches: Array<{ at: number; n: number }> = [];
+  private laneMs = 0;
+  private lastTick: number;
   private readonly now: () => number;
   private readonly walking = new Set<number>();
   readonly stats: PacerStats;
@@ -57,23 +59,20 @@ export class LanePacer {
     private readonly opts: PacerOptions,
   ) {
     this.now = opts.now ?? (() => performance.now());
-    this.active = opts.lanes;
-    this.changedAt = this.now();
-    this.startedAt = this.changedAt;
-    const before = watch.recent(BASELINE_MS);
-    this.baseline = before.length >= MIN_ANSWERS ? quantileOf(before, 0.9) : null;
-    this.stats = {
-      baselineMs: this.baseline,
-      stepsDown: 0,
-      stepsUp: 0,
-      fewestLanes: opts.lanes,
-      lateSteps: 0,
-    };
+    this.startedAt = this.now();
+    this.changedAt = this.startedAt;
+    this.lastTick = this.startedAt;
+    // Clients trading when the run starts get the one lane from the first batch.
+    this.active = opts.giveWay && this.trading() ? 1 : opts.lanes;
+    this.stats = { stepsDown: 0, lateSteps: 0, stepsUp: 0, fewestLanes: this.active, meanLanes: this.active };
   }
 
-  /** A batch charged `n` positions: the run's progress towards its target. */
+  /** A batch charged `n` positions. */
   charged(n: number): void {
     this.done += n;
+    const at = this.now();
+    this.batches.push({ at, n });
+    while (this.batches.length > 0 && this.batches[0].at < at - PACE_MS) this.batches.shift();
   }
 
   /** Lanes allowed now. */
@@ -105,62 +104,51 @@ export class LanePacer {
     else await new Promise((r) => setImmediate(r));
   }
 
-  /** One step down or up when the answers since the last change say so. */
+  /** One lane more or fewer, when the pace since the last change says so. */
   decide(): void {
-    if (this.opts.budgetMs <= 0) return;
     const now = this.now();
-    if (this.behind(now)) {
-      if (this.active < this.opts.lanes) {
-        this.active = this.opts.lanes;
-        this.changedAt = now;
-        this.stats.lateSteps++;
-      }
+    this.laneMs += this.active * (now - this.lastTick);
+    this.lastTick = now;
+    if (now > this.startedAt) this.stats.meanLanes = this.laneMs / (now - this.startedAt);
+    if (!this.opts.giveWay || now - this.changedAt < SETTLE_MS) return;
+    if (!this.trading()) {
+      if (this.active < this.opts.lanes) this.set(this.opts.lanes, now, 'stepsUp');
       return;
     }
-    const answers = this.watch.recent(Math.min(WINDOW_MS, now - this.changedAt));
-    if (answers.length < MIN_ANSWERS) {
-      // No orders to protect for a whole window: back to full speed, a step at a time.
-      if (now - this.changedAt >= WINDOW_MS && this.watch.busy() === 0) this.stepUp(now);
-      return;
+    const projected = this.projectedEnd(now);
+    if (projected === null) return;
+    if (projected > this.opts.targetMs * 0.9) {
+      if (this.active < this.opts.lanes) this.set(this.active + 1, now, 'lateSteps');
+    } else if (projected < this.opts.targetMs * 0.8 && this.active > 1) {
+      this.set(this.active - 1, now, 'stepsDown');
     }
-    // Without a figure from before the run, the fastest answer now stands for an order that waited for nothing.
-    const usual = this.baseline ?? answers[0];
-    const p90 = quantileOf(answers, 0.9) ?? 0;
-    if (p90 > usual + this.opts.budgetMs) this.stepDown(now);
-    else if (p90 <= usual + this.opts.budgetMs / 2 && now - this.changedAt >= WINDOW_MS) this.stepUp(now);
   }
 
-  /** Whether the run, at its pace so far, would end past its target (with hysteresis: 90 % to be late, 80 % to stop). */
-  private behind(now: number): boolean {
-    const { expected = 0, targetMs = 0 } = this.opts;
-    if (expected <= 0 || targetMs <= 0) return false;
-    const elapsed = now - this.startedAt;
-    // Until a few batches are in, the pace is not known; the first second runs as if on time.
-    if (this.done === 0 || elapsed < 1_000) return false;
-    const projected = elapsed + (Math.max(0, expected - this.done) * elapsed) / this.done;
-    this.late = projected > targetMs * (this.late ? 0.8 : 0.9);
-    return this.late;
+  /** When the run will end at its pace since the last change (ms from its start); null before a pace is known. */
+  private projectedEnd(now: number): number | null {
+    if (this.opts.targetMs <= 0) return 0;
+    const since = Math.max(this.changedAt, now - PACE_MS);
+    const recent = this.batches.filter((b) => b.at > since).reduce((n, b) => n + b.n, 0);
+    if (recent === 0) return null;
+    const left = Math.max(0, this.opts.expected - this.done);
+    return now - this.startedAt + (left * (now - since)) / recent;
+  }
+
+  private trading(): boolean {
+    return this.watch.busy() > 0 || this.watch.recent(ORDERS_WINDOW_MS).length > 0;
+  }
+
+  private set(lanes: number, now: number, step: 'stepsDown' | 'lateSteps' | 'stepsUp'): void {
+    this.stats[step] += Math.abs(lanes - this.active);
+    this.active = lanes;
+    this.changedAt = now;
+    this.stats.fewestLanes = Math.min(this.stats.fewestLanes, lanes);
   }
 
   private rankOf(lane: number): number {
     let rank = 0;
     for (const other of this.walking) if (other < lane) rank++;
     return rank;
-  }
-
-  private stepDown(now: number): void {
-    if (this.active <= 1) return;
-    this.active--;
-    this.changedAt = now;
-    this.stats.stepsDown++;
-    this.stats.fewestLanes = Math.min(this.stats.fewestLanes, this.active);
-  }
-
-  private stepUp(now: number): void {
-    if (this.active >= this.opts.lanes) return;
-    this.active++;
-    this.changedAt = now;
-    this.stats.stepsUp++;
   }
 }
 

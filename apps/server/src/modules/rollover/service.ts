@@ -43,11 +43,11 @@ export interface RolloverOptions {
    */
   lanes?: number;
   /**
-   * How many ms above its usual 90th percentile this instance's order path may go before the lanes give way (fewer
-   * lanes, down to one; pacer.ts); 0 never gives way. Default 5.
+   * Whether the lanes give way to clients' orders (default true): while this instance's clients trade, as few lanes
+   * walk as will end the run within its target (pacer.ts); false walks every lane throughout.
    */
-  yieldBudgetMs?: number;
-  /** The time a run should end within, in ms (default 55 s): the lanes give way to orders only while on time. */
+  giveWay?: boolean;
+  /** The time a run should end within, in ms (default 55 s). */
   targetMs?: number;
   /** Told the pacer's figures when the run ends (the benchmark prints them). */
   onPacer?: (stats: PacerStats) => void;
@@ -66,7 +66,6 @@ export interface RolloverResult {
 export const DEFAULT_BATCH = 2000;
 const DEFAULT_PAUSE_MS = 5;
 const DEFAULT_LANES = 2;
-const DEFAULT_YIELD_BUDGET_MS = 5;
 /** The rollover of a million positions within a minute, with a margin. */
 const DEFAULT_TARGET_MS = 55_000;
 /** How far back the schedule catches up rollovers missed while no instance ran. */
@@ -100,7 +99,7 @@ async function drive(ctx: Ctx, tradingDate: string, opts: RolloverOptions, ranBe
   const pacer = new LanePacer(tradingMemoryOf(ctx.db).orderPath, {
     lanes,
     pauseMs: opts.pauseMs ?? DEFAULT_PAUSE_MS,
-    budgetMs: opts.yieldBudgetMs ?? DEFAULT_YIELD_BUDGET_MS,
+    giveWay: opts.giveWay ?? true,
     // The positions the risk engine follows: what a run from the start has to charge, near enough for a pace (a run
     // resumed after a restart has less left, so it looks later than it is and keeps its lanes: it errs towards ending).
     expected: ctx.risk.trackedPositions(),
