@@ -123,7 +123,8 @@ if (e2eWillRun)
 if (!only.length || only.includes('lint')) steps.push(() => run('lint and format', 'npx', ['biome', 'ci', '.']));
 if (!only.length || only.includes('typecheck'))
   steps.push(async () => {
-    for (const p of ['packages/domain', 'apps/server', 'apps/web'])
+    // The benchmarks and the journeys too: they import the server's modules, so a change there can break them.
+    for (const p of ['packages/domain', 'apps/server', 'apps/web', 'bench', 'e2e'])
       if (!(await run(`typecheck ${p}`, 'npx', ['tsc', '-p', p]))) break;
   });
 if (wanted('domain')) steps.push(() => vitest('domain', 'packages/domain'));
