@@ -2,12 +2,12 @@ import '@mantine/charts/styles.css';
 import { useState } from 'react';
 import { BarChart, PieChart } from '@mantine/charts';
 import { Alert, Button, ColorSwatch, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { DashboardResponse } from '@platform/domain';
 import { apiGet, errorMessage } from '../../../api/client.ts';
+import { DayMonthYearInput } from '../../../ui/DayMonthYearInput.tsx';
 
 const CATEGORY_LABELS: Record<string, string> = {
   forex: 'Forex',
@@ -52,25 +52,23 @@ export function DashboardPage() {
   return (
     <Stack>
       <Group align="flex-end">
-        <DateInput
+        <DayMonthYearInput
           label={t('From')}
           value={from}
           onChange={setFrom}
-          valueFormat="DD/MM/YYYY"
           maxDate={to ?? undefined}
           clearable
           w={160}
         />
-        <DateInput
-          label={t('To')}
-          value={to}
-          onChange={setTo}
-          valueFormat="DD/MM/YYYY"
-          minDate={from ?? undefined}
-          clearable
-          w={160}
-        />
-        <Button variant="default" onClick={() => (setFrom(null), setTo(null))} disabled={!from && !to}>
+        <DayMonthYearInput label={t('To')} value={to} onChange={setTo} minDate={from ?? undefined} clearable w={160} />
+        <Button
+          variant="default"
+          onClick={() => {
+            setFrom(null);
+            setTo(null);
+          }}
+          disabled={!from && !to}
+        >
           {t('Reset')}
         </Button>
       </Group>

@@ -1,6 +1,5 @@
 import { useMemo, useState } from 'react';
 import { Button, Code, Group, Popover, Select, Stack, Text, TextInput } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
@@ -8,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import type { AuditEntryDto } from '@platform/domain';
 import { apiGet } from '../../../api/client.ts';
 import { DataTable, type DataTableColumn } from '../../../ui/data-table/index.ts';
+import { DayMonthYearInput } from '../../../ui/DayMonthYearInput.tsx';
 
 export const AUDIT_URL = '/admin/audit/api';
 const iso = (d: string | null) => (d ? dayjs(d).format('YYYY-MM-DD') : undefined);
@@ -118,24 +118,15 @@ export function AuditLogPage() {
         searchable
         w={200}
       />
-      <DateInput
+      <DayMonthYearInput
         aria-label={t('From')}
         placeholder={t('From')}
         value={from}
         onChange={setFrom}
-        valueFormat="DD/MM/YYYY"
         clearable
         w={140}
       />
-      <DateInput
-        aria-label={t('To')}
-        placeholder={t('To')}
-        value={to}
-        onChange={setTo}
-        valueFormat="DD/MM/YYYY"
-        clearable
-        w={140}
-      />
+      <DayMonthYearInput aria-label={t('To')} placeholder={t('To')} value={to} onChange={setTo} clearable w={140} />
     </Group>
   );
   return (
