@@ -1,7 +1,7 @@
 -- why: the rollover writes an entry per position, a million a day; a trigger call per entry (a read of the wallet's last
 -- link, then the hash) was a fifth of its batch. A batch now reads each wallet's last link once, under the wallet's
--- lock, and links the wallet's new entries in order in the same statement (docs/decisions.md, "The ledger's chain in
--- the rollover's batches"). Every other writer keeps the trigger. GET /admin/records/verify checks both alike.
+-- lock, and links the wallet's new entries in order in the same statement (docs/decisions.md, "The rollover",
+-- through the ledger). Every other writer keeps the trigger. GET /admin/records/verify checks both alike.
 --
 -- The fields a hash covers, from values: a batch hashes an entry before its row exists. The row's own text (migration
 -- 0027) calls it, so the two cannot drift apart. STABLE, as to_char is: the planner then inlines both into the query

@@ -12,7 +12,7 @@ function setup(opts: { lanes?: number; giveWay?: boolean; trading?: boolean } = 
   const watch = new OrderPathWatch(now);
   let trading = opts.trading ?? true;
   const tick = (ms: number) => {
-    for (let end = t + 20; end <= t + ms; end += 20) if (trading) watch.record(6, end - 6);
+    for (let end = t + 20; end <= t + ms; end += 20) if (trading) watch.answered(end);
     t += ms;
   };
   tick(2_000);

@@ -135,7 +135,7 @@ export class LanePacer {
   }
 
   private trading(): boolean {
-    return this.watch.busy() > 0 || this.watch.recent(ORDERS_WINDOW_MS).length > 0;
+    return this.watch.busy() > 0 || this.watch.answeredWithin(ORDERS_WINDOW_MS);
   }
 
   private set(lanes: number, now: number, step: 'stepsDown' | 'lateSteps' | 'stepsUp'): void {

@@ -1,36 +1,27 @@
 /**
- * The answer times of this process's order path (a client's open or close, from the call to its result), kept for a
- * few seconds, so that background work sharing the database (the rollover's lanes) can see when orders slow down and
- * give way. Bounded: a ring of the latest samples.
+ * Whether this process's clients are trading: calls of the order path (a client's open or close) under way, and when
+ * the last one answered. The rollover's lanes give way while they are (rollover/pacer.ts).
  */
-const CAPACITY = 4096;
-
 export class OrderPathWatch {
-  private readonly at = new Float64Array(CAPACITY);
-  private readonly took = new Float64Array(CAPACITY);
-  private next = 0;
-  private size = 0;
+  private lastAnsweredAt = Number.NEGATIVE_INFINITY;
   private inFlight = 0;
 
   constructor(private readonly now: () => number = () => performance.now()) {}
 
-  /** Times one call of the order path; failures count too (a refusal also waited for the database). */
+  /** Times one call of the order path; failures count too (a refusal was a client trading as well). */
   async time<T>(call: () => Promise<T>): Promise<T> {
-    const started = this.now();
     this.inFlight++;
     try {
       return await call();
     } finally {
       this.inFlight--;
-      this.record(this.now() - started, started);
+      this.answered();
     }
   }
 
-  record(ms: number, startedAt = this.now() - ms): void {
-    this.at[this.next] = startedAt + ms;
-    this.took[this.next] = ms;
-    this.next = (this.next + 1) % CAPACITY;
-    this.size = Math.min(CAPACITY, this.size + 1);
+  /** A call answered at `at` (now by default). */
+  answered(at = this.now()): void {
+    this.lastAnsweredAt = Math.max(this.lastAnsweredAt, at);
   }
 
   /** Calls under way now. */
@@ -38,21 +29,8 @@ export class OrderPathWatch {
     return this.inFlight;
   }
 
-  /** The answer times of the calls that ended in the last `windowMs`, ascending. */
-  recent(windowMs: number): number[] {
-    const since = this.now() - windowMs;
-    const out: number[] = [];
-    for (let i = 0; i < this.size; i++) {
-      const k = (this.next - 1 - i + CAPACITY) % CAPACITY;
-      if (this.at[k] < since) break;
-      out.push(this.took[k]);
-    }
-    return out.sort((a, b) => a - b);
+  /** Whether a call answered within the last `windowMs`. */
+  answeredWithin(windowMs: number): boolean {
+    return this.lastAnsweredAt >= this.now() - windowMs;
   }
-}
-
-/** The q-quantile (0..1) of ascending values, or null when there are none. */
-export function quantileOf(sorted: number[], q: number): number | null {
-  if (sorted.length === 0) return null;
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
