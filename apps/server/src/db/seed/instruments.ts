@@ -14,6 +14,19 @@ export const DEFAULT_LEVERAGE: Record<CategoryName, number> = {
   crypto: 5,
 };
 
+/**
+ * Shipped swap rates per category, percent a year of a position's value as [long, short] (docs/decisions.md, Swap
+ * rates): a financing cost a broker's clients would recognise, short index positions earning a little. The broker
+ * edits each instrument's in Trade Management.
+ */
+export const DEFAULT_SWAP: Record<CategoryName, [long: number, short: number]> = {
+  forex: [-2.5, -1.2],
+  commodity: [-4.5, -1.8],
+  index: [-5.5, 0.75],
+  stock: [-6.5, -2.5],
+  crypto: [-20, -12],
+};
+
 /** The seeded universe: realistic mid prices and spreads; the simulated feed starts from these. */
 export const UNIVERSE: Record<CategoryName, Row[]> = {
   forex: [
@@ -100,6 +113,8 @@ export async function seedInstruments(db: Db): Promise<void> {
       digits,
       category,
       leverage: DEFAULT_LEVERAGE[category as CategoryName],
+      swapLong: String(DEFAULT_SWAP[category as CategoryName][0]),
+      swapShort: String(DEFAULT_SWAP[category as CategoryName][1]),
       bids: (mid - spread / 2).toFixed(digits),
       asks: (mid + spread / 2).toFixed(digits),
     })),
