@@ -14,12 +14,17 @@ function headerFit(page: Page, name: string) {
   });
 }
 
-/** How far the last column before the sticky actions runs under them (0 or less: nothing hidden). */
+/**
+ * How far the last column before the sticky actions runs under them (0 or less: nothing hidden): its header, and what
+ * the first row's cells hold (a cell's buttons can overflow a column the header fits in).
+ */
 function underActions(page: Page) {
   return page.getByRole('columnheader', { name: 'ACTIONS', exact: true }).evaluate((actions) => {
     const left = actions.getBoundingClientRect().left;
     const others = [...(actions.parentElement?.children ?? [])].filter((th) => th !== actions);
-    return Math.max(...others.map((th) => th.getBoundingClientRect().right - left));
+    const row = actions.closest('table')?.querySelector('tbody tr');
+    const cells = [...(row?.children ?? [])].slice(0, -1).flatMap((td) => [...td.querySelectorAll('*')]);
+    return Math.max(...[...others, ...cells].map((el) => el.getBoundingClientRect().right - left));
   });
 }
 
@@ -35,6 +40,7 @@ describe('Back-office lists at 1440 × 900', () => {
     for (const [path, title, last] of [
       ['/admin/deposits', 'Deposits', 'STATUS'],
       ['/admin/trades/all', 'All Trades', 'STATUS'],
+      ['/admin/trades/open', 'Open Trades', 'STATUS'],
       ['/admin/customers/all', 'All Customers', 'STATUS'],
       ['/admin/kyc', 'KYC', 'STATUS'],
       ['/admin/crm/clients', 'Clients', 'SALE AGENT'],

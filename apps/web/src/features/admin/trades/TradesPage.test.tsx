@@ -63,7 +63,7 @@ describe('TradesPage', { timeout: 20_000 }, () => {
                 close_time: '2026-11-21T10:00:00.000Z',
                 close_rate: '1.09',
                 pro_loss: '-10.00000000',
-                swap: '-3.30000000',
+                swap: '-3.30416667',
                 commission: '-1.40000000',
                 balance: { mode: 'demo', currency: 'USD' },
               }),
@@ -98,8 +98,9 @@ describe('TradesPage', { timeout: 20_000 }, () => {
     expect(within(open).getByText('Real')).toBeTruthy();
     expect(screen.getByText('Demo')).toBeTruthy();
     expect(screen.getByText('-10')).toBeTruthy();
-    expect(screen.getByText('-3.3')).toBeTruthy();
-    expect(screen.getByText('-1.4')).toBeTruthy();
+    // Swap and commission to the cent; the swap's exact figure on hover.
+    expect(screen.getByText('-3.30').getAttribute('title')).toBe('-3.30416667');
+    expect(screen.getByText('-1.40')).toBeTruthy();
     fireEvent.click(within(open).getByRole('button', { name: 'Close' }));
     expect(await screen.findByText('Are you sure to close this order?')).toBeTruthy();
     fireEvent.click(await screen.findByRole('button', { name: 'Yes', hidden: true }));

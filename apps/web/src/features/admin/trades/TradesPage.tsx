@@ -9,7 +9,7 @@ import { apiPost, apiPut, errorMessage } from '../../../api/client.ts';
 import { ConfirmPopover, DataTable, EditDeleteActions, type DataTableColumn } from '../../../ui/data-table/index.ts';
 import { useListPage } from '../../../ui/list-page/index.ts';
 import { toastError, toastSuccess } from '../../../ui/toast.ts';
-import { customerColumn, plain } from './cells.tsx';
+import { chargeCell, customerColumn, plain } from './cells.tsx';
 import { LivePlProvider, TradePlCell, useLiveTradePl } from './liveTradePl.tsx';
 import { toastIfSentForApproval } from '../approvals/pending.ts';
 import { PendingOrdersAdmin } from './PendingOrdersAdmin.tsx';
@@ -175,7 +175,7 @@ function TradeList({ type }: { type: string }) {
         key: 'swap',
         label: t('SWAP'),
         sortable: true,
-        render: (r) => (Number(r.swap) === 0 ? plain(r.swap) : colored(r.swap)),
+        render: (r) => chargeCell(r.swap),
       },
       // The plan's commission charged at open and/or close so far (negative); already in the wallet's balance.
       // Hidden at first: a twelfth column would push status and actions out of view at 1440 px.
@@ -184,7 +184,7 @@ function TradeList({ type }: { type: string }) {
         label: t('COMMISSION'),
         sortable: true,
         hidden: true,
-        render: (r) => (Number(r.commission) === 0 ? plain(r.commission) : colored(r.commission)),
+        render: (r) => chargeCell(r.commission),
       },
       { key: 'profit', label: t('TAKE PROFIT'), hidden: true, render: (r) => plain(r.profit) },
       { key: 'loss', label: t('STOP LOSS'), hidden: true, render: (r) => plain(r.loss) },
@@ -197,7 +197,10 @@ function TradeList({ type }: { type: string }) {
             <Badge color="red">{t('Closed')}</Badge>
           ) : (
             <Group gap={6} wrap="nowrap">
-              <Badge color="green">{t('Open')}</Badge>
+              {/* Whole beside its button: the USER column gives way instead. */}
+              <Badge color="green" style={{ flexShrink: 0 }}>
+                {t('Open')}
+              </Badge>
               <ConfirmPopover
                 message={t('Are you sure to close this order?')}
                 onConfirm={() =>

@@ -1,10 +1,24 @@
-import { Anchor, Badge, Group } from '@mantine/core';
+import { Anchor, Badge, Group, Text } from '@mantine/core';
 import type { TFunction } from 'i18next';
+import { formatMoney } from '@platform/domain';
 import { Link } from 'react-router';
 import type { DataTableColumn } from '../../../ui/data-table/index.ts';
 
 /** A stored decimal without its trailing zeros (1.10000000 → 1.1), as the trades lists show figures. */
 export const plain = (v: string | null) => (v === null ? null : String(Number(v)));
+
+/**
+ * A swap or commission so far, in the wallet's currency to the cent as the client's statement shows it (a swap is
+ * booked to 8 places: the exact figure is on hover); red when paid, green when earned, plain when none.
+ */
+export const chargeCell = (v: string) =>
+  Number(v) === 0 ? (
+    plain(v)
+  ) : (
+    <Text span size="sm" c={Number(v) > 0 ? 'teal' : 'red'} ff="monospace" title={plain(v) ?? undefined}>
+      {formatMoney(v, null, 2)}
+    </Text>
+  );
 
 /** What the USER column reads of a trade or a pending order: its customer and the wallet's mode. */
 interface CustomerRow {
@@ -20,6 +34,8 @@ export function customerColumn<T extends CustomerRow>(t: TFunction): DataTableCo
   return {
     key: 'user.email',
     label: t('USER'),
+    // Narrower than other cut cells: the email's start says whose it is, and the trade's figures need the room.
+    truncate: 150,
     render: (r) => (
       <Group gap={6} wrap="nowrap">
         <Badge size="xs" color={r.balance.mode === 'demo' ? 'yellow' : 'blue'} style={{ flexShrink: 0 }}>
