@@ -47,8 +47,10 @@ describe('the rollover lanes give way to the order path', () => {
 
   it('adds a lane when its pace would end the run past 90 % of its target, and takes it away again under 80 %', () => {
     const { pacer, walk } = setup({ lanes: 3 });
-    // 15,000 a second at one lane: about 67 s, late.
-    walk(2, 15_000);
+    // 15,000 a second at one lane: about 67 s, late; judged once the run has walked a whole pace window (3 s).
+    walk(2.8, 15_000);
+    expect(pacer.lanesNow()).toBe(1);
+    walk(0.2, 15_000);
     expect(pacer.lanesNow()).toBe(2);
     // A change is judged on its own pace: nothing more for 1.5 s.
     walk(1, 15_000);

@@ -24,7 +24,11 @@ export interface PacerOptions {
 
 /** Orders within this window mean clients are trading. */
 const ORDERS_WINDOW_MS = 1_000;
-/** The pace is measured over this window, and never across a change younger than SETTLE_MS. */
+/**
+ * The pace is measured over this window, and never across a change younger than SETTLE_MS. The first judgement waits
+ * for a whole window: the run's first batches (and the lanes' making before them) are its slowest, and a second lane
+ * walked for nothing in those seconds costs the order path more than it gains the run.
+ */
 const PACE_MS = 3_000;
 const SETTLE_MS = 1_500;
 /** How often a lane that has no turn looks again. */
@@ -110,7 +114,8 @@ export class LanePacer {
     this.laneMs += this.active * (now - this.lastTick);
     this.lastTick = now;
     if (now > this.startedAt) this.stats.meanLanes = this.laneMs / (now - this.startedAt);
-    if (!this.opts.giveWay || now - this.changedAt < SETTLE_MS) return;
+    const settle = this.changedAt === this.startedAt ? PACE_MS : SETTLE_MS;
+    if (!this.opts.giveWay || now - this.changedAt < settle) return;
     if (!this.trading()) {
       if (this.active < this.opts.lanes) this.set(this.opts.lanes, now, 'stepsUp');
       return;
