@@ -32,7 +32,7 @@ function setup(opts: { lanes?: number; giveWay?: boolean; trading?: boolean } = 
       pacer.decide();
     }
   };
-  return { pacer, walk, stopTrading: () => (trading = false) };
+  return { pacer, walk, tick, stopTrading: () => (trading = false) };
 }
 
 describe('the rollover lanes give way to the order path', () => {
@@ -63,6 +63,17 @@ describe('the rollover lanes give way to the order path', () => {
     expect(pacer.stats).toMatchObject({ lateSteps: 2, stepsDown: 1, fewestLanes: 1 });
     expect(pacer.stats.meanLanes).toBeGreaterThan(1);
     expect(pacer.stats.meanLanes).toBeLessThan(3);
+  });
+
+  it("measures its first pace from the first lane's start, not from the reads before it", () => {
+    const { pacer, walk, tick } = setup({ lanes: 2 });
+    // Making the lanes took 2 s; then 25,000 a second: about 42 s from the start, on time.
+    tick(2_000);
+    pacer.join(0);
+    pacer.join(1);
+    walk(4, 25_000);
+    expect(pacer.lanesNow()).toBe(1);
+    expect(pacer.stats.lateSteps).toBe(0);
   });
 
   it('never goes below one lane, and the first lane still walking always has its turn', async () => {

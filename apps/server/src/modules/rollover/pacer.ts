@@ -26,8 +26,9 @@ export interface PacerOptions {
 const ORDERS_WINDOW_MS = 1_000;
 /**
  * The pace is measured over this window, and never across a change younger than SETTLE_MS. The first judgement waits
- * for a whole window: the run's first batches (and the lanes' making before them) are its slowest, and a second lane
- * walked for nothing in those seconds costs the order path more than it gains the run.
+ * for a whole window of batches from the first lane's start (making the lanes reads every open position first, a
+ * second or so): a pace measured across that looked late, and a second lane walked for nothing in the first seconds
+ * cost the order path more than it gave the run.
  */
 const PACE_MS = 3_000;
 const SETTLE_MS = 1_500;
@@ -56,6 +57,8 @@ export class LanePacer {
   private lastTick: number;
   private readonly now: () => number;
   private readonly walking = new Set<number>();
+  /** Lane changes so far. */
+  private changes = 0;
   readonly stats: PacerStats;
 
   constructor(
@@ -86,6 +89,8 @@ export class LanePacer {
 
   /** A lane starts walking (lanes are ranked by their number among those still walking). */
   join(lane: number): void {
+    // The pace is measured from the first batch on, not from the run's reads before it.
+    if (this.done === 0 && this.changes === 0) this.changedAt = this.now();
     this.walking.add(lane);
   }
 
@@ -114,7 +119,7 @@ export class LanePacer {
     this.laneMs += this.active * (now - this.lastTick);
     this.lastTick = now;
     if (now > this.startedAt) this.stats.meanLanes = this.laneMs / (now - this.startedAt);
-    const settle = this.changedAt === this.startedAt ? PACE_MS : SETTLE_MS;
+    const settle = this.changes === 0 ? PACE_MS : SETTLE_MS;
     if (!this.opts.giveWay || now - this.changedAt < settle) return;
     if (!this.trading()) {
       if (this.active < this.opts.lanes) this.set(this.opts.lanes, now, 'stepsUp');
@@ -147,6 +152,7 @@ export class LanePacer {
     this.stats[step] += Math.abs(lanes - this.active);
     this.active = lanes;
     this.changedAt = now;
+    this.changes++;
     this.stats.fewestLanes = Math.min(this.stats.fewestLanes, lanes);
   }
 
