@@ -197,9 +197,11 @@ const { ctx, database: db, risk } = await boot(config, { memory: false });
 await ctx.jobs.stop();
 try {
   await sqlClient.connect();
+  // The order path's p99 during the run depends on it (deploy/README.md, "PostgreSQL's memory").
+  const buffers = (await sqlClient.query<{ shared_buffers: string }>('SHOW shared_buffers')).rows[0].shared_buffers;
   console.log(
     `Rollover: Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(2)}; ` +
-      `${fmt(POSITIONS)} positions over ${fmt(WALLETS)} wallets on PostgreSQL; batches of ${fmt(BATCH)}, ${PAUSE} ms apart, ${LANES} lane${LANES === 1 ? '' : 's'}, ` +
+      `${fmt(POSITIONS)} positions over ${fmt(WALLETS)} wallets on PostgreSQL (shared_buffers ${buffers}); batches of ${fmt(BATCH)}, ${PAUSE} ms apart, ${LANES} lane${LANES === 1 ? '' : 's'}, ` +
       (GIVE_WAY ? 'giving way to orders' : 'never giving way'),
   );
   const have = (await sqlClient.query<{ n: number }>('SELECT count(*)::int AS n FROM orders WHERE close_time IS NULL'))
