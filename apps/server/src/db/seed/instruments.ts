@@ -103,8 +103,9 @@ export const UNIVERSE: Record<CategoryName, Row[]> = {
 
 /** Inserts the universe; instruments that already exist (by name) are left as the broker edited them. */
 export async function seedInstruments(db: Db): Promise<void> {
-  const values = Object.entries(UNIVERSE).flatMap(([category, rows]) =>
-    rows.map(([name, base, quote, alias, tradingview, digits, mid, spread]) => ({
+  const values = (Object.entries(UNIVERSE) as Array<[CategoryName, Row[]]>).flatMap(([category, rows]) => {
+    const [swapLong, swapShort] = DEFAULT_SWAP[category];
+    return rows.map(([name, base, quote, alias, tradingview, digits, mid, spread]) => ({
       name,
       base,
       quote,
@@ -112,12 +113,12 @@ export async function seedInstruments(db: Db): Promise<void> {
       tradingview,
       digits,
       category,
-      leverage: DEFAULT_LEVERAGE[category as CategoryName],
-      swapLong: String(DEFAULT_SWAP[category as CategoryName][0]),
-      swapShort: String(DEFAULT_SWAP[category as CategoryName][1]),
+      leverage: DEFAULT_LEVERAGE[category],
+      swapLong: String(swapLong),
+      swapShort: String(swapShort),
       bids: (mid - spread / 2).toFixed(digits),
       asks: (mid + spread / 2).toFixed(digits),
-    })),
-  );
+    }));
+  });
   await db.insert(instruments).values(values).onConflictDoNothing();
 }

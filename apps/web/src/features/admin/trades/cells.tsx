@@ -1,8 +1,8 @@
 import { Anchor, Badge, Group, Text } from '@mantine/core';
 import type { TFunction } from 'i18next';
-import { formatMoney } from '@platform/domain';
 import { Link } from 'react-router';
 import type { DataTableColumn } from '../../../ui/data-table/index.ts';
+import { formatCharge } from '../../trading/figures.ts';
 
 /** A stored decimal without its trailing zeros (1.10000000 → 1.1), as the trades lists show figures. */
 export const plain = (v: string | null) => (v === null ? null : String(Number(v)));
@@ -11,14 +11,16 @@ export const plain = (v: string | null) => (v === null ? null : String(Number(v)
  * A swap or commission so far, in the wallet's currency to the cent as the client's statement shows it (a swap is
  * booked to 8 places: the exact figure is on hover); red when paid, green when earned, plain when none.
  */
-export const chargeCell = (v: string) =>
-  Number(v) === 0 ? (
-    plain(v)
-  ) : (
-    <Text span size="sm" c={Number(v) > 0 ? 'teal' : 'red'} ff="monospace" title={plain(v) ?? undefined}>
-      {formatMoney(v, null, 2)}
+export function chargeCell(v: string) {
+  if (Number(v) === 0) return plain(v);
+  // The terminal's own reading of a charge (no currency: the list's figures carry none).
+  const { text, color } = formatCharge(v, '');
+  return (
+    <Text span size="sm" c={color} ff="monospace" title={plain(v) ?? undefined}>
+      {text}
     </Text>
   );
+}
 
 /** What the USER column reads of a trade or a pending order: its customer and the wallet's mode. */
 interface CustomerRow {
